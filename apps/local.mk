@@ -1,0 +1,1 @@
+# apps/local.mk

@@ -1,0 +1,1 @@
+# lib/app.mk: fragment of the app module (sources, headers, tests, tools).

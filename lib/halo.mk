@@ -1,0 +1,1 @@
+# lib/halo.mk: fragment of the halo module (sources, headers, tests, tools).

@@ -1,0 +1,7 @@
+/* tessera.h: umbrella header of libtessera. */
+#ifndef TESSERA_H
+#define TESSERA_H
+#include "tessera/common.h"
+#include "tessera/error.h"
+#include "tessera/device.h"
+#endif

@@ -1,0 +1,34 @@
+/* tessera/cuda.h: error checks for CUDA runtime calls and kernel launches.
+ * Included by .cu files and by host C files built with CUDA (TSR_HAVE_CUDA). */
+#ifndef TESSERA_CUDA_H
+#define TESSERA_CUDA_H
+
+#include <cuda_runtime_api.h>
+#include "tessera/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+int tsr__error_cuda(int cuerr, const char *expr, const char *file, int line,
+                    const char *func);
+#ifdef __cplusplus
+}
+#endif
+
+/* A CUDA runtime call; on failure raises TSR_ERR_CUDA with cudaGetErrorString. */
+#define TSR_CALL_CUDA(expr)                                                  \
+  do {                                                                       \
+    cudaError_t tsr__c = (expr);                                             \
+    if (tsr__c != cudaSuccess)                                               \
+      return tsr__error_cuda((int)tsr__c, #expr, __FILE__, __LINE__, __func__); \
+  } while (0)
+
+/* After a kernel launch: checks the launch (configuration) error. */
+#define TSR_CHECK_LAUNCH(what)                                               \
+  do {                                                                       \
+    cudaError_t tsr__c = cudaGetLastError();                                 \
+    if (tsr__c != cudaSuccess)                                               \
+      return tsr__error_cuda((int)tsr__c, what, __FILE__, __LINE__, __func__); \
+  } while (0)
+
+#endif /* TESSERA_CUDA_H */

@@ -1,0 +1,1 @@
+# lib/layout.mk: fragment of the layout module (sources, headers, tests, tools).

@@ -1,0 +1,1 @@
+# lib/meshio.mk: fragment of the meshio module (sources, headers, tests, tools).

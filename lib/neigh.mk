@@ -1,0 +1,1 @@
+# lib/neigh.mk: fragment of the neigh module (sources, headers, tests, tools).

@@ -1,0 +1,244 @@
+/* device.c: device selection, memory, copies and timers for CPU and CUDA. */
+#include "config.h"
+#include "tessera/device.h"
+#include "tessera/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#ifdef TSR_HAVE_CUDA
+#include "tessera/cuda.h"
+#endif
+
+#define TSR__HOST_ALIGN 256
+
+double tsr_wtime(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+#ifdef TSR_HAVE_CUDA
+int tsr__error_cuda(int cuerr, const char *expr, const char *file, int line,
+                    const char *func) {
+  return tsr_error_raise(TSR_ERR_CUDA, file, line, func, "%s failed: %s (%s)", expr,
+                         cudaGetErrorString((cudaError_t)cuerr),
+                         cudaGetErrorName((cudaError_t)cuerr));
+}
+#endif
+
+int tsr_device_cuda_built(void) {
+#ifdef TSR_HAVE_CUDA
+  return 1;
+#else
+  return 0;
+#endif
+}
+
+int tsr_device_cuda_count(void) {
+#ifdef TSR_HAVE_CUDA
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError(); /* clear the sticky "no device" error */
+    return 0;
+  }
+  return n;
+#else
+  return 0;
+#endif
+}
+
+tsr_devkind_t tsr_device_default_kind(void) {
+  return tsr_device_cuda_count() > 0 ? TSR_DEV_CUDA : TSR_DEV_CPU;
+}
+
+int tsr_device_select(MPI_Comm comm, tsr_devkind_t want, tsr_device_t *out) {
+  TSR_CHECK(out, TSR_ERR_ARG, "tsr_device_select: out is NULL");
+  memset(out, 0, sizeof *out);
+  if (want == TSR_DEV_CPU) {
+    out->kind = TSR_DEV_CPU;
+    out->id = -1;
+#ifdef _OPENMP
+    snprintf(out->name, sizeof out->name, "CPU (%d threads)", omp_get_max_threads());
+#else
+    snprintf(out->name, sizeof out->name, "CPU (1 thread)");
+#endif
+    return TSR_SUCCESS;
+  }
+#ifdef TSR_HAVE_CUDA
+  int n = tsr_device_cuda_count();
+  TSR_CHECK(n > 0, TSR_ERR_NODEVICE, "a CUDA variant was asked for but no CUDA device is visible");
+  MPI_Comm node;
+  int local = 0;
+  TSR_CALL_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  MPI_Comm_rank(node, &local);
+  MPI_Comm_free(&node);
+  out->kind = TSR_DEV_CUDA;
+  out->id = local % n;
+  TSR_CALL_CUDA(cudaSetDevice(out->id));
+  struct cudaDeviceProp prop;
+  TSR_CALL_CUDA(cudaGetDeviceProperties(&prop, out->id));
+  snprintf(out->name, sizeof out->name, "%s", prop.name);
+  return TSR_SUCCESS;
+#else
+  (void)comm;
+  return TSR_RAISE(TSR_ERR_NOCUDA, "a CUDA variant was asked for but Tessera was built without CUDA (configure --with-cuda)");
+#endif
+}
+
+int tsr_device_malloc(const tsr_device_t *dev, size_t bytes, void **p) {
+  TSR_CHECK(dev && p, TSR_ERR_ARG, "tsr_device_malloc: NULL argument");
+  *p = NULL;
+  if (bytes == 0) bytes = 1;
+  if (dev->kind == TSR_DEV_CPU) {
+    size_t rounded = (bytes + TSR__HOST_ALIGN - 1) / TSR__HOST_ALIGN * TSR__HOST_ALIGN;
+    *p = aligned_alloc(TSR__HOST_ALIGN, rounded);
+    TSR_CHECK(*p, TSR_ERR_ALLOC, "cannot allocate %zu bytes of host memory", bytes);
+    return TSR_SUCCESS;
+  }
+#ifdef TSR_HAVE_CUDA
+  cudaError_t e = cudaMalloc(p, bytes);
+  if (e != cudaSuccess) {
+    *p = NULL;
+    return TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate %zu bytes on GPU %d: %s", bytes, dev->id,
+                     cudaGetErrorString(e));
+  }
+  return TSR_SUCCESS;
+#else
+  return TSR_RAISE(TSR_ERR_NOCUDA, "built without CUDA");
+#endif
+}
+
+int tsr_device_free(const tsr_device_t *dev, void **p) {
+  TSR_CHECK(dev && p, TSR_ERR_ARG, "tsr_device_free: NULL argument");
+  if (!*p) return TSR_SUCCESS;
+  if (dev->kind == TSR_DEV_CPU) {
+    free(*p);
+  } else {
+#ifdef TSR_HAVE_CUDA
+    TSR_CALL_CUDA(cudaFree(*p));
+#else
+    return TSR_RAISE(TSR_ERR_NOCUDA, "built without CUDA");
+#endif
+  }
+  *p = NULL;
+  return TSR_SUCCESS;
+}
+
+int tsr_device_memset(const tsr_device_t *dev, void *p, int value, size_t bytes) {
+  if (dev->kind == TSR_DEV_CPU) {
+    memset(p, value, bytes);
+    return TSR_SUCCESS;
+  }
+#ifdef TSR_HAVE_CUDA
+  TSR_CALL_CUDA(cudaMemset(p, value, bytes));
+  return TSR_SUCCESS;
+#else
+  return TSR_RAISE(TSR_ERR_NOCUDA, "built without CUDA");
+#endif
+}
+
+static int tsr__copy(const tsr_device_t *dev, void *dst, const void *src, size_t bytes, int dir) {
+  if (bytes == 0) return TSR_SUCCESS;
+  if (dev->kind == TSR_DEV_CPU) {
+    memcpy(dst, src, bytes);
+    return TSR_SUCCESS;
+  }
+#ifdef TSR_HAVE_CUDA
+  static const enum cudaMemcpyKind kinds[3] = {cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost,
+                                               cudaMemcpyDeviceToDevice};
+  TSR_CALL_CUDA(cudaMemcpy(dst, src, bytes, kinds[dir]));
+  return TSR_SUCCESS;
+#else
+  (void)dir;
+  return TSR_RAISE(TSR_ERR_NOCUDA, "built without CUDA");
+#endif
+}
+
+int tsr_device_upload(const tsr_device_t *dev, void *dst, const void *src, size_t bytes) {
+  return tsr__copy(dev, dst, src, bytes, 0);
+}
+int tsr_device_download(const tsr_device_t *dev, void *dst, const void *src, size_t bytes) {
+  return tsr__copy(dev, dst, src, bytes, 1);
+}
+int tsr_device_copy(const tsr_device_t *dev, void *dst, const void *src, size_t bytes) {
+  return tsr__copy(dev, dst, src, bytes, 2);
+}
+
+int tsr_device_sync(const tsr_device_t *dev) {
+  if (dev->kind == TSR_DEV_CPU) return TSR_SUCCESS;
+#ifdef TSR_HAVE_CUDA
+  TSR_CALL_CUDA(cudaDeviceSynchronize());
+  TSR_CALL_CUDA(cudaGetLastError());
+  return TSR_SUCCESS;
+#else
+  return TSR_RAISE(TSR_ERR_NOCUDA, "built without CUDA");
+#endif
+}
+
+struct tsr_timer {
+  tsr_device_t dev;
+  double t0;
+#ifdef TSR_HAVE_CUDA
+  cudaEvent_t start, stop;
+#endif
+};
+
+int tsr_timer_create(const tsr_device_t *dev, tsr_timer_t **out) {
+  TSR_CHECK(dev && out, TSR_ERR_ARG, "tsr_timer_create: NULL argument");
+  tsr_timer_t *t = calloc(1, sizeof *t);
+  TSR_CHECK(t, TSR_ERR_ALLOC, "cannot allocate a timer");
+  t->dev = *dev;
+#ifdef TSR_HAVE_CUDA
+  if (dev->kind == TSR_DEV_CUDA) {
+    if (cudaEventCreate(&t->start) != cudaSuccess || cudaEventCreate(&t->stop) != cudaSuccess) {
+      free(t);
+      return TSR_RAISE(TSR_ERR_CUDA, "cudaEventCreate failed");
+    }
+  }
+#endif
+  *out = t;
+  return TSR_SUCCESS;
+}
+
+int tsr_timer_start(tsr_timer_t *t) {
+#ifdef TSR_HAVE_CUDA
+  if (t->dev.kind == TSR_DEV_CUDA) {
+    TSR_CALL_CUDA(cudaEventRecord(t->start, 0));
+    return TSR_SUCCESS;
+  }
+#endif
+  t->t0 = tsr_wtime();
+  return TSR_SUCCESS;
+}
+
+int tsr_timer_stop(tsr_timer_t *t, double *seconds) {
+#ifdef TSR_HAVE_CUDA
+  if (t->dev.kind == TSR_DEV_CUDA) {
+    float ms = 0;
+    TSR_CALL_CUDA(cudaEventRecord(t->stop, 0));
+    TSR_CALL_CUDA(cudaEventSynchronize(t->stop));
+    TSR_CALL_CUDA(cudaEventElapsedTime(&ms, t->start, t->stop));
+    *seconds = 1e-3 * ms;
+    return TSR_SUCCESS;
+  }
+#endif
+  *seconds = tsr_wtime() - t->t0;
+  return TSR_SUCCESS;
+}
+
+int tsr_timer_destroy(tsr_timer_t **t) {
+  if (!t || !*t) return TSR_SUCCESS;
+#ifdef TSR_HAVE_CUDA
+  if ((*t)->dev.kind == TSR_DEV_CUDA) {
+    cudaEventDestroy((*t)->start);
+    cudaEventDestroy((*t)->stop);
+  }
+#endif
+  free(*t);
+  *t = NULL;
+  return TSR_SUCCESS;
+}

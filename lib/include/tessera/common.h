@@ -22,6 +22,16 @@
 /* Global element indices are 64-bit; local offsets inside a kernel may be 32. */
 typedef int64_t tsr_idx_t;
 
+/* Element types of arrays in memory and in files. */
+typedef enum { TSR_INT32 = 0, TSR_INT64, TSR_FLOAT, TSR_DOUBLE } tsr_dtype_t;
+
+static inline size_t tsr_dtype_size(tsr_dtype_t t) {
+  return (t == TSR_INT32 || t == TSR_FLOAT) ? 4 : 8;
+}
+static inline const char *tsr_dtype_name(tsr_dtype_t t) {
+  return t == TSR_INT32 ? "int32" : t == TSR_INT64 ? "int64" : t == TSR_FLOAT ? "float" : "double";
+}
+
 #define TSR_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define TSR_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define TSR_CEIL_DIV(a, b) (((a) + (b) - 1) / (b))

@@ -4,4 +4,7 @@
 #include "tessera/common.h"
 #include "tessera/error.h"
 #include "tessera/device.h"
+#include "tessera/cli.h"
+#include "tessera/variant.h"
+#include "tessera/report.h"
 #endif

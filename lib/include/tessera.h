@@ -4,5 +4,8 @@
 #include "tessera/common.h"
 #include "tessera/error.h"
 #include "tessera/device.h"
+#include "tessera/cli.h"
+#include "tessera/variant.h"
+#include "tessera/report.h"
 #include "tessera/neigh.h"
 #endif

@@ -12,6 +12,19 @@ static const int REL[24][2] = {
     {-1, -2}, {1, -2}, {-2, -1}, {2, -1}, {-2, 1}, {2, 1}, {-1, 2}, {1, 2},       /* d=3 */
     {-3, 0},  {3, 0},  {0, -3},  {0, 3}};
 
+/* check's ck_assert records its location on every call (a write per call in
+ * fork mode), so loops over cells test first and abort only on failure. */
+#define EXPECT(cond, ...)                        \
+  do {                                           \
+    if (!(cond)) ck_abort_msg(__VA_ARGS__);      \
+  } while (0)
+#define EXPECT_EQ(a, b, what)                                                     \
+  do {                                                                            \
+    long long ex__a = (long long)(a), ex__b = (long long)(b);                     \
+    if (ex__a != ex__b) ck_abort_msg("%s: %s == %lld, expected %s == %lld", what, \
+                                     #a, ex__a, #b, ex__b);                       \
+  } while (0)
+
 static const int64_t SIZES[][2] = {{1, 1}, {7, 5}, {13, 11}, {33, 17}, {32, 32}, {2, 9}};
 #define NSIZES ((int)(sizeof SIZES / sizeof SIZES[0]))
 
@@ -119,14 +132,14 @@ START_TEST(test_orders) {
   enum { NX = 32, NY = 32, P = NX * NY };
   int64_t a[P], b[P], c[P];
   ck_tsr(tsr_neigh_order_rowmajor(NX, NY, a));
-  for (int k = 0; k < P; k++) ck_assert_int_eq(a[k], k);
+  for (int k = 0; k < P; k++) EXPECT_EQ(a[k], k, "row-major");
   ck_tsr(tsr_neigh_order_random(NX, NY, 7, a));
   ck_tsr(tsr_neigh_order_random(NX, NY, 7, b));
   ck_tsr(tsr_neigh_order_random(NX, NY, 8, c));
   int seen[P] = {0}, fixed = 0, same_ab = 1, same_ac = 1;
   for (int k = 0; k < P; k++) {
-    ck_assert(a[k] >= 0 && a[k] < P);
-    ck_assert_int_eq(seen[a[k]], 0);
+    EXPECT(a[k] >= 0 && a[k] < P, "random order[%d] = %lld out of range", k, (long long)a[k]);
+    EXPECT(!seen[a[k]], "random order repeats %lld", (long long)a[k]);
     seen[a[k]] = 1;
     fixed += a[k] == k;
     same_ab &= a[k] == b[k];
@@ -200,13 +213,13 @@ static void check_zregular(const tsr_neigh_view_t *v, const int64_t *order, int 
       for (int r = 0; r < v->m; r++) {
         const int64_t nbr = brute(order, nx, ny, x, y, REL[r][0], REL[r][1]);
         const int32_t off = v->tab[r * plane + s];
-        ck_assert_msg(off == (nbr < 0 ? 0 : nbr - s), "%s: cell (%lld,%lld) rel %s: offset %d, "
+        EXPECT(off == (nbr < 0 ? 0 : nbr - s), "%s: cell (%lld,%lld) rel %s: offset %d, "
                       "expected %lld", what, (long long)x, (long long)y, tsr_neigh_rel_name(r),
                       off, nbr < 0 ? 0LL : (long long)(nbr - s));
         for (int64_t z = 0; z < nz; z++) {
           const int64_t i = s + z * plane;
-          ck_assert_int_eq(tsr_neigh_get(v->tab, v->n, r, i), nbr < 0 ? i : nbr + z * plane);
-          ck_assert_int_eq(tsr_neigh_view_nb(v, r, i), nbr < 0 ? i : nbr + z * plane);
+          EXPECT_EQ(tsr_neigh_get(v->tab, v->n, r, i), nbr < 0 ? i : nbr + z * plane, what);
+          EXPECT_EQ(tsr_neigh_view_nb(v, r, i), nbr < 0 ? i : nbr + z * plane, what);
         }
       }
     }
@@ -223,12 +236,12 @@ static void check_full3d(const tsr_neigh_view_t *v3, const tsr_neigh_view_t *vz,
     for (int64_t k = 0; k < plane; k++) {
       const int64_t i = k + z * plane;
       for (int r = 0; r < vz->m; r++)
-        ck_assert_msg(v3->tab[r * v3->n + i] == vz->tab[r * plane + k],
+        EXPECT(v3->tab[r * v3->n + i] == vz->tab[r * plane + k],
                       "%s: level %lld row %lld rel %s differs from the Z-regular table", what,
                       (long long)z, (long long)k, tsr_neigh_rel_name(r));
       if (!zrel) continue;
-      ck_assert_int_eq(tsr_neigh_get(v3->tab, v3->n, v3->m, i), z > 0 ? i - plane : i);
-      ck_assert_int_eq(tsr_neigh_get(v3->tab, v3->n, v3->m + 1, i), z < nz - 1 ? i + plane : i);
+      EXPECT_EQ(tsr_neigh_get(v3->tab, v3->n, v3->m, i), z > 0 ? i - plane : i, what);
+      EXPECT_EQ(tsr_neigh_get(v3->tab, v3->n, v3->m + 1, i), z < nz - 1 ? i + plane : i, what);
     }
 }
 
@@ -255,9 +268,9 @@ static int check_compressed(tsr_neigh_t *nb, const tsr_neigh_view_t *v, int64_t 
   ck_assert_int_eq(st.dict_bytes, (size_t)(4 * st.nproto * v->nrel));
   ck_assert_int_eq(st.saved_bytes, 4 * v->n * v->nrel - 2 * v->n - 4 * st.nproto * v->nrel);
   for (int64_t i = 0; i < v->plane * nz; i++) {
-    ck_assert_int_lt(cv.proto[i % cv.n], cv.nproto);
+    EXPECT(cv.proto[i % cv.n] < cv.nproto, "%s: prototype index out of range", what);
     for (int r = 0; r < v->nrel; r++)
-      ck_assert_msg(tsr_neigh_cview_nb(&cv, r, i) == tsr_neigh_view_nb(v, r, i),
+      EXPECT(tsr_neigh_cview_nb(&cv, r, i) == tsr_neigh_view_nb(v, r, i),
                     "%s: compressed and plain tables differ at cell %lld rel %d", what,
                     (long long)i, r);
   }
@@ -282,15 +295,15 @@ static void check_chase(const tsr_neigh_view_t *v1, const tsr_neigh_view_t *v,
           const int64_t g = tsr_neigh_view_nb(v, r, i);
           const int stored = v->tab[r * v->n + i % v->n] != 0;
           if (c >= 0)
-            ck_assert_msg(stored && c == g, "%s: %s then %s from %lld gives %lld, stored %s "
+            EXPECT(stored && c == g, "%s: %s then %s from %lld gives %lld, stored %s "
                           "is %lld", what, tsr_neigh_rel_name(a), tsr_neigh_rel_name(b),
                           (long long)i, (long long)c, tsr_neigh_rel_name(r),
                           stored ? (long long)g : -1LL);
           else if (inbox)
-            ck_assert_msg(!stored, "%s: %s exists at %lld but %s then %s does not", what,
+            EXPECT(!stored, "%s: %s exists at %lld but %s then %s does not", what,
                           tsr_neigh_rel_name(r), (long long)i, tsr_neigh_rel_name(a),
                           tsr_neigh_rel_name(b));
-          if (cv) ck_assert_int_eq(tsr_neigh_cview_chase(cv, a, b, i), tsr_neigh_view_chase(v, a, b, i));
+          if (cv) EXPECT_EQ(tsr_neigh_cview_chase(cv, a, b, i), tsr_neigh_view_chase(v, a, b, i), what);
         }
       }
 }

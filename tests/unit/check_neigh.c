@@ -149,6 +149,17 @@ START_TEST(test_orders) {
   ck_assert_msg(!same_ac, "different seeds gave the same permutation");
   ck_assert_int_lt(fixed, 10); /* about 1 expected for a uniform permutation */
   ck_tsr(tsr_neigh_order_check(NX, NY, a));
+  /* uniformity, roughly: a uniform permutation has a fixed point with
+   * probability 1 - 1/e ~ 0.63 (a cyclic one, e.g. Sattolo's, never) */
+  int with_fixed = 0;
+  for (uint64_t seed = 1; seed <= 40; seed++) {
+    ck_tsr(tsr_neigh_order_random(NX, NY, seed, c));
+    int f = 0;
+    for (int k = 0; k < P; k++) f |= c[k] == k;
+    with_fixed += f;
+  }
+  ck_assert_int_ge(with_fixed, 15); /* mean 25.3, sd 3.0 */
+  ck_assert_int_le(with_fixed, 35);
   /* a single cell: the only permutation */
   int64_t one = 5;
   ck_tsr(tsr_neigh_order_random(1, 1, 3, &one));

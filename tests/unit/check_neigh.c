@@ -28,14 +28,16 @@ static const int REL[24][2] = {
 static const int64_t SIZES[][2] = {{1, 1}, {7, 5}, {13, 11}, {33, 17}, {32, 32}, {2, 9}};
 #define NSIZES ((int)(sizeof SIZES / sizeof SIZES[0]))
 
-enum { ORD_ROW, ORD_RANDOM, NORDERS };
-static const char *const ORD_NAME[NORDERS] = {"row-major", "random"};
+enum { ORD_ROW, ORD_ZORDER, ORD_ZORDER_W2, ORD_RANDOM, NORDERS };
+static const char *const ORD_NAME[NORDERS] = {"row-major", "z-order", "z-order w=2", "random"};
 
 static void make_order(int kind, int64_t nx, int64_t ny, int64_t *order) {
-  if (kind == ORD_ROW)
-    ck_tsr(tsr_neigh_order_rowmajor(nx, ny, order));
-  else
-    ck_tsr(tsr_neigh_order_random(nx, ny, 12345 + (uint64_t)(nx * 131 + ny), order));
+  switch (kind) {
+    case ORD_ROW: ck_tsr(tsr_neigh_order_rowmajor(nx, ny, order)); break;
+    case ORD_ZORDER: ck_tsr(tsr_zorder_plane_order(nx, ny, 0, order)); break;
+    case ORD_ZORDER_W2: ck_tsr(tsr_zorder_plane_order(nx, ny, 2, order)); break;
+    default: ck_tsr(tsr_neigh_order_random(nx, ny, 12345 + (uint64_t)(nx * 131 + ny), order));
+  }
 }
 
 static int iabs(int a) { return a < 0 ? -a : a; }
@@ -359,6 +361,12 @@ static void check_case(int64_t nx, int64_t ny, int64_t nz, int kind) {
     ck_assert_int_eq(p3z, pz * zc);
     ck_assert_int_ge(pz, classes);
     ck_assert_int_le(pz, plane);
+    /* Morton order of a 2^k x 2^k plane, depth 1: the +x offset depends only
+     * on the trailing one bits of x (0..k-1), the -x offset on its trailing
+     * zero bits; x = 0 and x = 2^k-1 are the borders: 2k classes in x, the
+     * same in y. 32 x 32: 10 * 10. */
+    if (kind == ORD_ZORDER && nx == 32 && ny == 32 && l == 1) ck_assert_int_eq(pz, 100);
+    if (kind == ORD_ZORDER && nx >= 8 && ny >= 8) ck_assert_int_gt(pz, classes);
     if (kind == ORD_RANDOM && plane >= 100) /* random offsets almost never repeat */
       ck_assert_int_gt(pz, plane * 9 / 10);
 

@@ -159,10 +159,10 @@ int tsr_neigh_create(int64_t nx, int64_t ny, int64_t nz, const int64_t *order, i
   if (order) TSR_CALL(tsr_neigh_order_check(nx, ny, order));
 
   const int64_t plane = nx * ny;
-  const int64_t n = form == TSR_NEIGH_ZREGULAR ? plane : plane * nz;
-  TSR_CHECK(form == TSR_NEIGH_ZREGULAR || n / nz == plane, TSR_ERR_ARG,
+  TSR_CHECK(nz <= INT64_MAX / plane, TSR_ERR_ARG,
             "tsr_neigh_create: %lld x %lld x %lld cells overflow a 64-bit index", (long long)nx,
             (long long)ny, (long long)nz);
+  const int64_t n = form == TSR_NEIGH_ZREGULAR ? plane : plane * nz;
   const int m = tsr_neigh_rel_count(depth);
   const int nrel = form == TSR_NEIGH_FULL3D_Z ? m + 2 : m;
   TSR_CHECK((uint64_t)n <= SIZE_MAX / sizeof(int32_t) / (uint64_t)nrel, TSR_ERR_ALLOC,

@@ -23,17 +23,35 @@ static uint64_t tsr__row_hash(const int32_t *row, int nrel) {
   return h ^ (h >> 32);
 }
 
-/* Distinct rows of tab in order of first appearance: ids[k] = row's
- * prototype, rows[p*nrel ..] = prototype p. Returns the count, -1 if out
- * of memory. rows must hold n*nrel entries, ids n. */
-static int64_t tsr__dedup(const int32_t *tab, int64_t n, int nrel, int32_t *rows, int32_t *ids) {
+/* Distinct rows of tab in order of first appearance. On return *rows holds
+ * the prototypes ([count][nrel], grown as needed) and proto[k] the
+ * prototype of row k as long as count <= TSR__NEIGH_MAX_PROTO (beyond that
+ * only the count is meaningful). Returns the count, -1 if out of memory. */
+static int64_t tsr__dedup(const int32_t *tab, int64_t n, int nrel, int32_t **rows_out,
+                          uint16_t *proto) {
   uint64_t cap = 16;
   while (cap < 2 * (uint64_t)n) cap <<= 1;
   int64_t *slot = malloc(cap * sizeof *slot);
-  if (!slot) return -1;
+  int64_t room = 1024;
+  int32_t *rows = malloc((size_t)room * (size_t)nrel * sizeof *rows);
+  if (!slot || !rows) {
+    free(slot);
+    free(rows);
+    return -1;
+  }
   for (uint64_t s = 0; s < cap; s++) slot[s] = -1;
   int64_t count = 0;
   for (int64_t k = 0; k < n; k++) {
+    if (count == room) {
+      int32_t *more = realloc(rows, (size_t)(2 * room) * (size_t)nrel * sizeof *rows);
+      if (!more) {
+        free(slot);
+        free(rows);
+        return -1;
+      }
+      rows = more;
+      room *= 2;
+    }
     /* gather the candidate where a new prototype would go */
     int32_t *row = rows + count * nrel;
     for (int r = 0; r < nrel; r++) row[r] = tab[(int64_t)r * n + k];
@@ -41,9 +59,10 @@ static int64_t tsr__dedup(const int32_t *tab, int64_t n, int nrel, int32_t *rows
     while (slot[s] >= 0 && memcmp(rows + slot[s] * nrel, row, (size_t)nrel * sizeof *row) != 0)
       s = (s + 1) & (cap - 1);
     if (slot[s] < 0) slot[s] = count++;
-    ids[k] = (int32_t)slot[s];
+    if (slot[s] < TSR__NEIGH_MAX_PROTO) proto[k] = (uint16_t)slot[s];
   }
   free(slot);
+  *rows_out = rows;
   return count;
 }
 
@@ -51,14 +70,13 @@ int tsr_neigh_compress(tsr_neigh_t *nb, size_t max_dict_bytes, tsr_neigh_stats_t
   TSR_CHECK(nb, TSR_ERR_ARG, "tsr_neigh_compress: neighbour tables are NULL");
   const int64_t n = nb->n;
   const int nrel = nb->nrel;
-  int32_t *rows = malloc((size_t)n * (size_t)nrel * sizeof *rows);
-  int32_t *ids = malloc((size_t)n * sizeof *ids);
-  int64_t count = rows && ids ? tsr__dedup(nb->tab, n, nrel, rows, ids) : -1;
+  uint16_t *proto = malloc((size_t)n * sizeof *proto);
+  int32_t *rows = NULL;
+  int64_t count = proto ? tsr__dedup(nb->tab, n, nrel, &rows, proto) : -1;
   if (count < 0) {
-    free(rows);
-    free(ids);
-    return TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate scratch memory to compress neighbour "
-                     "tables of %lld rows x %d relations", (long long)n, nrel);
+    free(proto);
+    return TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate memory to compress neighbour tables of "
+                     "%lld rows x %d relations", (long long)n, nrel);
   }
 
   tsr_neigh_stats_t st;
@@ -74,7 +92,7 @@ int tsr_neigh_compress(tsr_neigh_t *nb, size_t max_dict_bytes, tsr_neigh_stats_t
 
   if (count > TSR__NEIGH_MAX_PROTO || st.dict_bytes > max_dict_bytes) {
     free(rows);
-    free(ids);
+    free(proto);
     if (count > TSR__NEIGH_MAX_PROTO)
       return TSR_RAISE(TSR_ERR_UNSUPPORTED,
                        "neighbour table compression: %lld x %lld x %lld grid (depth %d, %d "
@@ -91,30 +109,21 @@ int tsr_neigh_compress(tsr_neigh_t *nb, size_t max_dict_bytes, tsr_neigh_stats_t
                      (long long)count, st.dict_bytes, max_dict_bytes, TSR_NEIGH_CONST_BYTES);
   }
 
-  uint16_t *proto = malloc((size_t)n * sizeof *proto);
-  int32_t *dict = malloc(st.dict_bytes);
-  if (!proto || !dict) {
-    free(proto);
-    free(dict);
-    free(rows);
-    free(ids);
-    return TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate %zu bytes for compressed neighbour tables",
-                     st.index_bytes + st.dict_bytes);
-  }
-  for (int64_t k = 0; k < n; k++) proto[k] = (uint16_t)ids[k];
-  memcpy(dict, rows, st.dict_bytes);
-  free(rows);
-  free(ids);
-
   /* Device copies of an earlier compression are stale now. */
+  int rc = 0;
   if (nb->on_dev) {
-    TSR_CALL(tsr_device_free(&nb->dev, (void **)&nb->d_proto));
-    TSR_CALL(tsr_device_free(&nb->dev, (void **)&nb->d_dict));
+    rc = tsr_device_free(&nb->dev, (void **)&nb->d_proto);
+    if (!rc) rc = tsr_device_free(&nb->dev, (void **)&nb->d_dict);
+  }
+  if (rc) {
+    free(rows);
+    free(proto);
+    return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
   }
   free(nb->proto);
   free(nb->dict);
   nb->proto = proto;
-  nb->dict = dict;
+  nb->dict = rows; /* exactly count rows are meaningful; the rest is slack */
   nb->nproto = (int)count;
   nb->stats = st;
   return TSR_SUCCESS;

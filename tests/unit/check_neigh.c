@@ -193,6 +193,8 @@ START_TEST(test_create_args) {
   ck_tsr_fails(tsr_neigh_create(4, 4, 1, NULL, 1, (tsr_neigh_form_t)7, &nb), TSR_ERR_ARG);
   ck_tsr_fails(tsr_neigh_create(1 << 16, 1 << 16, 1, NULL, 1, TSR_NEIGH_ZREGULAR, &nb),
                TSR_ERR_ARG);
+  ck_tsr_fails(tsr_neigh_create(1 << 15, 1 << 15, INT64_MAX / 2, NULL, 1, TSR_NEIGH_FULL3D, &nb),
+               TSR_ERR_ARG);
   int64_t bad[4] = {0, 1, 1, 3};
   ck_tsr_fails(tsr_neigh_create(2, 2, 1, bad, 1, TSR_NEIGH_ZREGULAR, &nb), TSR_ERR_ARG);
   ck_assert_ptr_null(nb);

@@ -5,7 +5,8 @@
  * any order: order[x + nx*y] = storage index of plane cell (x,y), a
  * permutation of [0, nx*ny). Cell (x,y,z) lives at order[x + nx*y] + z*plane,
  * plane = nx*ny. Kernels never need coordinates: they reach neighbours
- * through tables.
+ * through tables. Orders: tsr_neigh_order_rowmajor, tsr_neigh_order_random
+ * below, and z-order from tsr_zorder_plane_order (tessera/zorder.h).
  *
  * Relations. Relation r names a displacement (dx,dy) in the X-Y plane. A
  * depth-l table holds every displacement at Manhattan distance 1..l,
@@ -33,8 +34,8 @@
  * replaced by a prototype index into a dictionary of the distinct rows:
  *   proto[k] (uint16_t, n entries), dict[p*nrel + r] (int32, nproto rows),
  *   tab[r*n + k] == dict[proto[k]*nrel + r] for all r, k.
- * Row-major order on a plane of at least (2l+1)^2 cells gives (2l+1)^2
- * prototypes (interior, edges, corners); z-order and random orders give more.
+ * Row-major order with nx, ny >= 2l+1 gives (2l+1)^2 prototypes (interior,
+ * edges, corners); z-order and random orders give more.
  * The dictionary is meant for CUDA constant memory (TSR_NEIGH_CONST_BYTES).
  *
  * Objects. tsr_neigh_t is opaque and owns the host tables and, after

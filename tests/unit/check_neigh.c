@@ -496,6 +496,18 @@ START_TEST(test_upload_cpu) {
   ck_tsr(tsr_neigh_upload(nb, &dev)); /* replacing a copy is fine */
   check_device_copy(&dev, nb);
   ck_tsr(tsr_neigh_destroy(&nb));
+  /* reversed row-major: the last new prototype is cell (0,0), whose last
+   * relation (+y) exists, so a copy that drops the tail of the dictionary
+   * cannot pass for zeros in fresh memory */
+  for (int k = 0; k < 13 * 11; k++) order[k] = 13 * 11 - 1 - k;
+  ck_tsr(tsr_neigh_create(13, 11, 2, order, 1, TSR_NEIGH_FULL3D, &nb));
+  ck_tsr(tsr_neigh_compress(nb, TSR_NEIGH_CONST_BYTES, NULL));
+  ck_tsr(tsr_neigh_cview(nb, TSR_NEIGH_HOST, &cv));
+  ck_assert_int_eq(cv.nproto, 9);
+  ck_assert_int_eq(cv.dict[cv.nproto * cv.nrel - 1], -13);
+  ck_tsr(tsr_neigh_upload(nb, &dev));
+  check_device_copy(&dev, nb);
+  ck_tsr(tsr_neigh_destroy(&nb));
 }
 END_TEST
 

@@ -1,7 +1,6 @@
 /* check_neigh: neighbour tables against brute-force coordinate arithmetic,
  * for every storage order, depth, table form and small odd/even sizes. */
 #include <stdint.h>
-#include <unistd.h> /* tsr_check.h uses getpid */
 #include "tsr_check.h"
 
 /* The relation numbering, written out here from docs/NEIGH.md (not taken

@@ -7,4 +7,6 @@
 #include "tessera/cli.h"
 #include "tessera/variant.h"
 #include "tessera/report.h"
+#include "tessera/zorder.h"
+#include "tessera/neigh.h"
 #endif

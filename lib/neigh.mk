@@ -1,7 +1,6 @@
 # lib/neigh.mk: fragment of the neigh module (sources, headers, tests, tools).
 lib_libtessera_la_SOURCES += lib/src/neigh.c lib/src/neigh_compress.c lib/src/neigh_impl.h
 tsr_include_HEADERS += lib/include/tessera/neigh.h
-EXTRA_DIST += docs/NEIGH.md
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_neigh

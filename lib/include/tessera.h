@@ -4,4 +4,5 @@
 #include "tessera/common.h"
 #include "tessera/error.h"
 #include "tessera/device.h"
+#include "tessera/mesh.h"
 #endif

@@ -5,4 +5,5 @@
 #include "tessera/error.h"
 #include "tessera/device.h"
 #include "tessera/mesh.h"
+#include "tessera/io.h"
 #endif

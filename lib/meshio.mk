@@ -9,4 +9,9 @@ TESTS += tests/unit/check_mesh
 tests_unit_check_mesh_SOURCES = tests/unit/check_mesh.c
 tests_unit_check_mesh_CFLAGS = $(TEST_CFLAGS)
 tests_unit_check_mesh_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/unit/check_io
+TESTS += tests/unit/check_io
+tests_unit_check_io_SOURCES = tests/unit/check_io.c
+tests_unit_check_io_CFLAGS = $(TEST_CFLAGS)
+tests_unit_check_io_LDADD = $(TEST_LDADD)
 endif

@@ -15,3 +15,17 @@ tests_unit_check_io_SOURCES = tests/unit/check_io.c
 tests_unit_check_io_CFLAGS = $(TEST_CFLAGS)
 tests_unit_check_io_LDADD = $(TEST_LDADD)
 endif
+
+# tsr-info: summary and check of any Tessera or OP2 HDF5 file
+bin_PROGRAMS += apps/info/tsr-info
+apps_info_tsr_info_SOURCES = apps/info/info.c
+apps_info_tsr_info_LDADD = lib/libtessera.la $(HDF5_LIBS) -lm
+
+# bad input: tsr-info on malformed files made by mkbad
+if HAVE_CHECK
+check_PROGRAMS += tests/apps/mkbad
+tests_apps_mkbad_SOURCES = tests/apps/mkbad.c
+tests_apps_mkbad_LDADD = $(HDF5_LIBS)
+TESTS += tests/apps/bad_input.sh
+endif
+EXTRA_DIST += tests/apps/bad_input.sh docs/FORMAT.md

@@ -375,11 +375,12 @@ static int tsr__toc_local(tsr_file_t *f, tsr_mesh_toc_t *t) {
     tsr_idx_t d[3];
     tsr_dtype_t ty;
     if (tsr_file_dataset_shape(f, nm, &r, d, &ty) != 0) break;
-    if (r == 1) {
+    int tagged = tsr_file_has_attr(f, nm, "to_set") || tsr_file_has_attr(f, nm, "set");
+    if (r == 1 && !tagged) {
       snprintf(t->consts[t->nconsts++], TSR_NAME_MAX, "%s", nm);
       continue;
     }
-    if (r != 2) continue;
+    if (r > 2 && !tagged) continue; /* not OP2's: left alone */
     int isint = ty == TSR_INT32 || ty == TSR_INT64;
     int64_t sz = -1;
     if (tsr_file_has_attr(f, nm, "size") && tsr_file_attr_int(f, nm, "size", &sz, 1) != 0) {

@@ -14,6 +14,11 @@ TESTS += tests/unit/check_io
 tests_unit_check_io_SOURCES = tests/unit/check_io.c
 tests_unit_check_io_CFLAGS = $(TEST_CFLAGS)
 tests_unit_check_io_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/mpi/check_io_mpi
+TESTS += tests/mpi/check_io_mpi
+tests_mpi_check_io_mpi_SOURCES = tests/mpi/check_io_mpi.c
+tests_mpi_check_io_mpi_CFLAGS = $(TEST_CFLAGS)
+tests_mpi_check_io_mpi_LDADD = $(TEST_LDADD)
 endif
 
 # tsr-info: summary and check of any Tessera or OP2 HDF5 file

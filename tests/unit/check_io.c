@@ -30,6 +30,16 @@ static int count_files(void) {
 }
 static int exists(const char *p) { return access(p, F_OK) == 0; }
 
+static int file_contains(const char *path, const char *needle) {
+  FILE *fp = fopen(path, "r");
+  if (!fp) return 0;
+  static char buf[1 << 16];
+  size_t n = fread(buf, 1, sizeof buf - 1, fp);
+  fclose(fp);
+  buf[n] = '\0';
+  return strstr(buf, needle) != NULL;
+}
+
 /* ---- unstructured meshes ------------------------------------------------ */
 
 static tsr_mesh_t *make_mesh(unsigned long long *st, tsr_idx_t nn, tsr_idx_t nc) {
@@ -159,6 +169,16 @@ START_TEST(test_mesh_roundtrip) {
   ck_tsr(tsr_file_read_rows(f, "cells", 0, 1, TSR_INT32, buf));
   ck_assert_int_eq(buf[0], 40);
   ck_tsr(tsr_file_close(&f));
+  /* the quad sidecar: topology from pcell, geometry from p_x, q on cells */
+  char xmf[700];
+  ck_tsr(tsr_xdmf_write_quads(MPI_COMM_WORLD, path, b, "pcell", "p_x"));
+  tsr_xdmf_path(path, xmf, sizeof xmf);
+  ck_assert(file_contains(xmf, "TopologyType=\"Quadrilateral\" NumberOfElements=\"40\""));
+  ck_assert(file_contains(xmf, "Dimensions=\"40 4\" NumberType=\"Int\" Precision=\"4\" Format=\"HDF\">mesh.h5:/pcell<"));
+  ck_assert(file_contains(xmf, "Dimensions=\"57 2\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">mesh.h5:/p_x<"));
+  ck_assert(file_contains(xmf, "<Attribute Name=\"q\" AttributeType=\"Vector\" Center=\"Cell\">"));
+  ck_assert(!file_contains(xmf, "Name=\"gid\"")); /* a node dat is not a cell attribute */
+  ck_tsr_fails(tsr_xdmf_write_quads(MPI_COMM_WORLD, path, b, "pcell", "q"), TSR_ERR_ARG);
   tsr_mesh_destroy(&a);
   tsr_mesh_destroy(&b);
   scratch_done();
@@ -238,16 +258,6 @@ START_TEST(test_temp_then_rename) {
 END_TEST
 
 /* ---- grids -------------------------------------------------------------- */
-
-static int file_contains(const char *path, const char *needle) {
-  FILE *fp = fopen(path, "r");
-  if (!fp) return 0;
-  static char buf[1 << 16];
-  size_t n = fread(buf, 1, sizeof buf - 1, fp);
-  fclose(fp);
-  buf[n] = '\0';
-  return strstr(buf, needle) != NULL;
-}
 
 START_TEST(test_grid_roundtrip) {
   scratch("grid");

@@ -78,14 +78,14 @@ static int tsr__field_check(tsr_file_t *f, const char *path, int rank, const tsr
   int ok = r == rank;
   for (int i = 0; ok && i < rank; i++) ok = d[i] == want[i];
   if (!ok) {
-    if (rank == 3)
-      return TSR_RAISE(TSR_ERR_FORMAT, "%s: dataset '%s': expected rank 3 [%lld, %lld, %lld], "
-                       "found rank %d [%lld, %lld, %lld]", f->path, path, (long long)want[0],
-                       (long long)want[1], (long long)want[2], r, (long long)d[0],
-                       (long long)(r > 1 ? d[1] : 0), (long long)(r > 2 ? d[2] : 0));
-    return TSR_RAISE(TSR_ERR_FORMAT, "%s: dataset '%s': expected rank 2 [%lld, %lld], found "
-                     "rank %d [%lld, %lld]", f->path, path, (long long)want[0], (long long)want[1],
-                     r, (long long)d[0], (long long)(r > 1 ? d[1] : 0));
+    char e[96], g[96];
+    size_t a = 0, b = 0;
+    for (int i = 0; i < rank; i++)
+      a += (size_t)snprintf(e + a, sizeof e - a, "%s%lld", i ? ", " : "", (long long)want[i]);
+    for (int i = 0; i < r; i++)
+      b += (size_t)snprintf(g + b, sizeof g - b, "%s%lld", i ? ", " : "", (long long)d[i]);
+    return TSR_RAISE(TSR_ERR_FORMAT, "%s: dataset '%s': expected rank %d [%s], found [%s]",
+                     f->path, path, rank, e, g);
   }
   TSR_CHECK(z0 >= 0 && nzl >= 0 && z0 + nzl <= want[0], TSR_ERR_ARG,
             "%s: dataset '%s': planes [%lld, %lld) requested of %lld", f->path, path,

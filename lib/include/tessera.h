@@ -9,4 +9,6 @@
 #include "tessera/report.h"
 #include "tessera/zorder.h"
 #include "tessera/neigh.h"
+#include "tessera/mesh.h"
+#include "tessera/io.h"
 #endif

@@ -4,4 +4,6 @@
 #include "tessera/common.h"
 #include "tessera/error.h"
 #include "tessera/device.h"
+#include "tessera/part.h"
+#include "tessera/halo.h"
 #endif

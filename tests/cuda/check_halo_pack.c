@@ -3,6 +3,7 @@
  * with repeats (unpack-add must keep every contribution). Skips without a
  * GPU. */
 #include <math.h>
+#include <unistd.h> /* getpid, used by tsr_check.h */
 #include "tsr_check.h"
 
 static void fill_random(void *a, tsr_dtype_t t, size_t n, unsigned long long *seed) {

@@ -4,6 +4,7 @@
  * reverse mode adds every halo copy into its owner, and the errors (grid too
  * small, inconsistent lists, misuse) reach every rank without a hang. */
 #include <math.h>
+#include <unistd.h> /* getpid, used by tsr_check.h */
 #include "tsr_check.h"
 
 typedef struct {
@@ -251,7 +252,7 @@ START_TEST(test_errors) {
   /* a grid too small for the ranks: the error on every rank, naming it */
   tsr_grid_part_t p;
   tsr_idx_t n[3] = {2 * size + 1, 3, 2};
-  int e = tsr_grid_part_init(MPI_COMM_WORLD, n, 3, NULL, &p);
+  int e = tsr_grid_part_init(MPI_COMM_WORLD, n, 4, NULL, &p);
   const char *m = tsr_error_message();
   char grid[64], ranks[32];
   snprintf(grid, sizeof grid, "%lld x 3 x 2", (long long)n[0]);

@@ -1,5 +1,6 @@
 /* check_part: the pure parts of the decomposition: block sizes and owners,
  * process-grid factors, rank boxes, and the "cannot decompose" error. */
+#include <unistd.h> /* getpid, used by tsr_check.h */
 #include "tsr_check.h"
 
 START_TEST(test_blocks) {

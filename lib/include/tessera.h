@@ -4,6 +4,7 @@
 #include "tessera/common.h"
 #include "tessera/error.h"
 #include "tessera/device.h"
+#include "tessera/mesh.h"
 #include "tessera/part.h"
 #include "tessera/halo.h"
 #endif

@@ -54,6 +54,12 @@ int tsr_halo_create(MPI_Comm comm, int nneigh, const int *ranks, tsr_idx_t nloca
 int tsr_halo_create_regular(const tsr_grid_part_t *part, const tsr_grid_box_t *box,
                             tsr_halo_t **out);
 
+/* Halo of set `set` of a PARTITIONED mesh (tsr_mesh_partition): every
+ * exec and non-exec halo row [owned, size) receives from the rank that owns
+ * it; owners are found by global_id. Collective. Exchange a dat with
+ * tsr_halo_exchange(h, dev, dat->data, dat->dim, dat->type). */
+int tsr_halo_create_mesh(MPI_Comm comm, const tsr_mesh_t *mesh, int set, tsr_halo_t **out);
+
 int tsr_halo_destroy(tsr_halo_t **h); /* sets *h = NULL */
 
 /* Forward exchange: owners' values into halo copies. */

@@ -15,6 +15,7 @@
 
 #include <mpi.h>
 #include "tessera/common.h"
+#include "tessera/mesh.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,6 +79,63 @@ typedef struct {
 /* The usual local array: inner + halo on each side in x and y, zhalo planes
  * below and above in z (not exchanged: Z is not split). */
 tsr_grid_box_t tsr_grid_part_local(const tsr_grid_part_t *p, int zhalo);
+
+/* ------------------------------------------------------------ meshes */
+
+/* Unstructured meshes (tessera/mesh.h) are partitioned OP2's way:
+ *
+ * 1. One set (opts.set, e.g. "cells") is partitioned: METIS k-way on the
+ *    graph that opts.map induces (map from the set, e.g. "pcell" cells ->
+ *    nodes: cells are adjacent when they share a node; map to the set,
+ *    e.g. "pecell" edges -> cells: cells are adjacent when an edge joins
+ *    them; a map from the set to itself: its rows are the adjacency), or
+ *    by blocks, or by a part vector the caller gives.
+ * 2. Other sets follow through maps, repeatedly until all are decided:
+ *    a) a set with a map TO a decided set: each element goes with its
+ *       FIRST target (edges with pecell[e][0], their first cell);
+ *    b) otherwise a set that a decided set maps to: each element goes with
+ *       the lowest-numbered element that reaches it (nodes with their first
+ *       incident cell), maps from the partitioned set preferred; elements
+ *       no map reaches stay with the rank that held them.
+ *    Sets no map connects stay where they were read.
+ * 3. On each rank, per set: owned elements; the exec halo: elements owned
+ *    elsewhere whose map targets include an element owned here (they
+ *    increment owned data, so they are executed redundantly); the non-exec
+ *    halo: elements neither owned nor exec that an owned or exec element
+ *    maps to (read only).
+ * 4. Local numbering per set: owned first (core first: owned elements
+ *    whose targets through every map from the set are all owned here; then
+ *    the other owned ones), then the exec halo, then the non-exec halo,
+ *    each group in ascending global index. global_id records the global
+ *    index of every local row; maps are rewritten to local indices. Rows
+ *    of non-exec halo elements may map to elements this rank does not hold:
+ *    those entries are -1 (they are never executed).
+ * Dats move with their elements (halo rows hold the owners' values at
+ * partition time; refresh them with tsr_halo_create_mesh + exchange).
+ */
+typedef enum {
+  TSR_PARTITIONER_METIS = 0, /* METIS_PartGraphKway on rank 0 (serial METIS) */
+  TSR_PARTITIONER_BLOCK,     /* the blocks as read: rank r owns its block */
+  TSR_PARTITIONER_GIVEN      /* opts.part */
+} tsr_partitioner_t;
+
+typedef struct {
+  const char *set;           /* the set to partition, e.g. "cells" */
+  const char *map;           /* METIS: the map inducing its graph */
+  tsr_partitioner_t method;
+  const int *part;           /* GIVEN: owner rank of each of this rank's
+                                tsr_mesh_block_rows() rows of the set */
+} tsr_mesh_part_opts_t;
+
+/* Collective. in: a SERIAL mesh (the same on every rank) or a BLOCK mesh
+ * (blocks as tsr_mesh_block_rows, global map targets). out: a new
+ * PARTITIONED mesh with this rank's part (in is not changed). Constants are
+ * copied. */
+int tsr_mesh_partition(MPI_Comm comm, const tsr_mesh_t *in, const tsr_mesh_part_opts_t *opts,
+                       tsr_mesh_t **out);
+
+/* Rows [0, core) of `set` in a partitioned mesh are its core. */
+tsr_idx_t tsr_mesh_core_size(const tsr_mesh_t *mesh, int set);
 
 #ifdef __cplusplus
 }

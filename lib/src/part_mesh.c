@@ -477,6 +477,11 @@ int tsr__mesh_owners(tsr__view_t *v, const tsr_mesh_part_opts_t *o, int pset) {
               tsr_mesh_set(v->m, pset)->name);
     gmap = tsr_mesh_find_map(v->m, o->map);
     TSR_CHECK(gmap >= 0, TSR_ERR_ARG, "partition: the mesh has no map '%s'", o->map);
+    const tsr_map_t *g = tsr_mesh_map(v->m, gmap);
+    TSR_CHECK(g->from == pset || g->to == pset, TSR_ERR_ARG,
+              "partition: map '%s' (%s -> %s) does not touch set '%s', so it cannot define that "
+              "set's graph", g->name, tsr_mesh_set(v->m, g->from)->name,
+              tsr_mesh_set(v->m, g->to)->name, tsr_mesh_set(v->m, pset)->name);
   }
   /* every rank takes the same branches: errors from here on are collective */
   int err = TSR_SUCCESS;

@@ -7,4 +7,7 @@
 #include "tessera/mesh.h"
 #include "tessera/part.h"
 #include "tessera/halo.h"
+#include "tessera/cli.h"
+#include "tessera/variant.h"
+#include "tessera/report.h"
 #endif

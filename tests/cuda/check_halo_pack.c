@@ -140,6 +140,21 @@ START_TEST(test_exchange_self) {
     double *got = malloc(nc * sizeof *got);
     ck_tsr(tsr_device_download(&gpu, got, d_u, nc * sizeof *u));
     ck_assert_msg(memcmp(got, ref, nc * sizeof *u) == 0, "GPU exchange (cuda-aware %d) differs", aware);
+    /* reverse: halo copies added into owners (atomics on the GPU: 1e-13 relative) */
+    double *rref = malloc(nc * sizeof *rref);
+    memcpy(rref, ref, nc * sizeof *rref);
+    ck_tsr(tsr_halo_reverse_begin(h, &cpu, rref, 1, TSR_DOUBLE));
+    ck_tsr(tsr_halo_reverse_end(h, &cpu, rref, 1, TSR_DOUBLE));
+    ck_tsr(tsr_halo_reverse_begin(h, &gpu, d_u, 1, TSR_DOUBLE));
+    ck_tsr(tsr_halo_reverse_end(h, &gpu, d_u, 1, TSR_DOUBLE));
+    ck_tsr(tsr_device_download(&gpu, got, d_u, nc * sizeof *u));
+    size_t changed = 0;
+    for (size_t i = 0; i < nc; i++) {
+      ck_assert_msg(fabs(got[i] - rref[i]) <= 1e-13 * fabs(rref[i]), "reverse differs at %zu", i);
+      changed += rref[i] != ref[i];
+    }
+    ck_assert(changed > 0);
+    free(rref);
     free(got);
     ck_tsr(tsr_device_free(&gpu, (void **)&d_u));
   }

@@ -10,4 +10,5 @@
 #include "tessera/cli.h"
 #include "tessera/variant.h"
 #include "tessera/report.h"
+#include "tessera/io.h"
 #endif

@@ -11,4 +11,6 @@
 #include "tessera/neigh.h"
 #include "tessera/mesh.h"
 #include "tessera/io.h"
+#include "tessera/part.h"
+#include "tessera/halo.h"
 #endif

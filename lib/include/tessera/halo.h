@@ -1,0 +1,105 @@
+/* tessera/halo.h: halo exchange, set up once, run split-phase (like PETSc's
+ * PetscSF).
+ *
+ * A halo is a list of neighbour ranks and, per neighbour, the local indices
+ * of the elements this rank SENDS to it (owned elements the neighbour reads)
+ * and of the elements it RECEIVES from it (this rank's halo copies of the
+ * neighbour's elements). Element j of the send list to rank r lands in
+ * element j of r's receive list from this rank. Indices count elements of
+ * `dim` contiguous components: element i is data[i*dim .. i*dim+dim-1].
+ *
+ *   tsr_halo_begin(h, dev, u, 1, TSR_DOUBLE);   pack, post Irecv/Isend
+ *   ... interior work that does not read halo cells ...
+ *   tsr_halo_end(h, dev, u, 1, TSR_DOUBLE);     wait, unpack
+ *
+ * On a CUDA device, `data` is device memory: packing and unpacking run as
+ * kernels (lib/src/cuda/halo_pack.cu); the messages go through pinned host
+ * buffers (host-staged, always works) or, when the MPI library reports CUDA
+ * support and the caller asked for it (tsr_halo_set_cuda_aware), straight
+ * from device buffers. One exchange per halo may be in flight at a time.
+ *
+ * Reverse mode (tsr_halo_reverse_begin/end) sends the halo entries back to
+ * their owners and ADDS them there (indirect increments on owner-compute
+ * meshes); an owned element sent to several neighbours receives the sum of
+ * all their contributions.
+ */
+#ifndef TESSERA_HALO_H
+#define TESSERA_HALO_H
+
+#include <mpi.h>
+#include "tessera/common.h"
+#include "tessera/device.h"
+#include "tessera/part.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tsr_halo tsr_halo_t;
+
+/* Collective over comm (the communicator is duplicated). ranks[nneigh]:
+ * distinct neighbour ranks (this rank itself allowed: a local copy through
+ * MPI). send_counts[k] / recv_counts[k] entries for ranks[k], the index
+ * lists concatenated in neighbour order in send_idx / recv_idx, every index
+ * in [0, nlocal) (nlocal: elements of the local array). The counts are
+ * checked against the neighbours' (each pair must agree), so a mismatch is
+ * an error on every rank, not a hang. */
+int tsr_halo_create(MPI_Comm comm, int nneigh, const int *ranks, tsr_idx_t nlocal,
+                    const int *send_counts, const tsr_idx_t *send_idx, const int *recv_counts,
+                    const tsr_idx_t *recv_idx, tsr_halo_t **out);
+
+/* Halo of a regular-grid decomposition for local arrays described by box
+ * (row-major, x fastest): the halo cells in x and y, corners included, for
+ * every z plane z0 .. z0+nz-1. Collective. */
+int tsr_halo_create_regular(const tsr_grid_part_t *part, const tsr_grid_box_t *box,
+                            tsr_halo_t **out);
+
+/* Halo of set `set` of a PARTITIONED mesh (tsr_mesh_partition): every
+ * exec and non-exec halo row [owned, size) receives from the rank that owns
+ * it; owners are found by global_id. Collective. Exchange a dat with
+ * tsr_halo_exchange(h, dev, dat->data, dat->dim, dat->type). */
+int tsr_halo_create_mesh(MPI_Comm comm, const tsr_mesh_t *mesh, int set, tsr_halo_t **out);
+
+int tsr_halo_destroy(tsr_halo_t **h); /* sets *h = NULL */
+
+/* Forward exchange: owners' values into halo copies. */
+int tsr_halo_begin(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim, tsr_dtype_t t);
+int tsr_halo_end(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim, tsr_dtype_t t);
+/* begin + end. */
+int tsr_halo_exchange(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim,
+                      tsr_dtype_t t);
+
+/* Reverse: halo copies added into their owners (halo copies unchanged). */
+int tsr_halo_reverse_begin(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim,
+                           tsr_dtype_t t);
+int tsr_halo_reverse_end(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim,
+                         tsr_dtype_t t);
+
+/* 1 when the MPI library reports CUDA-aware support at run time
+ * (OpenMPI's MPIX_Query_cuda_support), else 0. */
+int tsr_halo_cuda_aware_available(void);
+/* Ask for device buffers to go to MPI directly on CUDA devices. on=1 fails
+ * with TSR_ERR_UNSUPPORTED when the library is not CUDA-aware. */
+int tsr_halo_set_cuda_aware(tsr_halo_t *h, int on);
+/* 1 when exchanges on CUDA devices skip the host staging. */
+int tsr_halo_uses_cuda_aware(const tsr_halo_t *h);
+
+/* Sizes: neighbours, and elements sent / received per exchange. */
+int tsr_halo_nneigh(const tsr_halo_t *h);
+tsr_idx_t tsr_halo_send_count(const tsr_halo_t *h);
+tsr_idx_t tsr_halo_recv_count(const tsr_halo_t *h);
+
+/* Building blocks (used by begin/end, exposed for tests and custom
+ * schedules). idx[n] and both arrays live on dev.
+ * pack:   buf[j*dim + c] = data[idx[j]*dim + c]
+ * unpack: data[idx[j]*dim + c] = buf[j*dim + c]   (add: +=, atomically
+ *         where idx repeats; add needs a numeric type, any of tsr_dtype_t) */
+int tsr_halo_pack(const tsr_device_t *dev, tsr_idx_t n, const tsr_idx_t *idx, int dim,
+                  tsr_dtype_t t, const void *data, void *buf);
+int tsr_halo_unpack(const tsr_device_t *dev, tsr_idx_t n, const tsr_idx_t *idx, int dim,
+                    tsr_dtype_t t, const void *buf, void *data, int add);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TESSERA_HALO_H */

@@ -1,0 +1,107 @@
+/* halo_pack.cu: halo pack/unpack kernels and their launchers (default
+ * stream, asynchronous; the caller's next copy or sync orders them). */
+#include "config.h"
+#include "tessera/common.h"
+#include "tessera/cuda.h"
+
+#include <stdint.h>
+
+namespace {
+
+const int kBlock = 256;
+
+/* One thread per (element j, component c), grid-stride. */
+template <typename T>
+__global__ void pack_kernel(tsr_idx_t n, const tsr_idx_t *__restrict__ idx, int dim,
+                            const T *__restrict__ data, T *__restrict__ buf) {
+  tsr_idx_t total = n * dim;
+  for (tsr_idx_t t = (tsr_idx_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+       t += (tsr_idx_t)gridDim.x * blockDim.x) {
+    tsr_idx_t j = t / dim;
+    int c = (int)(t - j * dim);
+    buf[t] = data[idx[j] * dim + c];
+  }
+}
+
+template <typename T>
+__global__ void unpack_kernel(tsr_idx_t n, const tsr_idx_t *__restrict__ idx, int dim,
+                              const T *__restrict__ buf, T *__restrict__ data) {
+  tsr_idx_t total = n * dim;
+  for (tsr_idx_t t = (tsr_idx_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+       t += (tsr_idx_t)gridDim.x * blockDim.x) {
+    tsr_idx_t j = t / dim;
+    int c = (int)(t - j * dim);
+    data[idx[j] * dim + c] = buf[t];
+  }
+}
+
+/* Adding: an owned element may be sent to several neighbours, so its index
+ * repeats in the list; atomics keep every contribution. */
+__device__ inline void atomic_add(int32_t *p, int32_t v) { atomicAdd((int *)p, (int)v); }
+__device__ inline void atomic_add(int64_t *p, int64_t v) {
+  atomicAdd((unsigned long long *)p, (unsigned long long)v); /* two's complement */
+}
+__device__ inline void atomic_add(float *p, float v) { atomicAdd(p, v); }
+__device__ inline void atomic_add(double *p, double v) { atomicAdd(p, v); }
+
+template <typename T>
+__global__ void unpack_add_kernel(tsr_idx_t n, const tsr_idx_t *__restrict__ idx, int dim,
+                                  const T *__restrict__ buf, T *data) {
+  tsr_idx_t total = n * dim;
+  for (tsr_idx_t t = (tsr_idx_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+       t += (tsr_idx_t)gridDim.x * blockDim.x) {
+    tsr_idx_t j = t / dim;
+    int c = (int)(t - j * dim);
+    atomic_add(&data[idx[j] * dim + c], buf[t]);
+  }
+}
+
+unsigned grid_for(tsr_idx_t total) {
+  tsr_idx_t g = (total + kBlock - 1) / kBlock;
+  return (unsigned)(g < 65535 * 16 ? (g > 0 ? g : 1) : 65535 * 16);
+}
+
+template <typename T>
+int unpack_add(tsr_idx_t n, const tsr_idx_t *idx, int dim, const void *buf, void *data) {
+  unpack_add_kernel<T><<<grid_for(n * dim), kBlock>>>(n, idx, dim, (const T *)buf, (T *)data);
+  TSR_CHECK_LAUNCH("halo unpack-add kernel");
+  return TSR_SUCCESS;
+}
+
+} // namespace
+
+extern "C" int tsr__halo_pack_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dim, int elsize,
+                                   const void *data, void *buf) {
+  if (n == 0) return TSR_SUCCESS;
+  if (elsize == 4)
+    pack_kernel<uint32_t><<<grid_for(n * dim), kBlock>>>(n, idx, dim, (const uint32_t *)data,
+                                                         (uint32_t *)buf);
+  else
+    pack_kernel<uint64_t><<<grid_for(n * dim), kBlock>>>(n, idx, dim, (const uint64_t *)data,
+                                                         (uint64_t *)buf);
+  TSR_CHECK_LAUNCH("halo pack kernel");
+  return TSR_SUCCESS;
+}
+
+extern "C" int tsr__halo_unpack_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dim, int dtype,
+                                     const void *buf, void *data, int add) {
+  if (n == 0) return TSR_SUCCESS;
+  if (add) {
+    switch ((tsr_dtype_t)dtype) {
+      case TSR_INT32: return unpack_add<int32_t>(n, idx, dim, buf, data);
+      case TSR_INT64: return unpack_add<int64_t>(n, idx, dim, buf, data);
+      case TSR_FLOAT: return unpack_add<float>(n, idx, dim, buf, data);
+      case TSR_DOUBLE: return unpack_add<double>(n, idx, dim, buf, data);
+    }
+    return tsr_error_raise(TSR_ERR_ARG, __FILE__, __LINE__, __func__,
+                           "halo unpack: unknown type %d", dtype);
+  }
+  if (tsr_dtype_size((tsr_dtype_t)dtype) == 4)
+    unpack_kernel<uint32_t><<<grid_for(n * dim), kBlock>>>(n, idx, dim, (const uint32_t *)buf,
+                                                           (uint32_t *)data);
+  else
+    unpack_kernel<uint64_t><<<grid_for(n * dim), kBlock>>>(n, idx, dim, (const uint64_t *)buf,
+                                                           (uint64_t *)data);
+  TSR_CHECK_LAUNCH("halo unpack kernel");
+  return TSR_SUCCESS;
+}

@@ -1,0 +1,606 @@
+/* halo.c: the halo object: setup, split-phase forward and reverse exchange,
+ * host pack/unpack, and the regular-grid builder. */
+#include "config.h"
+#include "tessera/halo.h"
+#include "tessera/error.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>
+#endif
+#ifdef TSR_HAVE_CUDA
+#include "tessera/cuda.h"
+/* lib/src/cuda/halo_pack.cu */
+int tsr__halo_pack_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dim, int elsize,
+                        const void *data, void *buf);
+int tsr__halo_unpack_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dim, int dtype,
+                          const void *buf, void *data, int add);
+#endif
+
+#define TSR__HALO_TAG 7301
+
+/* One direction's view of the lists: what a rank packs and sends (out) or
+ * receives and unpacks (in). Forward: out = send lists, in = recv lists;
+ * reverse: the other way round. */
+typedef struct {
+  tsr_idx_t *off;   /* [nneigh+1] offsets into idx */
+  tsr_idx_t *idx;   /* host index list */
+  tsr_idx_t *d_idx; /* device copy (CUDA) or NULL */
+  void *hbuf;       /* host message buffer */
+  size_t hcap;
+  int hpinned;
+  void *dbuf;       /* device message buffer */
+  size_t dcap;
+} side_t;
+
+struct tsr_halo {
+  MPI_Comm comm;
+  int nneigh;
+  int *ranks;
+  side_t s, r;      /* send lists, recv lists */
+  int d_id;         /* device holding the d_idx copies; -1 none */
+  MPI_Request *req; /* [2*nneigh] */
+  int cuda_aware;
+  /* the exchange in flight */
+  int state;        /* 0 idle, 1 forward, 2 reverse */
+  const void *data;
+  int dim;
+  tsr_dtype_t type;
+  tsr_devkind_t kind;
+};
+
+/* ------------------------------------------------------------ host pack */
+
+static int check_pack_args(tsr_idx_t n, const tsr_idx_t *idx, int dim, tsr_dtype_t t) {
+  TSR_CHECK(n >= 0 && dim > 0, TSR_ERR_ARG, "halo pack: n = %lld, dim = %d", (long long)n, dim);
+  TSR_CHECK(n == 0 || idx, TSR_ERR_ARG, "halo pack: index list is NULL");
+  TSR_CHECK(t >= TSR_INT32 && t <= TSR_DOUBLE, TSR_ERR_ARG, "halo pack: unknown type %d", (int)t);
+  return TSR_SUCCESS;
+}
+
+#ifdef _OPENMP
+#define TSR__OMP_PAR_FOR _Pragma("omp parallel for if (n * dim > 65536)")
+#else
+#define TSR__OMP_PAR_FOR
+#endif
+
+#define TSR__COPY_LOOP(T, DST, DI, SRC, SI)                                  \
+  do {                                                                       \
+    T *d_ = (T *)(DST);                                                      \
+    const T *s_ = (const T *)(SRC);                                          \
+    TSR__OMP_PAR_FOR                                                         \
+    for (tsr_idx_t j = 0; j < n; j++)                                        \
+      for (int c = 0; c < dim; c++) d_[(DI) * dim + c] = s_[(SI) * dim + c]; \
+  } while (0)
+
+static void pack_host(tsr_idx_t n, const tsr_idx_t *idx, int dim, size_t es, const void *data,
+                      void *buf) {
+  if (es == 4)
+    TSR__COPY_LOOP(uint32_t, buf, j, data, idx[j]);
+  else
+    TSR__COPY_LOOP(uint64_t, buf, j, data, idx[j]);
+}
+
+/* Serial where adding: repeated indices must not race. */
+#define TSR__ADD_LOOP(T)                                                     \
+  do {                                                                       \
+    T *d_ = (T *)data;                                                       \
+    const T *s_ = (const T *)buf;                                            \
+    for (tsr_idx_t j = 0; j < n; j++)                                        \
+      for (int c = 0; c < dim; c++) d_[idx[j] * dim + c] += s_[j * dim + c]; \
+  } while (0)
+
+static void unpack_host(tsr_idx_t n, const tsr_idx_t *idx, int dim, tsr_dtype_t t,
+                        const void *buf, void *data, int add) {
+  if (!add) {
+    if (tsr_dtype_size(t) == 4)
+      TSR__COPY_LOOP(uint32_t, data, idx[j], buf, j);
+    else
+      TSR__COPY_LOOP(uint64_t, data, idx[j], buf, j);
+    return;
+  }
+  switch (t) {
+    case TSR_INT32: TSR__ADD_LOOP(int32_t); break;
+    case TSR_INT64: TSR__ADD_LOOP(int64_t); break;
+    case TSR_FLOAT: TSR__ADD_LOOP(float); break;
+    case TSR_DOUBLE: TSR__ADD_LOOP(double); break;
+  }
+}
+
+int tsr_halo_pack(const tsr_device_t *dev, tsr_idx_t n, const tsr_idx_t *idx, int dim,
+                  tsr_dtype_t t, const void *data, void *buf) {
+  TSR_CHECK(dev, TSR_ERR_ARG, "tsr_halo_pack: device is NULL");
+  TSR_CALL(check_pack_args(n, idx, dim, t));
+  if (n == 0) return TSR_SUCCESS;
+  if (dev->kind == TSR_DEV_CPU) {
+    pack_host(n, idx, dim, tsr_dtype_size(t), data, buf);
+    return TSR_SUCCESS;
+  }
+#ifdef TSR_HAVE_CUDA
+  TSR_CALL(tsr__halo_pack_cuda(n, idx, dim, (int)tsr_dtype_size(t), data, buf));
+  return TSR_SUCCESS;
+#else
+  return TSR_RAISE(TSR_ERR_NOCUDA, "halo pack on a CUDA device: Tessera was built without CUDA");
+#endif
+}
+
+int tsr_halo_unpack(const tsr_device_t *dev, tsr_idx_t n, const tsr_idx_t *idx, int dim,
+                    tsr_dtype_t t, const void *buf, void *data, int add) {
+  TSR_CHECK(dev, TSR_ERR_ARG, "tsr_halo_unpack: device is NULL");
+  TSR_CALL(check_pack_args(n, idx, dim, t));
+  if (n == 0) return TSR_SUCCESS;
+  if (dev->kind == TSR_DEV_CPU) {
+    unpack_host(n, idx, dim, t, buf, data, add);
+    return TSR_SUCCESS;
+  }
+#ifdef TSR_HAVE_CUDA
+  TSR_CALL(tsr__halo_unpack_cuda(n, idx, dim, (int)t, buf, data, add));
+  return TSR_SUCCESS;
+#else
+  return TSR_RAISE(TSR_ERR_NOCUDA, "halo unpack on a CUDA device: Tessera was built without CUDA");
+#endif
+}
+
+/* ------------------------------------------------------------ setup */
+
+static int lists_copy(side_t *sd, int nneigh, const int *counts, const tsr_idx_t *idx,
+                      tsr_idx_t nlocal, const int *ranks, const char *what) {
+  sd->off = malloc((size_t)(nneigh + 1) * sizeof *sd->off);
+  TSR_CHECK(sd->off, TSR_ERR_ALLOC, "halo: cannot allocate %d offsets", nneigh + 1);
+  sd->off[0] = 0;
+  for (int k = 0; k < nneigh; k++) {
+    TSR_CHECK(counts[k] >= 0, TSR_ERR_ARG, "halo: %s count %d for rank %d is negative", what,
+              counts[k], ranks[k]);
+    sd->off[k + 1] = sd->off[k] + counts[k];
+  }
+  tsr_idx_t n = sd->off[nneigh];
+  sd->idx = malloc((size_t)TSR_MAX(n, 1) * sizeof *sd->idx);
+  TSR_CHECK(sd->idx, TSR_ERR_ALLOC, "halo: cannot allocate %lld %s indices", (long long)n, what);
+  for (tsr_idx_t j = 0; j < n; j++) {
+    TSR_CHECK(idx[j] >= 0 && idx[j] < nlocal, TSR_ERR_RANGE,
+              "halo: %s index %lld at position %lld is outside the local array [0, %lld)", what,
+              (long long)idx[j], (long long)j, (long long)nlocal);
+    sd->idx[j] = idx[j];
+  }
+  return TSR_SUCCESS;
+}
+
+/* Every pair of ranks must agree: what a sends to b is what b receives from
+ * a. Checked with one all-to-all of counts, so a mismatch is an error on
+ * every rank instead of a hang. */
+static int check_pairs(tsr_halo_t *h, int size, int me) {
+  int *mine = calloc((size_t)size * 2, sizeof *mine);
+  TSR_CHECK(mine, TSR_ERR_ALLOC, "halo: cannot allocate %d counts", size * 2);
+  int *theirs = mine + size;
+  int err = TSR_SUCCESS;
+  for (int k = 0; k < h->nneigh; k++)
+    mine[h->ranks[k]] = (int)(h->s.off[k + 1] - h->s.off[k]);
+  if (MPI_Alltoall(mine, 1, MPI_INT, theirs, 1, MPI_INT, h->comm) != MPI_SUCCESS) {
+    free(mine);
+    return TSR_RAISE(TSR_ERR_MPI, "halo: MPI_Alltoall of message counts failed");
+  }
+  int *expect = calloc((size_t)size, sizeof *expect);
+  if (!expect) {
+    free(mine);
+    return TSR_RAISE(TSR_ERR_ALLOC, "halo: cannot allocate %d counts", size);
+  }
+  for (int k = 0; k < h->nneigh; k++) expect[h->ranks[k]] = (int)(h->r.off[k + 1] - h->r.off[k]);
+  for (int q = 0; q < size && !err; q++)
+    if (theirs[q] != expect[q])
+      err = TSR_RAISE(TSR_ERR_ARG,
+                      "halo: rank %d sends %d elements to rank %d, which expects to receive %d "
+                      "from it",
+                      q, theirs[q], me, expect[q]);
+  free(expect);
+  free(mine);
+  return err;
+}
+
+static int create_local(MPI_Comm comm, int nneigh, const int *ranks, tsr_idx_t nlocal,
+                        const int *send_counts, const tsr_idx_t *send_idx,
+                        const int *recv_counts, const tsr_idx_t *recv_idx, tsr_halo_t *h) {
+  int size, me;
+  TSR_CALL_MPI(MPI_Comm_size(comm, &size));
+  TSR_CALL_MPI(MPI_Comm_rank(comm, &me));
+  TSR_CHECK(nneigh >= 0 && nneigh <= size, TSR_ERR_ARG,
+            "halo: %d neighbours listed, the communicator has %d ranks", nneigh, size);
+  TSR_CHECK(nneigh == 0 || (ranks && send_counts && recv_counts), TSR_ERR_ARG,
+            "halo: NULL neighbour arrays");
+  h->ranks = malloc((size_t)TSR_MAX(nneigh, 1) * sizeof *h->ranks);
+  h->req = malloc((size_t)TSR_MAX(2 * nneigh, 1) * sizeof *h->req);
+  TSR_CHECK(h->ranks && h->req, TSR_ERR_ALLOC, "halo: cannot allocate %d neighbours", nneigh);
+  h->nneigh = nneigh;
+  for (int k = 0; k < nneigh; k++) {
+    TSR_CHECK(ranks[k] >= 0 && ranks[k] < size, TSR_ERR_ARG,
+              "halo: neighbour rank %d is outside the communicator of %d ranks", ranks[k], size);
+    for (int l = 0; l < k; l++)
+      TSR_CHECK(ranks[l] != ranks[k], TSR_ERR_ARG,
+                "halo: neighbour rank %d is listed twice; merge its lists", ranks[k]);
+    h->ranks[k] = ranks[k];
+  }
+  TSR_CALL(lists_copy(&h->s, nneigh, send_counts, send_idx, nlocal, ranks, "send"));
+  TSR_CALL(lists_copy(&h->r, nneigh, recv_counts, recv_idx, nlocal, ranks, "receive"));
+  return TSR_SUCCESS;
+}
+
+int tsr_halo_create(MPI_Comm comm, int nneigh, const int *ranks, tsr_idx_t nlocal,
+                    const int *send_counts, const tsr_idx_t *send_idx, const int *recv_counts,
+                    const tsr_idx_t *recv_idx, tsr_halo_t **out) {
+  TSR_CHECK(out, TSR_ERR_ARG, "tsr_halo_create: out is NULL");
+  *out = NULL;
+  tsr_halo_t *h = calloc(1, sizeof *h);
+  int err = h ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "halo: cannot allocate the object");
+  if (h) {
+    h->d_id = -1;
+    h->comm = MPI_COMM_NULL;
+    if (MPI_Comm_dup(comm, &h->comm) != MPI_SUCCESS)
+      err = TSR_RAISE(TSR_ERR_MPI, "halo: MPI_Comm_dup failed");
+  }
+  if (!err)
+    err = create_local(comm, nneigh, ranks, nlocal, send_counts, send_idx, recv_counts,
+                       recv_idx, h);
+  err = tsr_error_agree(comm, err);
+  if (!err) {
+    int size, me;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &me);
+    err = tsr_error_agree(comm, check_pairs(h, size, me));
+  }
+  if (err) {
+    tsr_halo_destroy(&h);
+    return tsr_error_trace(err, __FILE__, __LINE__, __func__);
+  }
+  *out = h;
+  return TSR_SUCCESS;
+}
+
+static void side_free(side_t *sd) {
+  free(sd->off);
+  free(sd->idx);
+#ifdef TSR_HAVE_CUDA
+  if (sd->d_idx) cudaFree(sd->d_idx);
+  if (sd->dbuf) cudaFree(sd->dbuf);
+  if (sd->hbuf && sd->hpinned) {
+    cudaFreeHost(sd->hbuf);
+    sd->hbuf = NULL;
+  }
+#endif
+  free(sd->hbuf);
+  memset(sd, 0, sizeof *sd);
+}
+
+int tsr_halo_destroy(tsr_halo_t **hp) {
+  if (!hp || !*hp) return TSR_SUCCESS;
+  tsr_halo_t *h = *hp;
+  side_free(&h->s);
+  side_free(&h->r);
+  free(h->ranks);
+  free(h->req);
+  if (h->comm != MPI_COMM_NULL) MPI_Comm_free(&h->comm);
+  free(h);
+  *hp = NULL;
+  return TSR_SUCCESS;
+}
+
+int tsr_halo_nneigh(const tsr_halo_t *h) { return h ? h->nneigh : 0; }
+tsr_idx_t tsr_halo_send_count(const tsr_halo_t *h) { return h ? h->s.off[h->nneigh] : 0; }
+tsr_idx_t tsr_halo_recv_count(const tsr_halo_t *h) { return h ? h->r.off[h->nneigh] : 0; }
+
+int tsr_halo_cuda_aware_available(void) {
+#if defined(MPIX_CUDA_AWARE_SUPPORT)
+  return MPIX_Query_cuda_support() ? 1 : 0;
+#else
+  return 0;
+#endif
+}
+
+int tsr_halo_set_cuda_aware(tsr_halo_t *h, int on) {
+  TSR_CHECK(h, TSR_ERR_ARG, "tsr_halo_set_cuda_aware: halo is NULL");
+  TSR_CHECK(!on || tsr_halo_cuda_aware_available(), TSR_ERR_UNSUPPORTED,
+            "CUDA-aware MPI was asked for, but this MPI library does not report CUDA support "
+            "(MPIX_Query_cuda_support); use host-staged exchange");
+  h->cuda_aware = on ? 1 : 0;
+  return TSR_SUCCESS;
+}
+
+int tsr_halo_uses_cuda_aware(const tsr_halo_t *h) { return h ? h->cuda_aware : 0; }
+
+/* ------------------------------------------------------------ buffers */
+
+static int host_buf(side_t *sd, size_t bytes, int pinned) {
+  if (sd->hbuf && sd->hcap >= bytes && (sd->hpinned || !pinned)) return TSR_SUCCESS;
+#ifdef TSR_HAVE_CUDA
+  if (sd->hpinned) cudaFreeHost(sd->hbuf);
+  else
+#endif
+    free(sd->hbuf);
+  sd->hbuf = NULL;
+  sd->hcap = 0;
+  sd->hpinned = 0;
+  size_t cap = TSR_MAX(bytes, (size_t)64);
+#ifdef TSR_HAVE_CUDA
+  if (pinned) {
+    TSR_CALL_CUDA(cudaMallocHost(&sd->hbuf, cap));
+    sd->hpinned = 1;
+  }
+#endif
+  if (!sd->hbuf) sd->hbuf = malloc(cap);
+  TSR_CHECK(sd->hbuf, TSR_ERR_ALLOC, "halo: cannot allocate a %zu-byte message buffer", cap);
+  sd->hcap = cap;
+  return TSR_SUCCESS;
+}
+
+#ifdef TSR_HAVE_CUDA
+/* Index lists and message buffers on the exchange's device. */
+static int device_side(tsr_halo_t *h, side_t *sd, int nneigh, size_t bytes) {
+  if (!sd->d_idx) {
+    size_t ib = (size_t)TSR_MAX(sd->off[nneigh], 1) * sizeof(tsr_idx_t);
+    TSR_CALL_CUDA(cudaMalloc((void **)&sd->d_idx, ib));
+    TSR_CALL_CUDA(cudaMemcpy(sd->d_idx, sd->idx, ib, cudaMemcpyHostToDevice));
+  }
+  if (sd->dcap < bytes) {
+    if (sd->dbuf) TSR_CALL_CUDA(cudaFree(sd->dbuf));
+    sd->dbuf = NULL;
+    sd->dcap = 0;
+    TSR_CALL_CUDA(cudaMalloc(&sd->dbuf, TSR_MAX(bytes, (size_t)64)));
+    sd->dcap = TSR_MAX(bytes, (size_t)64);
+  }
+  (void)h;
+  return TSR_SUCCESS;
+}
+
+static int device_prepare(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
+  if (h->d_id != dev->id) { /* index copies belong to another GPU: redo */
+    if (h->s.d_idx) cudaFree(h->s.d_idx);
+    if (h->r.d_idx) cudaFree(h->r.d_idx);
+    if (h->s.dbuf) cudaFree(h->s.dbuf);
+    if (h->r.dbuf) cudaFree(h->r.dbuf);
+    h->s.d_idx = h->r.d_idx = NULL;
+    h->s.dbuf = h->r.dbuf = NULL;
+    h->s.dcap = h->r.dcap = 0;
+    h->d_id = dev->id;
+  }
+  TSR_CALL(device_side(h, &h->s, h->nneigh, (size_t)h->s.off[h->nneigh] * es));
+  TSR_CALL(device_side(h, &h->r, h->nneigh, (size_t)h->r.off[h->nneigh] * es));
+  return TSR_SUCCESS;
+}
+#endif
+
+/* ------------------------------------------------------------ exchange */
+
+static int check_call(tsr_halo_t *h, const tsr_device_t *dev, const void *data, int dim,
+                      tsr_dtype_t t) {
+  TSR_CHECK(h && dev, TSR_ERR_ARG, "halo exchange: NULL halo or device");
+  TSR_CHECK(dim > 0, TSR_ERR_ARG, "halo exchange: dim = %d, must be positive", dim);
+  TSR_CHECK(t >= TSR_INT32 && t <= TSR_DOUBLE, TSR_ERR_ARG, "halo exchange: unknown type %d",
+            (int)t);
+  TSR_CHECK(data || (h->s.off[h->nneigh] == 0 && h->r.off[h->nneigh] == 0), TSR_ERR_ARG,
+            "halo exchange: data is NULL");
+#ifndef TSR_HAVE_CUDA
+  TSR_CHECK(dev->kind == TSR_DEV_CPU, TSR_ERR_NOCUDA,
+            "halo exchange on a CUDA device: Tessera was built without CUDA");
+#endif
+  return TSR_SUCCESS;
+}
+
+/* Pack `out`, post receives into `in` and sends from `out`. */
+static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, int dim,
+                 tsr_dtype_t t) {
+  TSR_CALL(check_call(h, dev, data, dim, t));
+  TSR_CHECK(h->state == 0, TSR_ERR_ARG,
+            "halo: a %s exchange is already in flight; call its end first",
+            h->state == 1 ? "forward" : "reverse");
+  side_t *out = state == 1 ? &h->s : &h->r, *in = state == 1 ? &h->r : &h->s;
+  size_t es = (size_t)dim * tsr_dtype_size(t);
+  tsr_idx_t nout = out->off[h->nneigh], nin = in->off[h->nneigh];
+  int cuda = dev->kind == TSR_DEV_CUDA, direct = cuda && h->cuda_aware;
+  char *sbuf, *rbuf;
+  if (!direct) {
+    TSR_CALL(host_buf(out, (size_t)nout * es, cuda));
+    TSR_CALL(host_buf(in, (size_t)nin * es, cuda));
+  }
+  if (!cuda) {
+    pack_host(nout, out->idx, dim, tsr_dtype_size(t), data, out->hbuf);
+    sbuf = out->hbuf;
+    rbuf = in->hbuf;
+  } else {
+#ifdef TSR_HAVE_CUDA
+    TSR_CALL(device_prepare(h, dev, es));
+    TSR_CALL(tsr_halo_pack(dev, nout, out->d_idx, dim, t, data, out->dbuf));
+    if (direct) {
+      TSR_CALL_CUDA(cudaDeviceSynchronize()); /* packed before MPI reads it */
+      sbuf = out->dbuf;
+      rbuf = in->dbuf;
+    } else {
+      TSR_CALL_CUDA(cudaMemcpy(out->hbuf, out->dbuf, (size_t)nout * es, cudaMemcpyDeviceToHost));
+      sbuf = out->hbuf;
+      rbuf = in->hbuf;
+    }
+#else
+    return TSR_RAISE(TSR_ERR_NOCUDA, "built without CUDA");
+#endif
+  }
+  int nreq = 0;
+  for (int k = 0; k < h->nneigh; k++) {
+    size_t n = (size_t)(in->off[k + 1] - in->off[k]) * es;
+    if (n == 0) continue;
+    TSR_CHECK(n <= INT_MAX, TSR_ERR_UNSUPPORTED, "halo: a %zu-byte message exceeds MPI's int count", n);
+    TSR_CALL_MPI(MPI_Irecv(rbuf + (size_t)in->off[k] * es, (int)n, MPI_BYTE, h->ranks[k],
+                           TSR__HALO_TAG + state, h->comm, &h->req[nreq++]));
+  }
+  for (int k = 0; k < h->nneigh; k++) {
+    size_t n = (size_t)(out->off[k + 1] - out->off[k]) * es;
+    if (n == 0) continue;
+    TSR_CHECK(n <= INT_MAX, TSR_ERR_UNSUPPORTED, "halo: a %zu-byte message exceeds MPI's int count", n);
+    TSR_CALL_MPI(MPI_Isend(sbuf + (size_t)out->off[k] * es, (int)n, MPI_BYTE, h->ranks[k],
+                           TSR__HALO_TAG + state, h->comm, &h->req[nreq++]));
+  }
+  for (int k = nreq; k < 2 * h->nneigh; k++) h->req[k] = MPI_REQUEST_NULL;
+  h->state = state;
+  h->data = data;
+  h->dim = dim;
+  h->type = t;
+  h->kind = dev->kind;
+  return TSR_SUCCESS;
+}
+
+static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, int dim,
+                  tsr_dtype_t t) {
+  TSR_CALL(check_call(h, dev, data, dim, t));
+  TSR_CHECK(h->state == state, TSR_ERR_ARG, "halo: end of a %s exchange that was not begun",
+            state == 1 ? "forward" : "reverse");
+  TSR_CHECK(h->data == data && h->dim == dim && h->type == t && h->kind == dev->kind,
+            TSR_ERR_ARG, "halo: end called with other data, dim, type or device than begin");
+  h->state = 0;
+  TSR_CALL_MPI(MPI_Waitall(2 * h->nneigh, h->req, MPI_STATUSES_IGNORE));
+  side_t *in = state == 1 ? &h->r : &h->s;
+  size_t es = (size_t)dim * tsr_dtype_size(t);
+  tsr_idx_t nin = in->off[h->nneigh];
+  int add = state == 2;
+  if (dev->kind == TSR_DEV_CPU) {
+    unpack_host(nin, in->idx, dim, t, in->hbuf, data, add);
+    return TSR_SUCCESS;
+  }
+#ifdef TSR_HAVE_CUDA
+  if (!h->cuda_aware && nin > 0)
+    TSR_CALL_CUDA(cudaMemcpy(in->dbuf, in->hbuf, (size_t)nin * es, cudaMemcpyHostToDevice));
+  TSR_CALL(tsr_halo_unpack(dev, nin, in->d_idx, dim, t, in->dbuf, data, add));
+  return TSR_SUCCESS;
+#else
+  (void)es;
+  return TSR_RAISE(TSR_ERR_NOCUDA, "built without CUDA");
+#endif
+}
+
+int tsr_halo_begin(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim, tsr_dtype_t t) {
+  TSR_CALL(start(h, 1, dev, data, dim, t));
+  return TSR_SUCCESS;
+}
+int tsr_halo_end(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim, tsr_dtype_t t) {
+  TSR_CALL(finish(h, 1, dev, data, dim, t));
+  return TSR_SUCCESS;
+}
+int tsr_halo_exchange(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim,
+                      tsr_dtype_t t) {
+  TSR_CALL(start(h, 1, dev, data, dim, t));
+  TSR_CALL(finish(h, 1, dev, data, dim, t));
+  return TSR_SUCCESS;
+}
+int tsr_halo_reverse_begin(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim,
+                           tsr_dtype_t t) {
+  TSR_CALL(start(h, 2, dev, data, dim, t));
+  return TSR_SUCCESS;
+}
+int tsr_halo_reverse_end(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim,
+                         tsr_dtype_t t) {
+  TSR_CALL(finish(h, 2, dev, data, dim, t));
+  return TSR_SUCCESS;
+}
+
+/* ------------------------------------------------------------ regular grids */
+
+/* x (or y) range of the strip exchanged with the neighbour at offset d
+ * (-1, 0, 1): sent = my inner cells next to that side, received = my halo
+ * cells on that side. */
+static void strip(tsr_idx_t x0, tsr_idx_t inner, int h, int d, int recv, tsr_idx_t *lo,
+                  tsr_idx_t *hi) {
+  if (d == 0) {
+    *lo = x0;
+    *hi = x0 + inner;
+  } else if (d < 0) {
+    *lo = recv ? x0 - h : x0;
+    *hi = *lo + h;
+  } else {
+    *lo = recv ? x0 + inner : x0 + inner - h;
+    *hi = *lo + h;
+  }
+}
+
+static tsr_idx_t add_region(const tsr_grid_part_t *p, const tsr_grid_box_t *b, int k, int recv,
+                            tsr_idx_t *idx) {
+  int dx = k % 3 - 1, dy = k / 3 - 1;
+  tsr_idx_t xlo, xhi, ylo, yhi, n = 0;
+  strip(b->x0, p->inner[0], p->halo, dx, recv, &xlo, &xhi);
+  strip(b->y0, p->inner[1], p->halo, dy, recv, &ylo, &yhi);
+  for (tsr_idx_t z = b->z0; z < b->z0 + p->n[2]; z++)
+    for (tsr_idx_t y = ylo; y < yhi; y++)
+      for (tsr_idx_t x = xlo; x < xhi; x++) {
+        if (idx) idx[n] = (z * b->ny + y) * b->nx + x;
+        n++;
+      }
+  return n;
+}
+
+static int check_box(const tsr_grid_part_t *p, const tsr_grid_box_t *b) {
+  int h = p->halo;
+  TSR_CHECK(b->x0 >= h && b->x0 + p->inner[0] + h <= b->nx && b->y0 >= h &&
+                b->y0 + p->inner[1] + h <= b->ny && b->z0 >= 0 && b->z0 + p->n[2] <= b->nz,
+            TSR_ERR_ARG,
+            "regular halo: rank %d's local array %lld x %lld x %lld with the inner box at "
+            "(%lld, %lld, %lld) cannot hold its %lld x %lld x %lld inner cells plus a halo of "
+            "%d in x and y",
+            p->rank, (long long)b->nx, (long long)b->ny, (long long)b->nz, (long long)b->x0,
+            (long long)b->y0, (long long)b->z0, (long long)p->inner[0], (long long)p->inner[1],
+            (long long)p->n[2], h);
+  return TSR_SUCCESS;
+}
+
+/* Lists per distinct neighbour rank. Several directions may lead to the
+ * same rank (periodic grids with 1 or 2 ranks along an axis, the rank
+ * itself included): the sender concatenates its strips in ascending
+ * direction index k, the receiver in descending k, because the sender's
+ * direction k is the receiver's direction 8-k. */
+static int regular_lists(const tsr_grid_part_t *p, const tsr_grid_box_t *b, int *nneigh,
+                         int ranks[8], int scount[8], int rcount[8], tsr_idx_t **sidx,
+                         tsr_idx_t **ridx) {
+  int nn = 0;
+  tsr_idx_t ns = 0, nr = 0;
+  if (p->halo > 0)
+    for (int k = 0; k < 9; k++) {
+      int r = p->nbr[k];
+      if (k == 4 || r == MPI_PROC_NULL) continue;
+      int seen = 0;
+      for (int l = 0; l < nn; l++) seen |= ranks[l] == r;
+      if (!seen) ranks[nn++] = r;
+      ns += add_region(p, b, k, 0, NULL);
+      nr += add_region(p, b, k, 1, NULL);
+    }
+  *nneigh = nn;
+  *sidx = malloc((size_t)TSR_MAX(ns, 1) * sizeof **sidx);
+  *ridx = malloc((size_t)TSR_MAX(nr, 1) * sizeof **ridx);
+  TSR_CHECK(*sidx && *ridx, TSR_ERR_ALLOC, "regular halo: cannot allocate %lld indices",
+            (long long)(ns + nr));
+  ns = nr = 0;
+  for (int l = 0; l < nn; l++) {
+    tsr_idx_t s0 = ns, r0 = nr;
+    for (int k = 0; k < 9; k++)
+      if (k != 4 && p->nbr[k] == ranks[l]) ns += add_region(p, b, k, 0, *sidx + ns);
+    for (int k = 8; k >= 0; k--)
+      if (k != 4 && p->nbr[k] == ranks[l]) nr += add_region(p, b, k, 1, *ridx + nr);
+    TSR_CHECK(ns - s0 <= INT_MAX && nr - r0 <= INT_MAX, TSR_ERR_UNSUPPORTED,
+              "regular halo: %lld cells to one neighbour exceed an int count",
+              (long long)TSR_MAX(ns - s0, nr - r0));
+    scount[l] = (int)(ns - s0);
+    rcount[l] = (int)(nr - r0);
+  }
+  return TSR_SUCCESS;
+}
+
+int tsr_halo_create_regular(const tsr_grid_part_t *p, const tsr_grid_box_t *b,
+                            tsr_halo_t **out) {
+  TSR_CHECK(p && b && out, TSR_ERR_ARG, "tsr_halo_create_regular: NULL argument");
+  *out = NULL;
+  int nn = 0, ranks[8], sc[8], rc[8];
+  tsr_idx_t *sidx = NULL, *ridx = NULL;
+  int err = check_box(p, b);
+  if (!err) err = regular_lists(p, b, &nn, ranks, sc, rc, &sidx, &ridx);
+  err = tsr_error_agree(p->comm, err);
+  if (!err)
+    err = tsr_halo_create(p->comm, nn, ranks, b->nx * b->ny * b->nz, sc, sidx, rc, ridx, out);
+  free(sidx);
+  free(ridx);
+  TSR_CALL(err);
+  return TSR_SUCCESS;
+}

@@ -375,6 +375,7 @@ static void run_case(int nx, int ny, int block, tsr_partitioner_t method, const 
   ck_tsr(tsr_mesh_partition(MPI_COMM_WORLD, in, &o, &pm));
   ck_assert_int_eq(tsr_mesh_dist(pm), TSR_MESH_PARTITIONED);
   ck_assert_int_eq(tsr_mesh_nconsts(pm), 1);
+  ck_tsr(tsr_mesh_validate(pm)); /* -1 allowed only in non-exec halo rows */
   long bad = check_partition(&g, pm, method, label);
   bad += check_halo(&g, pm, label);
   free(part);

@@ -1,7 +1,7 @@
 # inputs/: input generators
-bin_PROGRAMS += inputs/tsr-mkinput
-inputs_tsr_mkinput_SOURCES = inputs/mkinput.c
-inputs_tsr_mkinput_LDADD = lib/libtessera.la $(HDF5_LIBS) -lm
+bin_PROGRAMS += apps/tsr-mkinput
+apps_tsr_mkinput_SOURCES = inputs/mkinput.c
+apps_tsr_mkinput_LDADD = lib/libtessera.la $(HDF5_LIBS) -lm
 
 TESTS += tests/apps/mkinput.sh
 EXTRA_DIST += tests/apps/mkinput.sh

@@ -22,9 +22,9 @@ tests_mpi_check_io_mpi_LDADD = $(TEST_LDADD)
 endif
 
 # tsr-info: summary and check of any Tessera or OP2 HDF5 file
-bin_PROGRAMS += apps/info/tsr-info
-apps_info_tsr_info_SOURCES = apps/info/info.c
-apps_info_tsr_info_LDADD = lib/libtessera.la $(HDF5_LIBS) -lm
+bin_PROGRAMS += apps/tsr-info
+apps_tsr_info_SOURCES = apps/info/info.c
+apps_tsr_info_LDADD = lib/libtessera.la $(HDF5_LIBS) -lm
 
 # bad input: tsr-info on malformed files made by mkbad
 if HAVE_CHECK

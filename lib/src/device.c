@@ -62,7 +62,8 @@ int tsr_device_select(MPI_Comm comm, tsr_devkind_t want, tsr_device_t *out) {
     out->kind = TSR_DEV_CPU;
     out->id = -1;
 #ifdef _OPENMP
-    snprintf(out->name, sizeof out->name, "CPU (%d threads)", omp_get_max_threads());
+    int nt = omp_get_max_threads();
+    snprintf(out->name, sizeof out->name, "CPU (%d thread%s)", nt, nt == 1 ? "" : "s");
 #else
     snprintf(out->name, sizeof out->name, "CPU (1 thread)");
 #endif

@@ -4,7 +4,7 @@
 # Each must give exactly one error line naming the file and the dataset,
 # a non-zero exit below 128 (no signal), and no hang (timeout).
 B=${TSR_TOP_BUILDDIR:?set by the test harness}
-INFO="$B/apps/info/tsr-info"
+INFO="$B/apps/tsr-info"
 MPIEXEC=${MPIEXEC:-mpiexec}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tsr-bad.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT

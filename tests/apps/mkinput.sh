@@ -3,8 +3,8 @@
 # regular and X-Y grids of one seed hold the same values, tsr-info reads
 # them, and bad flags give one error line and a non-zero exit.
 B=${TSR_TOP_BUILDDIR:?set by the test harness}
-MK="$B/inputs/tsr-mkinput"
-INFO="$B/apps/info/tsr-info"
+MK="$B/apps/tsr-mkinput"
+INFO="$B/apps/tsr-info"
 MPIEXEC=${MPIEXEC:-mpiexec}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tsr-mk.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT

@@ -5,4 +5,5 @@
 #include "tessera/error.h"
 #include "tessera/device.h"
 #include "tessera/zorder.h"
+#include "tessera/layout.h"
 #endif

@@ -1,1 +1,4 @@
-# apps/local.mk
+# apps/: each app's fragment builds its kernels, its program and its tests.
+include apps/copybench/local.mk
+include apps/airfoil/local.mk
+include apps/fastsg/local.mk

@@ -1,1 +1,2 @@
-# docs/local.mk
+# docs/: installed under $(docdir)
+dist_doc_DATA = README.md docs/CSV.md docs/NEIGH.md

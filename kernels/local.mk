@@ -1,1 +1,1 @@
-# kernels/local.mk
+# kernels/: built by each app's fragment (apps/<app>/local.mk)

@@ -4,6 +4,12 @@
 #include "tessera/common.h"
 #include "tessera/error.h"
 #include "tessera/device.h"
+#include "tessera/cli.h"
+#include "tessera/variant.h"
+#include "tessera/report.h"
 #include "tessera/zorder.h"
 #include "tessera/layout.h"
+#include "tessera/neigh.h"
+#include "tessera/mesh.h"
+#include "tessera/io.h"
 #endif

@@ -57,13 +57,16 @@ static void tsr__push_frame(const char *file, int line, const char *func) {
 
 int tsr_error_raise(int code, const char *file, int line, const char *func,
                     const char *fmt, ...) {
+  /* format first: the arguments may point at the previous message */
+  char msg[TSR__MSG_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
   tsr__err.code = code;
   tsr__err.collective = 0;
   tsr__err.nframes = 0;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(tsr__err.msg, sizeof tsr__err.msg, fmt, ap);
-  va_end(ap);
+  memcpy(tsr__err.msg, msg, sizeof msg);
   tsr__push_frame(file, line, func);
   return code;
 }

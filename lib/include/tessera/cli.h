@@ -1,0 +1,77 @@
+/* tessera/cli.h: the command line every Tessera program shares.
+ *
+ * Common flags: --help, --version, --list-variants, --variant NAME[,NAME…]
+ * (or "all", or shell patterns such as 'cuda/…'), -i/--input FILE.h5,
+ * -o/--output FILE.h5, --csv FILE, --iterations N, --runs N, --warmup N,
+ * --device auto|cpu|cuda, --verify/--no-verify, --quiet.
+ * A program adds its own options through a table of tsr_opt_t.
+ */
+#ifndef TESSERA_CLI_H
+#define TESSERA_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  TSR_OPT_FLAG,   /* int, set to 1 (a "--no-NAME" form sets 0) */
+  TSR_OPT_INT,    /* int */
+  TSR_OPT_LONG,   /* int64_t */
+  TSR_OPT_DOUBLE, /* double */
+  TSR_OPT_STRING, /* const char * (points into argv) */
+  TSR_OPT_SIZE3,  /* int64_t[3], written NXxNYxNZ (or NXxNY, NX: missing = 1) */
+  TSR_OPT_LIST    /* const char * (points into argv); several uses append with ','
+                     into a buffer the parser owns */
+} tsr_optkind_t;
+
+typedef struct {
+  const char *name;    /* long name without "--" */
+  char shortname;      /* 0 for none */
+  tsr_optkind_t kind;
+  void *target;        /* where the value goes; its current value is the default */
+  const char *metavar; /* "N", "FILE", … (NULL for flags) */
+  const char *help;    /* one line */
+} tsr_opt_t;
+
+typedef struct {
+  const char *prog;      /* program name, e.g. "tsr-laplap" */
+  const char *summary;   /* one line shown by --help */
+  const char *input;     /* -i FILE.h5 or NULL */
+  const char *output;    /* -o FILE.h5 or NULL */
+  const char *csv;       /* --csv FILE or NULL */
+  const char *variants;  /* --variant list; NULL = the program's default */
+  const char *device;    /* --device: "auto" (default), "cpu", "cuda" */
+  int iterations;        /* --iterations (default set by the program) */
+  int runs;              /* --runs: timed repetitions (default 20) */
+  int warmup;            /* --warmup: untimed repetitions first (default 2) */
+  int verify;            /* 1 unless --no-verify */
+  int quiet;             /* --quiet */
+  int list_variants;     /* --list-variants was given */
+  int exit_now;          /* --help or --version was handled: exit 0 */
+  char command_line[2048]; /* argv joined, for provenance */
+} tsr_cli_t;
+
+/* Defaults for prog (iterations = 1, runs = 20, warmup = 2, verify = 1). */
+void tsr_cli_init(tsr_cli_t *cli, const char *prog, const char *summary);
+
+/* Parse argv. Bad flags and values raise TSR_ERR_ARG with a message naming
+ * the flag. --help and --version print (on rank 0 of comm) and set exit_now.
+ * Positional arguments are not accepted unless npos is non-NULL, in which
+ * case they are returned in pos[0..*npos) (at most maxpos). */
+int tsr_cli_parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, int nopts,
+                  MPI_Comm comm, const char **pos, int maxpos, int *npos);
+
+/* Parse "NXxNYxNZ" (missing trailing extents are 1); all > 0. */
+int tsr_parse_size3(const char *s, int64_t out[3]);
+
+/* Print the usage text for the program's options. */
+void tsr_cli_usage(const tsr_cli_t *cli, const tsr_opt_t *opts, int nopts, FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TESSERA_CLI_H */

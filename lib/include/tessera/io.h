@@ -1,0 +1,194 @@
+/* tessera/io.h: parallel HDF5 files in Tessera's schema (docs/FORMAT.md is the
+ * contract): regular grids, X-Y-unstructured grids with neighbour tables,
+ * unstructured meshes in OP2's layout, provenance, XDMF sidecars.
+ *
+ * Every function taking a tsr_file_t (or a communicator) is COLLECTIVE over
+ * the file's communicator: all ranks call it with the same arguments except
+ * for their own data block, and all ranks return the same error code and
+ * message (errors are agreed with tsr_error_agree), so nothing hangs.
+ * Each rank reads and writes only its own contiguous block of rows
+ * (tsr_mesh_block_rows for meshes, a block of z-planes for grids) through
+ * hyperslabs with collective transfers.
+ *
+ * Writers write PATH.tmp-XXXXXX in the same directory; tsr_file_close renames
+ * it to PATH once everything is written; tsr_file_discard removes it.
+ */
+#ifndef TESSERA_IO_H
+#define TESSERA_IO_H
+
+#include <mpi.h>
+#include "tessera/common.h"
+#include "tessera/mesh.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TSR_SCHEMA_VERSION 1
+
+typedef struct tsr_file tsr_file_t;
+
+/* ---- files (io_file.c) ------------------------------------------------- */
+/* Open an existing file read-only. A missing file, a file that is not HDF5
+ * and a damaged (e.g. truncated) file each get their own message. */
+int tsr_file_open(MPI_Comm comm, const char *path, tsr_file_t **out);
+/* Create PATH.tmp-XXXXXX for writing (PATH appears only at tsr_file_close). */
+int tsr_file_create(MPI_Comm comm, const char *path, tsr_file_t **out);
+/* Close; a file being written is renamed to its final name (rank 0, after a
+ * barrier). If the close or the rename fails the temporary is removed. */
+int tsr_file_close(tsr_file_t **f);
+/* Close without keeping anything: a file being written is removed. */
+int tsr_file_discard(tsr_file_t **f);
+const char *tsr_file_path(const tsr_file_t *f); /* the final path */
+MPI_Comm tsr_file_comm(const tsr_file_t *f);
+
+/* The schema kind: the root attribute "kind" ("regular-grid", "xy-grid",
+ * "op2-mesh"), or "op2-mesh" for files without one (OP2's own files). */
+int tsr_file_kind(tsr_file_t *f, char *kind, size_t n);
+
+/* Provenance written as root attributes with the schema version. Strings
+ * may be NULL (written as ""); git_describe and date are filled in. */
+typedef struct {
+  const char *app;          /* "tsr-airfoil"                          */
+  const char *variant;      /* "cuda/unstr/zcurve/idxvar-shared"      */
+  const char *device;       /* "NVIDIA H100" or "cpu"                 */
+  const char *command_line; /* see tsr_provenance_command_line        */
+  int ranks;                /* MPI ranks of the run (0: comm size)    */
+} tsr_provenance_t;
+int tsr_file_write_provenance(tsr_file_t *f, const tsr_provenance_t *p);
+/* argv joined with spaces into buf (truncated to n - 1 characters). */
+void tsr_provenance_command_line(int argc, char **argv, char *buf, size_t n);
+
+/* Root (obj NULL or "/") or dataset string / integer attributes. A missing
+ * attribute is TSR_ERR_FORMAT. Not for hot paths. */
+int tsr_file_attr_string(tsr_file_t *f, const char *obj, const char *name, char *buf, size_t n);
+int tsr_file_attr_int(tsr_file_t *f, const char *obj, const char *name, int64_t *val, int count);
+int tsr_file_has_attr(tsr_file_t *f, const char *obj, const char *name); /* 1/0 */
+
+/* Shape of a dataset: rank (1..3) and dims; class TSR_INT64 for any integer
+ * type, TSR_DOUBLE for any float type (file element type in *type). */
+int tsr_file_dataset_shape(tsr_file_t *f, const char *name, int *rank, tsr_idx_t dims[3],
+                           tsr_dtype_t *type);
+/* Rows [first, first + count) of a dataset of rank 1 or 2 ([rows][cols],
+ * rank 1 = one column) into buf [count][cols] of type `type`, converting
+ * where lossless (integer widening, integer -> double, double -> integer only
+ * if every value read is integral and in range). Collective; count may be 0. */
+int tsr_file_read_rows(tsr_file_t *f, const char *name, tsr_idx_t first, tsr_idx_t count,
+                       tsr_dtype_t type, void *buf);
+
+/* ---- unstructured meshes in OP2's layout (io_mesh.c) ------------------ */
+typedef struct {
+  const char *name;
+  const char *from, *to; /* set names */
+} tsr_io_map_t;
+typedef struct {
+  const char *name;
+  const char *set;  /* set name */
+  tsr_dtype_t type; /* type in memory (converted as tsr_file_read_rows) */
+} tsr_io_dat_t;
+/* What to load; sets named by maps and dats are loaded too. Objects in the
+ * file that are not listed are ignored. */
+typedef struct {
+  int nsets;
+  const char *const *sets;
+  int nmaps;
+  const tsr_io_map_t *maps;
+  int ndats;
+  const tsr_io_dat_t *dats;
+  int nconsts;
+  const char *const *consts;
+} tsr_mesh_spec_t;
+
+/* Read a mesh: on one rank a SERIAL mesh, on several a BLOCK mesh (each rank
+ * holds rows tsr_mesh_block_rows(global, size, rank) of every set; maps keep
+ * global targets). Checks shapes, types, set sizes (> 0) and map ranges. */
+int tsr_mesh_read(MPI_Comm comm, const char *path, const tsr_mesh_spec_t *spec,
+                  tsr_mesh_t **out);
+int tsr_mesh_read_file(tsr_file_t *f, const tsr_mesh_spec_t *spec, tsr_mesh_t **out);
+/* Write every set, map, dat and constant of a SERIAL mesh (each rank holds
+ * the whole mesh and writes its block) or a BLOCK mesh (each rank writes its
+ * rows), exactly as OP2 lays them out, plus the Tessera attributes (from_set,
+ * to_set, set, root kind) and provenance (p may be NULL). Temp-then-rename;
+ * map targets are checked before they are written. */
+int tsr_mesh_write(MPI_Comm comm, const char *path, const tsr_mesh_t *mesh,
+                   const tsr_provenance_t *p);
+int tsr_mesh_write_file(tsr_file_t *f, const tsr_mesh_t *mesh);
+
+/* Table of contents of a mesh file (any OP2 file): every root dataset
+ * classified by OP2's conventions (docs/FORMAT.md); set names for maps and
+ * dats come from Tessera's attributes or, in OP2 files, from the unique set
+ * whose size equals the row count (NULL when ambiguous). Strings are owned
+ * by the toc; free with tsr_mesh_toc_free. */
+typedef struct {
+  int nsets, nmaps, ndats, nconsts;
+  char (*sets)[TSR_NAME_MAX];
+  tsr_idx_t *set_size;
+  tsr_io_map_t *maps;
+  tsr_io_dat_t *dats; /* type: the file's type */
+  char (*consts)[TSR_NAME_MAX];
+  char *strings_, *names_; /* storage of the names */
+} tsr_mesh_toc_t;
+int tsr_mesh_toc(tsr_file_t *f, tsr_mesh_toc_t *toc);
+void tsr_mesh_toc_free(tsr_mesh_toc_t *toc);
+
+/* ---- regular and X-Y-unstructured grids (io_grid.c) -------------------- */
+typedef struct {
+  tsr_idx_t nx, ny, nz; /* points of the domain including halo */
+  int halo[3];          /* halo width in x, y, z                */
+} tsr_grid_t;
+/* X-Y-unstructured: nx*ny plane cells in a storage order, m neighbour
+ * relations of depth `depth` (m == 2 depth (depth + 1)), regular in z. */
+typedef struct {
+  tsr_idx_t nx, ny, nz;
+  int depth;
+  int m;
+} tsr_xygrid_t;
+
+/* Root attributes kind="regular-grid", nx, ny, nz, halo[3]. */
+int tsr_grid_write_header(tsr_file_t *f, const tsr_grid_t *g);
+int tsr_grid_read_header(tsr_file_t *f, tsr_grid_t *g);
+/* /fields/NAME [nz][ny][nx]: this rank's planes [z0, z0 + nzl), data
+ * [nzl][ny][nx] of type (TSR_FLOAT or TSR_DOUBLE; the file keeps it). */
+int tsr_grid_write_field(tsr_file_t *f, const tsr_grid_t *g, const char *name, tsr_dtype_t type,
+                         tsr_idx_t z0, tsr_idx_t nzl, const void *data);
+int tsr_grid_read_field(tsr_file_t *f, const tsr_grid_t *g, const char *name, tsr_dtype_t type,
+                        tsr_idx_t z0, tsr_idx_t nzl, void *data);
+/* Names of the datasets in /fields (up to max, each < TSR_NAME_MAX). */
+int tsr_grid_fields(tsr_file_t *f, char (*names)[TSR_NAME_MAX], int max, int *count);
+
+/* Root attributes kind="xy-grid", nx, ny, nz, depth, m; /order [ny*nx] int64
+ * (storage index of plane cell (x, y) at y*nx + x: a permutation), /neigh
+ * [m][nx*ny] int32 relative offsets in storage order (0 = none; s + off
+ * within [0, nx*ny)). Every rank passes the whole tables; the ranks write
+ * row blocks of them. Readers check the permutation and the offsets. */
+int tsr_xygrid_write(tsr_file_t *f, const tsr_xygrid_t *g, const int64_t *order,
+                     const int32_t *neigh);
+int tsr_xygrid_read_header(tsr_file_t *f, tsr_xygrid_t *g);
+int tsr_xygrid_read_tables(tsr_file_t *f, const tsr_xygrid_t *g, int64_t *order,
+                           int32_t *neigh);
+/* /fields/NAME [nz][nx*ny] in storage order; planes [z0, z0 + nzl). */
+int tsr_xygrid_write_field(tsr_file_t *f, const tsr_xygrid_t *g, const char *name,
+                           tsr_dtype_t type, tsr_idx_t z0, tsr_idx_t nzl, const void *data);
+int tsr_xygrid_read_field(tsr_file_t *f, const tsr_xygrid_t *g, const char *name,
+                          tsr_dtype_t type, tsr_idx_t z0, tsr_idx_t nzl, void *data);
+
+/* ---- XDMF sidecars (io_xdmf.c) ----------------------------------------- */
+/* Path of the sidecar of h5path: "a/b.h5" -> "a/b.xmf", else h5path + ".xmf". */
+void tsr_xdmf_path(const char *h5path, char *buf, size_t n);
+/* 3DCoRectMesh over the grid (spacing 1, origin 0) with every /fields
+ * dataset as an attribute; cell_data: fields are cell-centred (the mesh
+ * has one more node per direction), else node-centred. Written by rank 0,
+ * temp-then-rename; collective. */
+int tsr_xdmf_write_grid(MPI_Comm comm, const char *h5path, const tsr_grid_t *g,
+                        const char (*fields)[TSR_NAME_MAX], const tsr_dtype_t *types,
+                        int nfields, int cell_data);
+/* Quadrilateral mesh: topology from map `cellmap` (dim 4), geometry from the
+ * node dat `coords` (dim 2, double), every dat on the cell set as a
+ * cell-centred attribute (dim 1 scalar, else vector / matrix). */
+int tsr_xdmf_write_quads(MPI_Comm comm, const char *h5path, const tsr_mesh_t *mesh,
+                         const char *cellmap, const char *coords);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TESSERA_IO_H */

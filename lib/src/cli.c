@@ -1,0 +1,260 @@
+/* cli.c: the shared command-line parser (common flags + a program's table). */
+#include "config.h"
+#include "tessera/cli.h"
+#include "tessera/error.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tsr_cli_init(tsr_cli_t *cli, const char *prog, const char *summary) {
+  memset(cli, 0, sizeof *cli);
+  cli->prog = prog;
+  cli->summary = summary;
+  cli->device = "auto";
+  cli->iterations = 1;
+  cli->runs = 20;
+  cli->warmup = 2;
+  cli->verify = 1;
+}
+
+int tsr_parse_size3(const char *s, int64_t out[3]) {
+  TSR_CHECK(s && *s, TSR_ERR_ARG, "empty size: expected NXxNYxNZ");
+  int64_t v[3] = {1, 1, 1};
+  const char *p = s;
+  for (int d = 0; d < 3; d++) {
+    char *end;
+    errno = 0;
+    long long x = strtoll(p, &end, 10);
+    TSR_CHECK(end != p && errno == 0 && x > 0, TSR_ERR_ARG,
+              "bad size '%s': expected positive integers NXxNYxNZ", s);
+    v[d] = x;
+    if (*end == '\0') break;
+    TSR_CHECK((*end == 'x' || *end == 'X') && d < 2, TSR_ERR_ARG,
+              "bad size '%s': expected NXxNYxNZ", s);
+    p = end + 1;
+  }
+  memcpy(out, v, sizeof v);
+  return TSR_SUCCESS;
+}
+
+static int tsr__parse_long(const char *flag, const char *s, long long lo, long long hi,
+                           long long *out) {
+  char *end;
+  errno = 0;
+  long long x = strtoll(s, &end, 10);
+  TSR_CHECK(*s && *end == '\0' && errno == 0, TSR_ERR_ARG,
+            "option --%s: '%s' is not an integer", flag, s);
+  TSR_CHECK(x >= lo && x <= hi, TSR_ERR_ARG, "option --%s: %lld is out of range [%lld, %lld]",
+            flag, x, lo, hi);
+  *out = x;
+  return TSR_SUCCESS;
+}
+
+/* The common options, expressed as a table over the cli struct. */
+enum { TSR__NCOMMON = 11 };
+static void tsr__common(tsr_cli_t *c, tsr_opt_t t[TSR__NCOMMON]) {
+  tsr_opt_t tab[TSR__NCOMMON] = {
+      {"input", 'i', TSR_OPT_STRING, &c->input, "FILE.h5", "read the input from an HDF5 file"},
+      {"output", 'o', TSR_OPT_STRING, &c->output, "FILE.h5", "write results to an HDF5 file (+ .xmf)"},
+      {"variant", 0, TSR_OPT_LIST, &c->variants, "LIST",
+       "variants to run: names, shell patterns or 'all' (see --list-variants)"},
+      {"list-variants", 0, TSR_OPT_FLAG, &c->list_variants, NULL, "list the variants and exit"},
+      {"device", 0, TSR_OPT_STRING, &c->device, "KIND", "auto (GPU if present), cpu or cuda"},
+      {"iterations", 0, TSR_OPT_INT, &c->iterations, "N", "time steps / iterations per run"},
+      {"runs", 0, TSR_OPT_INT, &c->runs, "N", "timed runs (statistics over them)"},
+      {"warmup", 0, TSR_OPT_INT, &c->warmup, "N", "untimed runs before timing"},
+      {"csv", 0, TSR_OPT_STRING, &c->csv, "FILE", "write one CSV row per variant (docs/CSV.md)"},
+      {"verify", 0, TSR_OPT_FLAG, &c->verify, NULL,
+       "verify every variant against the reference (default; --no-verify to skip)"},
+      {"quiet", 'q', TSR_OPT_FLAG, &c->quiet, NULL, "print only the result table and errors"},
+  };
+  memcpy(t, tab, sizeof tab);
+}
+
+static void tsr__usage_table(const tsr_opt_t *t, int n, FILE *f) {
+  for (int i = 0; i < n; i++) {
+    char left[64];
+    if (t[i].shortname)
+      snprintf(left, sizeof left, "-%c, --%s%s%s", t[i].shortname, t[i].name,
+               t[i].metavar ? " " : "", t[i].metavar ? t[i].metavar : "");
+    else
+      snprintf(left, sizeof left, "    --%s%s%s", t[i].name, t[i].metavar ? " " : "",
+               t[i].metavar ? t[i].metavar : "");
+    fprintf(f, "  %-28s %s\n", left, t[i].help ? t[i].help : "");
+  }
+}
+
+void tsr_cli_usage(const tsr_cli_t *cli, const tsr_opt_t *opts, int nopts, FILE *f) {
+  tsr_cli_t copy = *cli;
+  tsr_opt_t common[TSR__NCOMMON];
+  tsr__common(&copy, common);
+  fprintf(f, "Usage: %s [OPTIONS]\n%s\n\n", cli->prog, cli->summary ? cli->summary : "");
+  if (nopts > 0) {
+    fprintf(f, "Options of %s:\n", cli->prog);
+    tsr__usage_table(opts, nopts, f);
+    fprintf(f, "\n");
+  }
+  fprintf(f, "Common options:\n");
+  tsr__usage_table(common, TSR__NCOMMON, f);
+  fprintf(f, "  %-28s %s\n  %-28s %s\n", "-h, --help", "show this help",
+          "    --version", "print the version");
+  fprintf(f, "\nErrors print one line; set TSR_TRACE=1 for the call trace.\n");
+}
+
+static const tsr_opt_t *tsr__find(const tsr_opt_t *a, int na, const tsr_opt_t *b, int nb,
+                                  const char *name, size_t len, char shortname, int *negated) {
+  *negated = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    const tsr_opt_t *t = pass ? b : a;
+    int n = pass ? nb : na;
+    for (int i = 0; i < n; i++) {
+      if (shortname) {
+        if (t[i].shortname == shortname) return &t[i];
+        continue;
+      }
+      if (strlen(t[i].name) == len && strncmp(t[i].name, name, len) == 0) return &t[i];
+      if (t[i].kind == TSR_OPT_FLAG && len == strlen(t[i].name) + 3 &&
+          strncmp(name, "no-", 3) == 0 && strncmp(name + 3, t[i].name, len - 3) == 0) {
+        *negated = 1;
+        return &t[i];
+      }
+    }
+  }
+  return NULL;
+}
+
+/* Storage for repeated list options (--variant a --variant b). */
+#define TSR__LISTBUF 4096
+static char tsr__listbuf[8][TSR__LISTBUF];
+static const void *tsr__listowner[8];
+
+static int tsr__set(const tsr_opt_t *o, const char *val) {
+  long long x;
+  switch (o->kind) {
+  case TSR_OPT_FLAG: *(int *)o->target = 1; break;
+  case TSR_OPT_INT:
+    TSR_CALL(tsr__parse_long(o->name, val, INT_MIN, INT_MAX, &x));
+    *(int *)o->target = (int)x;
+    break;
+  case TSR_OPT_LONG:
+    TSR_CALL(tsr__parse_long(o->name, val, INT64_MIN, INT64_MAX, &x));
+    *(int64_t *)o->target = (int64_t)x;
+    break;
+  case TSR_OPT_DOUBLE: {
+    char *end;
+    errno = 0;
+    double d = strtod(val, &end);
+    TSR_CHECK(*val && *end == '\0' && errno == 0, TSR_ERR_ARG,
+              "option --%s: '%s' is not a number", o->name, val);
+    *(double *)o->target = d;
+    break;
+  }
+  case TSR_OPT_STRING: *(const char **)o->target = val; break;
+  case TSR_OPT_SIZE3: {
+    if (tsr_parse_size3(val, (int64_t *)o->target) != 0) {
+      char why[512];
+      snprintf(why, sizeof why, "%s", tsr_error_message());
+      return TSR_RAISE(TSR_ERR_ARG, "option --%s: %s", o->name, why);
+    }
+    break;
+  }
+  case TSR_OPT_LIST: {
+    const char **t = (const char **)o->target;
+    int slot = -1;
+    for (int i = 0; i < 8; i++)
+      if (tsr__listowner[i] == o->target || (!tsr__listowner[i] && slot < 0)) {
+        slot = i;
+        if (tsr__listowner[i] == o->target) break;
+      }
+    TSR_CHECK(slot >= 0, TSR_ERR_ARG, "too many list options");
+    char *buf = tsr__listbuf[slot];
+    if (tsr__listowner[slot] != o->target || *t != buf) { /* first use: replace default */
+      tsr__listowner[slot] = o->target;
+      buf[0] = '\0';
+    }
+    size_t used = strlen(buf);
+    TSR_CHECK(used + strlen(val) + 2 < TSR__LISTBUF, TSR_ERR_ARG, "option --%s: list too long",
+              o->name);
+    if (used) strcat(buf, ",");
+    strcat(buf, val);
+    *t = buf;
+    break;
+  }
+  }
+  return TSR_SUCCESS;
+}
+
+int tsr_cli_parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, int nopts,
+                  MPI_Comm comm, const char **pos, int maxpos, int *npos) {
+  int rank = 0, init = 0;
+  MPI_Initialized(&init);
+  if (init) MPI_Comm_rank(comm, &rank);
+  tsr_error_set_progname(cli->prog);
+  /* command line for provenance */
+  size_t used = 0;
+  cli->command_line[0] = '\0';
+  for (int i = 0; i < argc && used + 2 < sizeof cli->command_line; i++) {
+    int w = snprintf(cli->command_line + used, sizeof cli->command_line - used, "%s%s",
+                     i ? " " : "", argv[i]);
+    if (w < 0) break;
+    used += (size_t)w;
+  }
+  tsr_opt_t common[TSR__NCOMMON];
+  tsr__common(cli, common);
+  if (npos) *npos = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      if (rank == 0) tsr_cli_usage(cli, opts, nopts, stdout);
+      cli->exit_now = 1;
+      return TSR_SUCCESS;
+    }
+    if (strcmp(a, "--version") == 0) {
+      if (rank == 0) printf("%s (Tessera) %s [%s]\n", cli->prog, PACKAGE_VERSION, TSR_GIT_DESCRIBE);
+      cli->exit_now = 1;
+      return TSR_SUCCESS;
+    }
+    if (a[0] != '-' || a[1] == '\0') {
+      TSR_CHECK(npos && *npos < maxpos, TSR_ERR_ARG, "unexpected argument '%s' (see --help)", a);
+      pos[(*npos)++] = a;
+      continue;
+    }
+    const tsr_opt_t *o;
+    const char *val = NULL;
+    int neg;
+    if (a[1] == '-') {
+      const char *name = a + 2, *eq = strchr(name, '=');
+      size_t len = eq ? (size_t)(eq - name) : strlen(name);
+      o = tsr__find(opts, nopts, common, TSR__NCOMMON, name, len, 0, &neg);
+      TSR_CHECK(o, TSR_ERR_ARG, "unknown option '%.*s' (see %s --help)", (int)(len + 2), a,
+                cli->prog);
+      if (eq) val = eq + 1;
+    } else {
+      TSR_CHECK(a[2] == '\0', TSR_ERR_ARG, "unknown option '%s' (see %s --help)", a, cli->prog);
+      o = tsr__find(opts, nopts, common, TSR__NCOMMON, NULL, 0, a[1], &neg);
+      TSR_CHECK(o, TSR_ERR_ARG, "unknown option '%s' (see %s --help)", a, cli->prog);
+    }
+    if (o->kind == TSR_OPT_FLAG) {
+      TSR_CHECK(!val, TSR_ERR_ARG, "option --%s takes no value", o->name);
+      *(int *)o->target = neg ? 0 : 1;
+      continue;
+    }
+    if (!val) {
+      TSR_CHECK(i + 1 < argc, TSR_ERR_ARG, "option --%s needs a value (%s)", o->name,
+                o->metavar ? o->metavar : "VALUE");
+      val = argv[++i];
+    }
+    TSR_CALL(tsr__set(o, val));
+  }
+  TSR_CHECK(cli->iterations >= 1, TSR_ERR_ARG, "option --iterations: must be >= 1, got %d",
+            cli->iterations);
+  TSR_CHECK(cli->runs >= 1, TSR_ERR_ARG, "option --runs: must be >= 1, got %d", cli->runs);
+  TSR_CHECK(cli->warmup >= 0, TSR_ERR_ARG, "option --warmup: must be >= 0, got %d", cli->warmup);
+  TSR_CHECK(strcmp(cli->device, "auto") == 0 || strcmp(cli->device, "cpu") == 0 ||
+                strcmp(cli->device, "cuda") == 0,
+            TSR_ERR_ARG, "option --device: expected auto, cpu or cuda, got '%s'", cli->device);
+  return TSR_SUCCESS;
+}

@@ -1,0 +1,42 @@
+/* io_internal.h: what the io_*.c files share (not installed). */
+#ifndef TSR_IO_INTERNAL_H
+#define TSR_IO_INTERNAL_H
+
+#include <limits.h>
+#include <hdf5.h>
+#include "tessera/io.h"
+#include "tessera/error.h"
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+struct tsr_file {
+  hid_t id;
+  MPI_Comm comm; /* duplicated; freed at close */
+  int rank, size;
+  int writing;
+  char path[PATH_MAX]; /* final path (as the user gave it) */
+  char tmp[PATH_MAX];  /* temporary path while writing     */
+};
+
+/* HDF5 memory type of a tsr_dtype_t. */
+hid_t tsr__h5_type(tsr_dtype_t t);
+/* Collective dataset-transfer property list (H5P_DEFAULT on error). */
+hid_t tsr__h5_dxpl(void);
+/* Create dataset `name` of type `type` with `rank` dims and write this rank's
+ * rows [first, first + count) of dim 0 (the other dims whole) from buf.
+ * Collective. attributes: none (callers add them). */
+int tsr__write_rows(tsr_file_t *f, const char *name, int rank, const tsr_idx_t dims[3],
+                    tsr_dtype_t type, tsr_idx_t first, tsr_idx_t count, const void *buf);
+/* Reading a block of any rank-1..3 dataset whose dim 0 is split into rows. */
+int tsr__read_rows_nd(tsr_file_t *f, const char *name, tsr_idx_t first, tsr_idx_t count,
+                      tsr_dtype_t type, void *buf);
+/* Attributes (collective when writing) */
+int tsr__attr_write_string(tsr_file_t *f, hid_t obj, const char *name, const char *value);
+int tsr__attr_write_int(tsr_file_t *f, hid_t obj, const char *name, const int64_t *v, int n,
+                        tsr_dtype_t type);
+/* Local existence test of a link (no error raised). */
+int tsr__exists(tsr_file_t *f, const char *name);
+
+#endif

@@ -8,6 +8,7 @@
 #include "tessera/variant.h"
 #include "tessera/report.h"
 #include "tessera/zorder.h"
+#include "tessera/layout.h"
 #include "tessera/neigh.h"
 #include "tessera/mesh.h"
 #include "tessera/io.h"

@@ -7,4 +7,5 @@
 #include "tessera/cli.h"
 #include "tessera/variant.h"
 #include "tessera/report.h"
+#include "tessera/mesh.h"
 #endif

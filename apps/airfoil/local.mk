@@ -1,1 +1,20 @@
-# apps/airfoil/local.mk: the airfoil app, its kernels (kernels/...) and its tests.
+# apps/airfoil/local.mk: the airfoil app, its kernels (kernels/airfoil), its
+# mesh generator (inputs/naca0012.c) and its tests.
+noinst_LTLIBRARIES += kernels/airfoil/libtsr_airfoil.la
+kernels_airfoil_libtsr_airfoil_la_SOURCES = \
+	kernels/airfoil/airfoil.h kernels/airfoil/airfoil_run.h \
+	kernels/airfoil/airfoil_cpu.c kernels/airfoil/airfoil_cuda_run.c \
+	apps/airfoil/airfoil_mesh.h apps/airfoil/airfoil_mesh.c apps/airfoil/airfoil_h5.c \
+	inputs/naca0012.h inputs/naca0012.c
+if HAVE_CUDA
+kernels_airfoil_libtsr_airfoil_la_SOURCES += kernels/airfoil/airfoil_cuda.cu
+endif
+EXTRA_DIST += kernels/airfoil/airfoil_kernels.inc kernels/airfoil/variants.def \
+	kernels/airfoil/airfoil_cuda.cuh
+AIRFOIL_LDADD = kernels/airfoil/libtsr_airfoil.la lib/libtessera.la $(HDF5_LIBS) -lm
+
+bin_PROGRAMS += apps/airfoil/tsr-airfoil inputs/tsr-mkairfoil
+apps_airfoil_tsr_airfoil_SOURCES = apps/airfoil/airfoil.c
+apps_airfoil_tsr_airfoil_LDADD = $(AIRFOIL_LDADD)
+inputs_tsr_mkairfoil_SOURCES = inputs/mkairfoil.c
+inputs_tsr_mkairfoil_LDADD = $(AIRFOIL_LDADD)

@@ -32,7 +32,7 @@
 
 /* MATLAB's linspace(a, b, n), element k: a + k*(b-a)/(n-1), the last exactly b. */
 static double af_linspace(double a, double b, int n, int k) {
-  return k == n - 1 ? b : a + ((double)k * (b - a)) / (double)(n - 1);
+  return k == n - 1 ? b : a + (double)k * ((b - a) / (double)(n - 1));
 }
 
 /* Not-a-knot cubic spline through (x[k], y[k]), k < n (n >= 4, x strictly
@@ -92,11 +92,13 @@ static double af_spline_eval(int n, const double *x, const double *y, const doub
   return y[a] + t * (s[a] + t * (c2 + t * c3));
 }
 
-/* The rounding of OP2's text pipeline: printf("%f") then strtod. */
+/* The rounding of OP2's text pipeline: printf("%f") then strtod; zeros are
+ * made +0 (whether MATLAB printed "-0.000000" depends on the last bit of
+ * values near 0: see docs/AIRFOIL.md). */
 static double af_round6(double v) {
   char buf[64];
   snprintf(buf, sizeof buf, "%f", v);
-  return strtod(buf, NULL) + 0.0; /* + 0.0: -0 becomes +0, as in OP2's file */
+  return strtod(buf, NULL) + 0.0;
 }
 
 /* Steps 1-4: node coordinates x[(3I+1)(J+1)][2], node (i, j) at i + j(3I+1). */

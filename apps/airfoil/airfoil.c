@@ -144,8 +144,8 @@ static int af_main(int argc, char **argv) {
   if (strcmp(precision, "double") == 0) prec = AIRFOIL_DOUBLE;
   else if (strcmp(precision, "float") == 0) prec = AIRFOIL_FLOAT;
   else return TSR_RAISE(TSR_ERR_ARG, "--precision: '%s', expected double or float", precision);
-  TSR_CHECK(block >= 32 && block <= 1024 && block % 32 == 0, TSR_ERR_ARG,
-            "--block %d: expected a multiple of 32 in [32, 1024]", block);
+  TSR_CHECK(block >= 32 && block <= 1024 && (block & (block - 1)) == 0, TSR_ERR_ARG,
+            "--block %d: expected a power of two in [32, 1024]", block);
   TSR_CHECK(size[2] == 1 && size[0] >= 2 && size[1] >= 2 && size[0] <= 100000 && size[1] <= 100000,
             TSR_ERR_ARG, "--size: expected IxJ with 2 <= I, J, got %lldx%lldx%lld",
             (long long)size[0], (long long)size[1], (long long)size[2]);

@@ -12,6 +12,9 @@ endif
 EXTRA_DIST += kernels/airfoil/airfoil_kernels.inc kernels/airfoil/variants.def \
 	kernels/airfoil/airfoil_cuda.cuh
 AIRFOIL_LDADD = kernels/airfoil/libtsr_airfoil.la lib/libtessera.la $(HDF5_LIBS) -lm
+if HAVE_CUDA
+AIRFOIL_LDADD += $(CUDA_LIBS) -lstdc++
+endif
 
 bin_PROGRAMS += apps/airfoil/tsr-airfoil inputs/tsr-mkairfoil
 apps_airfoil_tsr_airfoil_SOURCES = apps/airfoil/airfoil.c

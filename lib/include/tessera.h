@@ -8,4 +8,5 @@
 #include "tessera/variant.h"
 #include "tessera/report.h"
 #include "tessera/mesh.h"
+#include "tessera/colour.h"
 #endif

@@ -55,13 +55,16 @@ static int af_const(const tsr_mesh_t *m, const char *src, const char *name, int 
   return 0;
 }
 
+/* Same position to rounding (relative 1e-9). */
+static int af_same_point(const double *a, const double *b) {
+  return fabs(a[0] - b[0]) <= 1e-9 * (1 + fabs(a[0])) && fabs(a[1] - b[1]) <= 1e-9 * (1 + fabs(a[1]));
+}
+
 /* node is a corner of the cell, by index or by position (the C-mesh's cut
  * line has two nodes at each point, one for each side of the cut). */
 static int af_has_corner(const double *x, const int32_t *cell4, int32_t node) {
   for (int k = 0; k < 4; k++)
-    if (cell4[k] == node ||
-        (x[2 * cell4[k]] == x[2 * node] && x[2 * cell4[k] + 1] == x[2 * node + 1]))
-      return 1;
+    if (cell4[k] == node || af_same_point(x + 2 * cell4[k], x + 2 * node)) return 1;
   return 0;
 }
 

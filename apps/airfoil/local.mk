@@ -21,3 +21,16 @@ apps_airfoil_tsr_airfoil_SOURCES = apps/airfoil/airfoil.c
 apps_airfoil_tsr_airfoil_LDADD = $(AIRFOIL_LDADD)
 inputs_tsr_mkairfoil_SOURCES = inputs/mkairfoil.c
 inputs_tsr_mkairfoil_LDADD = $(AIRFOIL_LDADD)
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_airfoil tests/cuda/check_airfoil_cuda
+TESTS += tests/unit/check_airfoil tests/cuda/check_airfoil_cuda
+tests_unit_check_airfoil_SOURCES = tests/unit/check_airfoil.c
+tests_unit_check_airfoil_CFLAGS = $(TEST_CFLAGS)
+tests_unit_check_airfoil_LDADD = kernels/airfoil/libtsr_airfoil.la $(TEST_LDADD) $(AIRFOIL_LDADD)
+tests_cuda_check_airfoil_cuda_SOURCES = tests/cuda/check_airfoil_cuda.c
+tests_cuda_check_airfoil_cuda_CFLAGS = $(TEST_CFLAGS)
+tests_cuda_check_airfoil_cuda_LDADD = kernels/airfoil/libtsr_airfoil.la $(TEST_LDADD) $(AIRFOIL_LDADD)
+endif
+TESTS += tests/apps/airfoil.sh
+EXTRA_DIST += tests/apps/airfoil.sh

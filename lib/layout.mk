@@ -23,7 +23,6 @@ tests_unit_check_layout_CFLAGS = $(TEST_CFLAGS)
 tests_unit_check_layout_LDADD = $(TEST_LDADD)
 endif
 
-EXTRA_DIST += docs/LAYOUT.md
 
 # kernels/copy: a copy kernel written through the layout offsets (CPU and
 # CUDA variants, variants.def); the copybench app links libcopy.la.

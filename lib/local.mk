@@ -20,3 +20,4 @@ include lib/neigh.mk
 include lib/meshio.mk
 include lib/halo.mk
 include lib/app.mk
+include lib/colour.mk

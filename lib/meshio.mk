@@ -33,4 +33,4 @@ tests_apps_mkbad_SOURCES = tests/apps/mkbad.c
 tests_apps_mkbad_LDADD = $(HDF5_LIBS)
 TESTS += tests/apps/bad_input.sh
 endif
-EXTRA_DIST += tests/apps/bad_input.sh docs/FORMAT.md
+EXTRA_DIST += tests/apps/bad_input.sh

@@ -14,4 +14,5 @@
 #include "tessera/io.h"
 #include "tessera/part.h"
 #include "tessera/halo.h"
+#include "tessera/colour.h"
 #endif

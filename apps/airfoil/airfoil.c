@@ -1,0 +1,266 @@
+/* apps/airfoil/airfoil.c: tsr-airfoil, OP2's Airfoil on OP2's meshes.
+ *
+ * Reads an OP2 HDF5 mesh (-i) or generates the NACA0012 C-mesh (--size),
+ * runs the selected variants for --iterations (1000, as OP2) from the same
+ * initial state, prints the rms every 100 iterations and checks each run:
+ * on OP2's standard mesh (in double) against OP2's published history and
+ * pass test, otherwise against the rms history of the CPU reference.
+ * Exits non-zero when any variant FAILED.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tessera.h"
+#include "apps/airfoil/airfoil_mesh.h"
+#include "inputs/naca0012.h"
+
+enum {
+#define X(id, name, dev, incr, layout, help) id,
+#include "kernels/airfoil/variants.def"
+#undef X
+  AIRFOIL_NVARIANTS
+};
+static const tsr_variant_t af_variants[] = {
+#define X(id, name, dev, incr, layout, help) {name, dev, help, id},
+#include "kernels/airfoil/variants.def"
+#undef X
+};
+static const airfoil_incr_t af_incr[] = {
+#define X(id, name, dev, incr, layout, help) incr,
+#include "kernels/airfoil/variants.def"
+#undef X
+};
+static const airfoil_layout_t af_layout[] = {
+#define X(id, name, dev, incr, layout, help) layout,
+#include "kernels/airfoil/variants.def"
+#undef X
+};
+
+/* OP2's published history on its standard mesh (double, printed %10.5e at
+ * iterations 100, 200, ..., 1000) and its pass test at 1000. */
+static const char *const af_op2_history[10] = {
+    "5.02186e-04", "3.41746e-04", "2.63430e-04", "2.16288e-04", "1.84659e-04",
+    "1.60866e-04", "1.42253e-04", "1.27627e-04", "1.15810e-04", "1.06011e-04"};
+#define AF_OP2_RMS1000 1.060114637578e-4
+#define AF_OP2_TOL1000 1e-7
+#define AF_OP2_RMS1000_FLOAT 1.05987e-4
+#define AF_OP2_TOL1000_FLOAT 1e-3
+/* Against the CPU reference (other meshes): largest relative difference of
+ * any iteration's rms. Variants differ from the reference only in the order
+ * of the increments (and FMA contraction on the GPU). */
+#define AF_REF_TOL_DOUBLE 1e-9
+#define AF_REF_TOL_FLOAT 1e-3
+
+static int af_is_standard(const airfoil_problem_t *p) {
+  return p->nnode == 721801 && p->ncell == 720000 && p->nedge == 1438600 && p->nbedge == 2800;
+}
+
+/* Minimum bytes one iteration must move: every map, dat and increment read
+ * or written once per loop (see docs/AIRFOIL.md). */
+static double af_floor_bytes(const airfoil_problem_t *p, size_t real) {
+  double nn = (double)p->nnode, nc = (double)p->ncell, ne = (double)p->nedge,
+         nb = (double)p->nbedge, r = (double)real;
+  double save = nc * 8 * r;                                   /* q in, qold out        */
+  double adt = nn * 2 * r + nc * (16 + 4 * r + r);            /* x, pcell, q, adt      */
+  double res = ne * 16 + nn * 2 * r + nc * (4 * r + r + 8 * r); /* maps, x, q, adt, res rw */
+  double bres = nb * 16;                                      /* pbedge, pbecell, bound */
+  double upd = nc * (4 * r + 4 * r + r + 4 * r + 4 * r);      /* qold, res, adt, q, res */
+  return save + 2 * (adt + res + bres + upd);
+}
+
+/* Check one run; prints why it failed. */
+static tsr_verify_t af_check(const airfoil_problem_t *p, airfoil_prec_t prec, const double *rms,
+                             const double *ref, int niter, int verify, int quiet, char *note,
+                             size_t nnote) {
+  if (!verify) return TSR_VERIFY_SKIPPED;
+  if (af_is_standard(p) && niter >= 1000) {
+    double want = prec == AIRFOIL_DOUBLE ? AF_OP2_RMS1000 : AF_OP2_RMS1000_FLOAT;
+    double tol = prec == AIRFOIL_DOUBLE ? AF_OP2_TOL1000 : AF_OP2_TOL1000_FLOAT;
+    double err = fabs(rms[999] / want - 1);
+    int ok = err < tol;
+    if (prec == AIRFOIL_DOUBLE)
+      for (int k = 0; k < 10; k++) {
+        char got[32];
+        snprintf(got, sizeof got, "%.5e", rms[100 * k + 99]);
+        if (strcmp(got, af_op2_history[k]) != 0) {
+          ok = 0;
+          if (!quiet)
+            printf("  iteration %d: rms %s, OP2 prints %s\n", 100 * k + 100, got, af_op2_history[k]);
+        }
+      }
+    snprintf(note, nnote, "OP2 reference: |rms/%.7e-1| = %.1e (< %.0e)", want, err, tol);
+    return ok ? TSR_VERIFY_PASS : TSR_VERIFY_FAIL;
+  }
+  if (!ref) return TSR_VERIFY_NA;
+  double tol = prec == AIRFOIL_DOUBLE ? AF_REF_TOL_DOUBLE : AF_REF_TOL_FLOAT, worst = 0;
+  int at = 0;
+  for (int k = 0; k < niter; k++) {
+    double d = fabs(rms[k] - ref[k]) / fabs(ref[k]);
+    if (!(d <= worst)) worst = d, at = k + 1; /* NaN counts as worst */
+  }
+  snprintf(note, nnote, "cpu/ref history: max rel. diff %.1e at %d (< %.0e)", worst, at, tol);
+  return worst < tol ? TSR_VERIFY_PASS : TSR_VERIFY_FAIL;
+}
+
+static int af_run_one(const airfoil_problem_t *p, int vid, int block, airfoil_run_t *r) {
+  if (vid == AIRFOIL_V_CPU_REF) TSR_CALL(airfoil_cpu_ref(p, r));
+  else {
+    airfoil_cuda_opts_t o = {af_incr[vid], af_layout[vid], block};
+    TSR_CALL(airfoil_cuda_run(p, &o, r));
+  }
+  return 0;
+}
+
+static int af_main(int argc, char **argv) {
+  tsr_cli_t cli;
+  tsr_cli_init(&cli, "tsr-airfoil", "OP2's Airfoil (2-D Euler, NACA0012) on OP2's HDF5 meshes");
+  cli.iterations = 1000;
+  cli.runs = 1;
+  cli.warmup = 0;
+  int64_t size[3] = {400, 600, 1};
+  const char *precision = "double";
+  int block = 256, exact = 0;
+  tsr_opt_t opts[] = {
+      {"size", 's', TSR_OPT_SIZE3, size, "IxJ", "generated mesh when no -i (400x600: OP2's)"},
+      {"exact", 0, TSR_OPT_FLAG, &exact, NULL, "generated mesh without OP2's 6-decimal rounding"},
+      {"precision", 'p', TSR_OPT_STRING, &precision, "double|float", "arithmetic (double)"},
+      {"block", 'b', TSR_OPT_INT, &block, "N", "CUDA threads per block (256)"},
+  };
+  TSR_CALL(tsr_cli_parse(&cli, argc, argv, opts, 4, MPI_COMM_WORLD, NULL, 0, NULL));
+  if (cli.exit_now) return 0;
+  if (cli.list_variants) {
+    tsr_variant_list(af_variants, AIRFOIL_NVARIANTS, stdout);
+    return 0;
+  }
+  int nranks;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  TSR_CHECK(nranks == 1, TSR_ERR_UNSUPPORTED,
+            "tsr-airfoil: MPI partitioning is not implemented yet; run on 1 rank (got %d)", nranks);
+  airfoil_prec_t prec;
+  if (strcmp(precision, "double") == 0) prec = AIRFOIL_DOUBLE;
+  else if (strcmp(precision, "float") == 0) prec = AIRFOIL_FLOAT;
+  else return TSR_RAISE(TSR_ERR_ARG, "--precision: '%s', expected double or float", precision);
+  TSR_CHECK(block >= 32 && block <= 1024 && (block & (block - 1)) == 0, TSR_ERR_ARG,
+            "--block %d: expected a power of two in [32, 1024]", block);
+  TSR_CHECK(size[2] == 1 && size[0] >= 2 && size[1] >= 2 && size[0] <= 100000 && size[1] <= 100000,
+            TSR_ERR_ARG, "--size: expected IxJ with 2 <= I, J, got %lldx%lldx%lld",
+            (long long)size[0], (long long)size[1], (long long)size[2]);
+
+  /* Which variants: the list given, else by device. */
+  tsr_devkind_t dk = strcmp(cli.device, "cpu") == 0    ? TSR_DEV_CPU
+                     : strcmp(cli.device, "cuda") == 0 ? TSR_DEV_CUDA
+                                                       : tsr_device_default_kind();
+  const char *spec = cli.variants ? cli.variants : dk == TSR_DEV_CUDA ? "cuda/*" : "cpu/ref";
+  int sel[AIRFOIL_NVARIANTS], nsel = 0;
+  TSR_CALL(tsr_variant_select(af_variants, AIRFOIL_NVARIANTS, spec, sel, &nsel));
+
+  /* The mesh. */
+  tsr_mesh_t *mesh = NULL;
+  char source[512];
+  if (cli.input) {
+    snprintf(source, sizeof source, "%s", cli.input);
+    TSR_CALL(airfoil_mesh_read_h5(cli.input, &mesh));
+  } else {
+    snprintf(source, sizeof source, "generated %lldx%lld mesh", (long long)size[0], (long long)size[1]);
+    TSR_CALL(airfoil_naca0012((int)size[0], (int)size[1], !exact, &mesh));
+  }
+  airfoil_problem_t p;
+  int rc = airfoil_problem_from_mesh(mesh, source, &p);
+  const int niter = cli.iterations;
+  double *ref = NULL, *rms = malloc(sizeof(double) * (size_t)niter);
+  tsr_report_t *rep = NULL;
+  if (!rc && !rms) rc = TSR_RAISE(TSR_ERR_ALLOC, "no memory for %d iterations", niter);
+  if (!rc && !cli.quiet)
+    printf("tsr-airfoil: %s: %lld nodes, %lld cells, %lld edges, %lld bedges; %d iterations, %s\n",
+           source, (long long)p.nnode, (long long)p.ncell, (long long)p.nedge, (long long)p.nbedge,
+           niter, precision);
+  /* The CPU reference history, needed to check other variants off the standard mesh. */
+  if (!rc && cli.verify && !(af_is_standard(&p) && niter >= 1000)) {
+    int others = 0;
+    for (int s = 0; s < nsel; s++) others |= sel[s] != AIRFOIL_V_CPU_REF;
+    if (others) {
+      ref = malloc(sizeof(double) * (size_t)niter);
+      airfoil_run_t r = {niter, prec, ref, NULL, 0};
+      if (!ref) rc = TSR_RAISE(TSR_ERR_ALLOC, "no memory for %d iterations", niter);
+      if (!rc) rc = airfoil_cpu_ref(&p, &r);
+    }
+  }
+  if (!rc) rc = tsr_report_create(&rep);
+  for (int s = 0; !rc && s < nsel; s++) {
+    const tsr_variant_t *v = &af_variants[sel[s]];
+    tsr_result_t row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.app, sizeof row.app, "airfoil");
+    snprintf(row.variant, sizeof row.variant, "%s", v->name);
+    snprintf(row.precision, sizeof row.precision, "%s", precision);
+    row.size[0] = p.ncell, row.size[1] = p.nedge, row.size[2] = niter;
+    row.ranks = nranks;
+    tsr_device_t dev;
+    int drc = tsr_device_select(MPI_COMM_WORLD, v->device, &dev);
+    if (drc) {
+      snprintf(row.device, sizeof row.device, "%s", v->device == TSR_DEV_CUDA ? "cuda" : "cpu");
+      snprintf(row.note, sizeof row.note, "not run: %s", tsr_error_message());
+      row.verify = TSR_VERIFY_NA;
+      tsr_error_clear();
+      rc = tsr_report_add(rep, &row);
+      continue;
+    }
+    snprintf(row.device, sizeof row.device, "%.63s", dev.name);
+    double *times = malloc(sizeof(double) * (size_t)cli.runs);
+    if (!times) rc = TSR_RAISE(TSR_ERR_ALLOC, "no memory");
+    airfoil_run_t r = {niter, prec, rms, NULL, 0};
+    for (int k = 0; !rc && k < cli.warmup + cli.runs; k++) {
+      rc = af_run_one(&p, sel[s], block, &r);
+      if (!rc && k >= cli.warmup) times[k - cli.warmup] = r.seconds;
+    }
+    if (!rc) {
+      if (!cli.quiet) {
+        printf("\n%s\n", v->name);
+        for (int k = 99; k < niter; k += 100) printf(" %d  %10.5e \n", k + 1, rms[k]);
+      }
+      row.time = tsr_stats(times, cli.runs);
+      row.bytes = af_floor_bytes(&p, prec == AIRFOIL_DOUBLE ? 8 : 4) * niter;
+      if (tsr_bandwidth_ceiling(&dev, &row.ceiling)) tsr_error_clear(), row.ceiling = 0;
+      snprintf(row.figure, sizeof row.figure, "rms=%.5e", niter > 0 ? rms[niter - 1] : 0.0);
+      if (sel[s] == AIRFOIL_V_CPU_REF && !(af_is_standard(&p) && niter >= 1000)) {
+        row.verify = cli.verify ? TSR_VERIFY_NA : TSR_VERIFY_SKIPPED;
+        snprintf(row.note, sizeof row.note, "the reference of the other variants");
+      } else {
+        row.verify = af_check(&p, prec, rms, ref, niter, cli.verify, cli.quiet, row.note,
+                              sizeof row.note);
+      }
+      if (!cli.quiet) printf("%s: %s %s\n", v->name, row.verify == TSR_VERIFY_FAIL ? "FAILED" :
+                             row.verify == TSR_VERIFY_PASS ? "PASSED" : tsr_verify_name(row.verify),
+                             row.note);
+      rc = tsr_report_add(rep, &row);
+    }
+    free(times);
+  }
+  int failures = 0;
+  if (!rc) {
+    if (!cli.quiet) printf("\n");
+    tsr_report_print(rep, MPI_COMM_WORLD, stdout);
+    if (cli.csv) rc = tsr_report_write_csv(rep, MPI_COMM_WORLD, cli.csv);
+    failures = tsr_report_failures(rep);
+  }
+  tsr_report_destroy(&rep);
+  free(rms);
+  free(ref);
+  tsr_mesh_destroy(&mesh);
+  TSR_CALL(rc);
+  TSR_CHECK(failures == 0, TSR_ERR_VERIFY, "%d variant%s FAILED verification", failures,
+            failures == 1 ? "" : "s");
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  tsr_error_set_progname("tsr-airfoil");
+  TSR_CALL_ABORT(MPI_COMM_WORLD, af_main(argc, argv));
+  MPI_Finalize();
+  return 0;
+}

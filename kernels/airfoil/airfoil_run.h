@@ -1,0 +1,73 @@
+/* kernels/airfoil/airfoil_run.h: an Airfoil problem as the kernels see it,
+ * and the entry points of the CPU and CUDA variants.
+ *
+ * A problem points into a tsr_mesh_t (OP2's sets, maps and dats; see
+ * apps/airfoil/airfoil_mesh.c for how it is checked and built) and is never
+ * modified: every run copies what it needs into its own precision and
+ * layout, starts from q0 and reports its rms history and final q.
+ */
+#ifndef TSR_KERNELS_AIRFOIL_RUN_H
+#define TSR_KERNELS_AIRFOIL_RUN_H
+
+#include <stdint.h>
+#include "kernels/airfoil/airfoil.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  int64_t nnode, ncell, nedge, nbedge;
+  const int32_t *pcell;   /* [ncell][4]  nodes of each cell                */
+  const int32_t *pedge;   /* [nedge][2]  nodes of each interior edge       */
+  const int32_t *pecell;  /* [nedge][2]  the two cells of each edge        */
+  const int32_t *pbedge;  /* [nbedge][2] nodes of each boundary edge       */
+  const int32_t *pbecell; /* [nbedge]    the cell of each boundary edge    */
+  const int32_t *bound;   /* [nbedge]    1 = wall, 2 = far field           */
+  const double *x;        /* [nnode][2]  node coordinates                  */
+  const double *q0;       /* [ncell][4]  initial state                     */
+  airfoil_consts_t c;
+} airfoil_problem_t;
+
+typedef enum { AIRFOIL_DOUBLE = 0, AIRFOIL_FLOAT } airfoil_prec_t;
+
+/* Data layout of the cell and node dats on the device. */
+typedef enum { AIRFOIL_AOS = 0, AIRFOIL_SOA } airfoil_layout_t;
+
+/* How res_calc and bres_calc apply their indirect increments. */
+typedef enum {
+  AIRFOIL_ATOMIC = 0, /* atomicAdd into res                                 */
+  AIRFOIL_COLOUR,     /* edges coloured globally; one launch per colour     */
+  AIRFOIL_GATHER      /* fluxes to a per-edge temporary, then a per-cell
+                         gather through the inverse map (no atomics)       */
+} airfoil_incr_t;
+
+typedef struct {
+  int niter;           /* iterations (OP2: 1000)                            */
+  airfoil_prec_t prec;
+  double *rms;         /* [niter] out: rms of every iteration               */
+  double *q;           /* [ncell][4] out: final q in double, or NULL        */
+  double seconds;      /* out: wall time of the iterations                  */
+} airfoil_run_t;
+
+/* rms of one iteration from the sum of del^2 of its second update. */
+static inline double airfoil_rms(double sum, int64_t ncell) {
+  return sqrt(sum / (double)ncell);
+}
+
+/* The plain sequential reference: OP2's loop order, AoS, plain increments. */
+int airfoil_cpu_ref(const airfoil_problem_t *p, airfoil_run_t *r);
+
+typedef struct {
+  airfoil_incr_t incr;
+  airfoil_layout_t layout;
+  int block;           /* threads per block (e.g. 256)                      */
+} airfoil_cuda_opts_t;
+
+/* A CUDA variant (TSR_ERR_NOCUDA in a build without CUDA). */
+int airfoil_cuda_run(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, airfoil_run_t *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TSR_KERNELS_AIRFOIL_RUN_H */

@@ -1,1 +1,4 @@
-# apps/copybench/local.mk: the copybench app, its kernels (kernels/...) and its tests.
+# apps/copybench/local.mk: tsr-copybench, the copy through layout offsets (kernels/copy).
+bin_PROGRAMS += apps/tsr-copybench
+apps_tsr_copybench_SOURCES = apps/copybench/copybench.c
+apps_tsr_copybench_LDADD = kernels/copy/libcopy.la lib/libtessera.la $(HDF5_LIBS) -lm

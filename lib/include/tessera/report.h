@@ -39,7 +39,7 @@ typedef enum { TSR_VERIFY_PASS, TSR_VERIFY_FAIL, TSR_VERIFY_SKIPPED, TSR_VERIFY_
 typedef struct {
   char app[32];
   char variant[96];
-  char device[64];
+  char device[256];
   char precision[8];      /* "double", "float", "-" */
   int64_t size[3];        /* problem size (app-defined, e.g. domain NXxNYxNZ) */
   int ranks;

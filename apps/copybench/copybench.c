@@ -1,0 +1,316 @@
+/* tsr-copybench: a copy written through the layout offset functions
+ * (row-major with halo and alignment padding; stretched Z-curve), timed
+ * against cudaMemcpy of the same array, to show what the offsets cost.
+ *
+ * For each selected variant and thread-block shape: fill src with random
+ * values, poison dst, run --warmup untimed and --runs timed copies, check
+ * that every inner cell was copied and no halo or padding element was
+ * written, and report median/min time, GB/s (16 bytes per inner cell and
+ * field: one read, one write) and % of the bandwidth floor. Several ranks
+ * each copy their own array on their own device (one rank per GPU); the
+ * time of a run is the slowest rank's.
+ */
+#include "config.h"
+#include "tessera.h"
+#include "kernels/copy/copy.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CB_MAXSHAPES 16
+
+static const tsr_variant_t cb_variants[] = {
+#define COPY_VARIANT(id, name, dev, kind, help) {name, dev, help, COPY_##id},
+#include "kernels/copy/variants.def"
+#undef COPY_VARIANT
+};
+enum { CB_NVAR = (int)(sizeof cb_variants / sizeof cb_variants[0]) };
+
+static int cb_layout_kind(int id) {
+  switch (id) {
+#define COPY_VARIANT(vid, name, dev, kind, help) \
+  case COPY_##vid: return kind;
+#include "kernels/copy/variants.def"
+#undef COPY_VARIANT
+  }
+  return TSR_LAYOUT_ROWMAJOR;
+}
+
+typedef struct {
+  int64_t size[3];
+  int64_t halo[3];
+  int64_t align;
+  int zw, nf;
+  int shapes[CB_MAXSHAPES][3];
+  int nshapes;
+} cb_opts_t;
+
+static int cb_parse_shapes(const char *s, cb_opts_t *o) {
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", s);
+  o->nshapes = 0;
+  char *save = NULL;
+  for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    int64_t v[3];
+    TSR_CHECK(o->nshapes < CB_MAXSHAPES, TSR_ERR_ARG, "option --threads: at most %d shapes",
+              CB_MAXSHAPES);
+    if (tsr_parse_size3(t, v) != 0) {
+      tsr_error_clear();
+      return TSR_RAISE(TSR_ERR_ARG, "option --threads: '%s' is not BXxBYxBZ", t);
+    }
+    TSR_CHECK(v[0] * v[1] * v[2] <= 1024, TSR_ERR_ARG,
+              "option --threads: %s has %lld threads, more than CUDA's 1024 per block", t,
+              (long long)(v[0] * v[1] * v[2]));
+    for (int d = 0; d < 3; d++) o->shapes[o->nshapes][d] = (int)v[d];
+    o->nshapes++;
+  }
+  TSR_CHECK(o->nshapes > 0, TSR_ERR_ARG, "option --threads: no shapes in '%s'", s);
+  return TSR_SUCCESS;
+}
+
+static int cb_parse_halo(const char *s, int64_t h[3]) {
+  long v[3] = {0, 0, 0};
+  int n = sscanf(s, "%ld,%ld,%ld", &v[0], &v[1], &v[2]);
+  TSR_CHECK(n >= 1 && v[0] >= 0 && v[1] >= 0 && v[2] >= 0, TSR_ERR_ARG,
+            "option --halo: '%s' is not HX,HY,HZ (non-negative)", s);
+  if (n == 1) v[1] = v[0];
+  for (int d = 0; d < 3; d++) h[d] = v[d];
+  return TSR_SUCCESS;
+}
+
+/* The layout of a variant: domain size (with halo) -> inner extents. */
+static int cb_layout(const cb_opts_t *o, int kind, tsr_layout_t *L) {
+  int64_t n[3];
+  for (int d = 0; d < 3; d++) {
+    n[d] = o->size[d] - 2 * o->halo[d];
+    TSR_CHECK(n[d] >= 1, TSR_ERR_ARG,
+              "--size %lldx%lldx%lld with --halo %lld,%lld,%lld leaves no inner cells in %c",
+              (long long)o->size[0], (long long)o->size[1], (long long)o->size[2],
+              (long long)o->halo[0], (long long)o->halo[1], (long long)o->halo[2], "xyz"[d]);
+  }
+  tsr_layout_t l = kind == TSR_LAYOUT_ZCURVE ? tsr_layout_zcurve(n[0], n[1], n[2], o->zw)
+                                             : tsr_layout_rowmajor(n[0], n[1], n[2]);
+  l = tsr_layout_with_halo(l, o->halo[0], o->halo[1], o->halo[2]);
+  if (kind == TSR_LAYOUT_ROWMAJOR) l = tsr_layout_with_align(l, o->align);
+  l = tsr_layout_with_fields(l, o->nf, TSR_SOA);
+  TSR_CALL(tsr_layout_check(&l));
+  *L = l;
+  return TSR_SUCCESS;
+}
+
+/* Verify dst against src: inner cells equal, everything else still poison. */
+static long cb_verify(const tsr_layout_t *L, const double *src, const double *dst, int whole) {
+  int64_t size = tsr_layout_size(L);
+  char *inner = calloc((size_t)size, 1);
+  if (!inner) return -1;
+  for (int f = 0; f < L->nf; f++)
+    for (int64_t z = L->halo[2]; z < L->halo[2] + L->n[2]; z++)
+      for (int64_t y = L->halo[1]; y < L->halo[1] + L->n[1]; y++)
+        for (int64_t x = L->halo[0]; x < L->halo[0] + L->n[0]; x++)
+          inner[tsr_layout_offset(L, x, y, z, f)] = 1;
+  long bad = 0;
+  for (int64_t i = 0; i < size; i++) {
+    uint64_t a, b;
+    memcpy(&a, &src[i], 8);
+    memcpy(&b, &dst[i], 8);
+    if (inner[i] || whole) bad += a != b;
+    else bad += b != 0x7FF4DEADBEEF0001ULL; /* poison kept */
+  }
+  free(inner);
+  return bad;
+}
+
+static int cb_run_variant(MPI_Comm comm, const tsr_cli_t *cli, const cb_opts_t *o, int vi,
+                          const int shape[3], tsr_report_t *rep) {
+  const tsr_variant_t *v = &cb_variants[vi];
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  tsr_result_t row;
+  memset(&row, 0, sizeof row);
+  snprintf(row.app, sizeof row.app, "copy");
+  if (v->device == TSR_DEV_CUDA && v->id != COPY_CUDA_MEMCPY)
+    snprintf(row.variant, sizeof row.variant, "%s %dx%dx%d", v->name, shape[0], shape[1],
+             shape[2]);
+  else
+    snprintf(row.variant, sizeof row.variant, "%s", v->name);
+  snprintf(row.precision, sizeof row.precision, "double");
+  memcpy(row.size, o->size, sizeof row.size);
+  row.ranks = size;
+
+  tsr_device_t dev;
+  int rc = tsr_device_select(comm, v->device, &dev);
+  rc = tsr_error_agree(comm, rc);
+  if (rc == TSR_ERR_NOCUDA || rc == TSR_ERR_NODEVICE) {
+    snprintf(row.device, sizeof row.device, "-");
+    snprintf(row.note, sizeof row.note, "not run: %s", tsr_strerror(rc));
+    row.verify = TSR_VERIFY_NA;
+    tsr_error_clear();
+    return tsr_report_add(rep, &row);
+  }
+  TSR_CALL(rc);
+  snprintf(row.device, sizeof row.device, "%s", dev.name);
+
+  tsr_layout_t L;
+  TSR_CALL(cb_layout(o, cb_layout_kind(v->id), &L));
+  int64_t n = tsr_layout_size(&L);
+  size_t bytes = (size_t)n * sizeof(double);
+  double *hsrc = malloc(bytes), *hdst = malloc(bytes);
+  double *dsrc = NULL, *ddst = NULL;
+  int64_t *tab = NULL;
+  rc = (hsrc && hdst) ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate 2 x %zu bytes", bytes);
+  unsigned long long seed = 12345 + (unsigned long long)rank;
+  for (int64_t i = 0; !rc && i < n; i++) {
+    seed += 0x9E3779B97F4A7C15ULL;
+    uint64_t z = seed;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    hsrc[i] = 1.0 + (double)((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
+    uint64_t poison = 0x7FF4DEADBEEF0001ULL;
+    memcpy(&hdst[i], &poison, 8);
+  }
+  if (!rc && L.kind == TSR_LAYOUT_ZCURVE) {
+    rc = tsr_layout_table_create(&dev, &L, &tab);
+    if (!rc) L = tsr_layout_with_table(L, tab);
+  }
+  if (!rc) rc = tsr_device_malloc(&dev, bytes, (void **)&dsrc);
+  if (!rc) rc = tsr_device_malloc(&dev, bytes, (void **)&ddst);
+  if (!rc) rc = tsr_device_upload(&dev, dsrc, hsrc, bytes);
+  if (!rc) rc = tsr_device_upload(&dev, ddst, hdst, bytes);
+  if (!rc) rc = tsr_bandwidth_ceiling(&dev, &row.ceiling);
+  rc = tsr_error_agree(comm, rc);
+
+  /* one run to verify, then warm-up and timed runs */
+  tsr_timer_t *timer = NULL;
+  double *t = calloc((size_t)cli->runs, sizeof *t), *tmax = calloc((size_t)cli->runs, sizeof *t);
+  if (!rc && (!t || !tmax)) rc = TSR_RAISE(TSR_ERR_ALLOC, "out of memory");
+  if (!rc) rc = copy_run(v->id, L, dsrc, ddst, shape[0], shape[1], shape[2]);
+  if (!rc) rc = tsr_device_sync(&dev);
+  if (!rc) rc = tsr_device_download(&dev, hdst, ddst, bytes);
+  long bad = 0;
+  if (!rc && cli->verify) {
+    bad = cb_verify(&L, hsrc, hdst, v->id == COPY_CUDA_MEMCPY);
+    if (bad < 0) rc = TSR_RAISE(TSR_ERR_ALLOC, "out of memory verifying");
+  }
+  rc = tsr_error_agree(comm, rc);
+  if (!rc) rc = tsr_timer_create(&dev, &timer);
+  for (int r = 0; !rc && r < cli->warmup; r++)
+    rc = copy_run(v->id, L, dsrc, ddst, shape[0], shape[1], shape[2]);
+  if (!rc) rc = tsr_device_sync(&dev);
+  for (int r = 0; !rc && r < cli->runs; r++) {
+    MPI_Barrier(comm);
+    rc = tsr_timer_start(timer);
+    if (!rc) rc = copy_run(v->id, L, dsrc, ddst, shape[0], shape[1], shape[2]);
+    if (!rc) rc = tsr_timer_stop(timer, &t[r]);
+  }
+  rc = tsr_error_agree(comm, rc);
+  if (!rc) {
+    MPI_Allreduce(t, tmax, cli->runs, MPI_DOUBLE, MPI_MAX, comm);
+    long allbad = 0;
+    MPI_Allreduce(&bad, &allbad, 1, MPI_LONG, MPI_SUM, comm);
+    row.time = tsr_stats(tmax, cli->runs);
+    row.bytes = copy_bytes_moved(v->id, &L) * size;
+    row.ceiling *= size; /* every rank has its own device */
+    row.verify = !cli->verify ? TSR_VERIFY_SKIPPED : allbad ? TSR_VERIFY_FAIL : TSR_VERIFY_PASS;
+    if (allbad) snprintf(row.note, sizeof row.note, "%ld wrong elements", allbad);
+    char desc[256];
+    if (!cli->quiet && rank == 0 && tsr_layout_describe(&L, desc, sizeof desc) == 0)
+      printf("  %-28s %s\n", row.variant, desc);
+    rc = tsr_report_add(rep, &row);
+  }
+  tsr_timer_destroy(&timer);
+  tsr_device_free(&dev, (void **)&dsrc);
+  tsr_device_free(&dev, (void **)&ddst);
+  if (tab) tsr_layout_table_destroy(&dev, &tab);
+  free(hsrc);
+  free(hdst);
+  free(t);
+  free(tmax);
+  return rc;
+}
+
+static int cb_main(MPI_Comm comm, int argc, char **argv, int *failures) {
+  tsr_cli_t cli;
+  tsr_cli_init(&cli, "tsr-copybench",
+               "Copy a field through the layout offset functions (row-major with halo and "
+               "padding, Z-curve) and compare with cudaMemcpy.");
+  cb_opts_t o;
+  memset(&o, 0, sizeof o);
+  o.size[0] = 512;
+  o.size[1] = 512;
+  o.size[2] = 64;
+  o.align = 32;
+  o.zw = 5;
+  o.nf = 1;
+  const char *halo = "2,2,0", *threads = "128x1x1,256x1x1,32x4x2";
+  tsr_opt_t opts[] = {
+      {"size", 's', TSR_OPT_SIZE3, o.size, "NXxNYxNZ", "domain including halo (512x512x64)"},
+      {"halo", 0, TSR_OPT_STRING, &halo, "HX,HY,HZ", "halo widths (2,2,0)"},
+      {"align", 0, TSR_OPT_LONG, &o.align, "A", "row-major: align first inner cells to A (32)"},
+      {"zcurve-width", 0, TSR_OPT_INT, &o.zw, "W", "Z-curve: low bits of x kept linear (5)"},
+      {"fields", 0, TSR_OPT_INT, &o.nf, "NF", "fields per cell, SoA (1)"},
+      {"threads", 't', TSR_OPT_STRING, &threads, "LIST",
+       "CUDA block shapes BXxBYxBZ,... (128x1x1,256x1x1,32x4x2)"},
+  };
+  cli.runs = 50;
+  cli.warmup = 5;
+  TSR_CALL(tsr_cli_parse(&cli, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), comm, NULL,
+                         0, NULL));
+  if (cli.exit_now) return TSR_SUCCESS;
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (cli.list_variants) {
+    if (rank == 0) tsr_variant_list(cb_variants, CB_NVAR, stdout);
+    return TSR_SUCCESS;
+  }
+  TSR_CALL(cb_parse_halo(halo, o.halo));
+  TSR_CALL(cb_parse_shapes(threads, &o));
+  TSR_CHECK(o.nf >= 1 && o.nf <= 64, TSR_ERR_ARG, "option --fields: expected 1..64, got %d", o.nf);
+  TSR_CHECK(o.zw >= 0 && o.zw <= TSR_ZORDER_MAX_W, TSR_ERR_ARG,
+            "option --zcurve-width: expected 0..%d, got %d", TSR_ZORDER_MAX_W, o.zw);
+  tsr_layout_t probe;
+  TSR_CALL(cb_layout(&o, TSR_LAYOUT_ROWMAJOR, &probe));
+
+  const char *spec = cli.variants;
+  if (!spec) /* default: the variants of the chosen device */
+    spec = (strcmp(cli.device, "cpu") == 0 ||
+            (strcmp(cli.device, "auto") == 0 && tsr_device_default_kind() == TSR_DEV_CPU))
+               ? "cpu/*"
+               : "cuda/*";
+  int sel[CB_NVAR], nsel = 0;
+  TSR_CALL(tsr_variant_select(cb_variants, CB_NVAR, spec, sel, &nsel));
+  int nranks;
+  MPI_Comm_size(comm, &nranks);
+  if (rank == 0 && !cli.quiet)
+    printf("tsr-copybench: %lldx%lldx%lld doubles with halo %lld,%lld,%lld, %d field%s, %d "
+           "rank%s, %d warm-up + %d timed runs\n",
+           (long long)o.size[0], (long long)o.size[1], (long long)o.size[2],
+           (long long)o.halo[0], (long long)o.halo[1], (long long)o.halo[2], o.nf,
+           o.nf == 1 ? "" : "s", nranks, nranks == 1 ? "" : "s", cli.warmup, cli.runs);
+  tsr_report_t *rep;
+  TSR_CALL(tsr_report_create(&rep));
+  int rc = TSR_SUCCESS;
+  for (int k = 0; k < nsel && !rc; k++) {
+    const tsr_variant_t *v = &cb_variants[sel[k]];
+    int nshape = (v->device == TSR_DEV_CUDA && v->id != COPY_CUDA_MEMCPY) ? o.nshapes : 1;
+    for (int s = 0; s < nshape && !rc; s++)
+      rc = cb_run_variant(comm, &cli, &o, sel[k], o.shapes[s], rep);
+  }
+  if (!rc) {
+    tsr_report_print(rep, comm, stdout);
+    if (cli.csv) rc = tsr_report_write_csv(rep, comm, cli.csv);
+    *failures = tsr_report_failures(rep);
+  }
+  tsr_report_destroy(&rep);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int failures = 0;
+  int rc = cb_main(MPI_COMM_WORLD, argc, argv, &failures);
+  if (rc) tsr_abort(MPI_COMM_WORLD, tsr_error_agree(MPI_COMM_WORLD, rc));
+  MPI_Finalize();
+  return failures ? 1 : 0;
+}

@@ -28,7 +28,7 @@ echo "== copy through layouts"
 "$P/tsr-copybench" --size 1024x1024x80 --runs 50 --threads 128x1x1,256x1x1 --csv "$OUT/copy1024.csv" 2>&1 | tail -7
 
 echo "== halo exchange 512x512x64 double, width 2"
-for np in 1 4; do
+for np in 1 4; do export OMP_NUM_THREADS=$((16 / np))
   $MPI -np $np "$P/tsr-halobench" --size 512x512x64 --halo 2 --device cuda --variant all --iterations 100 --csv "$OUT/halo.np$np.csv" 2>&1 | tail -6
 done
 

@@ -158,7 +158,7 @@ static int cb_run_variant(MPI_Comm comm, const tsr_cli_t *cli, const cb_opts_t *
   size_t bytes = (size_t)n * sizeof(double);
   double *hsrc = malloc(bytes), *hdst = malloc(bytes);
   double *dsrc = NULL, *ddst = NULL;
-  int64_t *tab = NULL;
+  int64_t *tab = NULL, *cells = NULL;
   rc = (hsrc && hdst) ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate 2 x %zu bytes", bytes);
   unsigned long long seed = 12345 + (unsigned long long)rank;
   for (int64_t i = 0; !rc && i < n; i++) {
@@ -174,6 +174,15 @@ static int cb_run_variant(MPI_Comm comm, const tsr_cli_t *cli, const cb_opts_t *
     rc = tsr_layout_table_create(&dev, &L, &tab);
     if (!rc) L = tsr_layout_with_table(L, tab);
   }
+  if (!rc && v->id == COPY_CUDA_ZCURVE_STORAGE) { /* inverse plane table on the device */
+    int64_t np = L.d[0] * L.d[1];
+    int64_t *h = malloc((size_t)np * sizeof *h);
+    rc = h ? tsr_zorder_plane_inverse(L.d[0], L.d[1], L.zbits, h)
+           : TSR_RAISE(TSR_ERR_ALLOC, "out of memory");
+    if (!rc) rc = tsr_device_malloc(&dev, (size_t)np * sizeof *h, (void **)&cells);
+    if (!rc) rc = tsr_device_upload(&dev, cells, h, (size_t)np * sizeof *h);
+    free(h);
+  }
   if (!rc) rc = tsr_device_malloc(&dev, bytes, (void **)&dsrc);
   if (!rc) rc = tsr_device_malloc(&dev, bytes, (void **)&ddst);
   if (!rc) rc = tsr_device_upload(&dev, dsrc, hsrc, bytes);
@@ -185,7 +194,7 @@ static int cb_run_variant(MPI_Comm comm, const tsr_cli_t *cli, const cb_opts_t *
   tsr_timer_t *timer = NULL;
   double *t = calloc((size_t)cli->runs, sizeof *t), *tmax = calloc((size_t)cli->runs, sizeof *t);
   if (!rc && (!t || !tmax)) rc = TSR_RAISE(TSR_ERR_ALLOC, "out of memory");
-  if (!rc) rc = copy_run(v->id, L, dsrc, ddst, shape[0], shape[1], shape[2]);
+  if (!rc) rc = copy_run(v->id, L, cells, dsrc, ddst, shape[0], shape[1], shape[2]);
   if (!rc) rc = tsr_device_sync(&dev);
   if (!rc) rc = tsr_device_download(&dev, hdst, ddst, bytes);
   long bad = 0;
@@ -208,12 +217,12 @@ static int cb_run_variant(MPI_Comm comm, const tsr_cli_t *cli, const cb_opts_t *
   rc = tsr_error_agree(comm, rc);
   if (!rc) rc = tsr_timer_create(&dev, &timer);
   for (int r = 0; !rc && r < cli->warmup; r++)
-    rc = copy_run(v->id, L, dsrc, ddst, shape[0], shape[1], shape[2]);
+    rc = copy_run(v->id, L, cells, dsrc, ddst, shape[0], shape[1], shape[2]);
   if (!rc) rc = tsr_device_sync(&dev);
   for (int r = 0; !rc && r < cli->runs; r++) {
     MPI_Barrier(comm);
     rc = tsr_timer_start(timer);
-    if (!rc) rc = copy_run(v->id, L, dsrc, ddst, shape[0], shape[1], shape[2]);
+    if (!rc) rc = copy_run(v->id, L, cells, dsrc, ddst, shape[0], shape[1], shape[2]);
     if (!rc) rc = tsr_timer_stop(timer, &t[r]);
   }
   rc = tsr_error_agree(comm, rc);
@@ -235,6 +244,7 @@ static int cb_run_variant(MPI_Comm comm, const tsr_cli_t *cli, const cb_opts_t *
   tsr_device_free(&dev, (void **)&dsrc);
   tsr_device_free(&dev, (void **)&ddst);
   if (tab) tsr_layout_table_destroy(&dev, &tab);
+  tsr_device_free(&dev, (void **)&cells);
   free(hsrc);
   free(hdst);
   free(t);

@@ -61,14 +61,26 @@ int copy_check(const char *who, const tsr_layout_t *L, int kind, const double *s
 int copy_rowmajor_cpu(tsr_layout_t L, const double *src, double *dst);
 int copy_zcurve_cpu(tsr_layout_t L, const double *src, double *dst);
 
-/* CUDA variants: one thread per inner cell, x fastest, blocks bx*by*bz.
+/* CUDA variants: one thread per (x, y) and slice of up to 8 cells in z
+ * (offset of the slice's first cell from the layout, then the layout's z
+ * stride), x fastest, blocks bx*by*bz covering x, y and the z slices.
  * copy_memcpy_cuda copies all L.size elements (block shape unused). */
 int copy_rowmajor_cuda(tsr_layout_t L, const double *src, double *dst, int bx, int by, int bz);
 int copy_zcurve_cuda(tsr_layout_t L, const double *src, double *dst, int bx, int by, int bz);
 int copy_memcpy_cuda(tsr_layout_t L, const double *src, double *dst, int bx, int by, int bz);
+/* Z-curve copy whose threads follow the storage order instead of the
+ * coordinates: thread r of a plane takes the cell cells[r] = x + d0*y
+ * (tsr_zorder_plane_inverse of the layout's plane, on the GPU), skips it
+ * if it is a halo cell, else copies its z slice through the layout's
+ * offsets. Blocks of bx*by*bz threads along the storage order. */
+int copy_zcurve_storage_cuda(tsr_layout_t L, const int64_t *cells, const double *src, double *dst,
+                             int bx, int by, int bz);
 
-/* Run variant id (copy_variant_id_t); CPU variants ignore the block shape. */
-int copy_run(int id, tsr_layout_t L, const double *src, double *dst, int bx, int by, int bz);
+/* Run variant id (copy_variant_id_t); CPU variants ignore the block shape.
+ * cells: the inverse plane table where the variant runs, for
+ * cuda/zcurve-storage (NULL for the others). */
+int copy_run(int id, tsr_layout_t L, const int64_t *cells, const double *src, double *dst, int bx,
+             int by, int bz);
 /* Name of variant id ("cuda/zcurve"), NULL if id is out of range. */
 const char *copy_variant_name(int id);
 /* Bytes a variant reads plus writes: 16 * inner cells * nf, or 16 * L.size

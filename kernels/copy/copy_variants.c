@@ -21,12 +21,16 @@ double copy_bytes_moved(int id, const tsr_layout_t *L) {
   return 16.0 * (double)L->n[0] * (double)L->n[1] * (double)L->n[2] * (double)L->nf;
 }
 
-int copy_run(int id, tsr_layout_t L, const double *src, double *dst, int bx, int by, int bz) {
+int copy_run(int id, tsr_layout_t L, const int64_t *cells, const double *src, double *dst, int bx,
+             int by, int bz) {
   switch (id) {
   case COPY_CPU_ROWMAJOR: TSR_CALL(copy_rowmajor_cpu(L, src, dst)); break;
   case COPY_CPU_ZCURVE: TSR_CALL(copy_zcurve_cpu(L, src, dst)); break;
   case COPY_CUDA_ROWMAJOR: TSR_CALL(copy_rowmajor_cuda(L, src, dst, bx, by, bz)); break;
   case COPY_CUDA_ZCURVE: TSR_CALL(copy_zcurve_cuda(L, src, dst, bx, by, bz)); break;
+  case COPY_CUDA_ZCURVE_STORAGE:
+    TSR_CALL(copy_zcurve_storage_cuda(L, cells, src, dst, bx, by, bz));
+    break;
   case COPY_CUDA_MEMCPY: TSR_CALL(copy_memcpy_cuda(L, src, dst, bx, by, bz)); break;
   default:
     return TSR_RAISE(TSR_ERR_ARG, "copy_run: no copy variant %d (0..%d)", id, COPY_NVARIANTS - 1);
@@ -43,5 +47,9 @@ int copy_zcurve_cuda(tsr_layout_t L, const double *src, double *dst, int bx, int
 }
 int copy_memcpy_cuda(tsr_layout_t L, const double *src, double *dst, int bx, int by, int bz) {
   return TSR_RAISE(TSR_ERR_NOCUDA, "cuda/memcpy: Tessera was built without CUDA");
+}
+int copy_zcurve_storage_cuda(tsr_layout_t L, const int64_t *cells, const double *src, double *dst,
+                             int bx, int by, int bz) {
+  return TSR_RAISE(TSR_ERR_NOCUDA, "cuda/zcurve-storage: Tessera was built without CUDA");
 }
 #endif

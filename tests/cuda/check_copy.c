@@ -47,7 +47,15 @@ static void check_variant(const tsr_device_t *gpu, const tsr_device_t *cpu, int 
   ck_tsr(tsr_device_upload(gpu, dsrc, src, bytes));
   ck_tsr(tsr_device_upload(gpu, ddst, want, bytes));
   reference(id, H, src, want);
-  ck_tsr(copy_run(id, D, dsrc, ddst, bx, by, bz));
+  int64_t *dcells = NULL;
+  if (L.kind == TSR_LAYOUT_ZCURVE) { /* the inverse plane table, for cuda/zcurve-storage */
+    int64_t np = L.d[0] * L.d[1], *hcells = malloc((size_t)np * sizeof *hcells);
+    ck_tsr(tsr_zorder_plane_inverse(L.d[0], L.d[1], L.zbits, hcells));
+    ck_tsr(tsr_device_malloc(gpu, (size_t)np * sizeof *hcells, (void **)&dcells));
+    ck_tsr(tsr_device_upload(gpu, dcells, hcells, (size_t)np * sizeof *hcells));
+    free(hcells);
+  }
+  ck_tsr(copy_run(id, D, dcells, dsrc, ddst, bx, by, bz));
   ck_tsr(tsr_device_sync(gpu));
   ck_tsr(tsr_device_download(gpu, got, ddst, bytes));
   for (int64_t i = 0; i < L.size; i++)
@@ -56,6 +64,7 @@ static void check_variant(const tsr_device_t *gpu, const tsr_device_t *cpu, int 
             by, bz, (long long)i, got[i], want[i]);
   ck_tsr(tsr_device_free(gpu, (void **)&dsrc));
   ck_tsr(tsr_device_free(gpu, (void **)&ddst));
+  ck_tsr(tsr_device_free(gpu, (void **)&dcells));
   ck_tsr(tsr_layout_table_destroy(cpu, &htab));
   ck_tsr(tsr_layout_table_destroy(gpu, &dtab));
   free(src);
@@ -96,6 +105,7 @@ START_TEST(test_cuda_checks) {
   ck_tsr_fails(copy_rowmajor_cuda(L, a, b, 64, 32, 1), TSR_ERR_ARG); /* 2048 threads */
   ck_tsr_fails(copy_rowmajor_cuda(L, a, b, 0, 1, 1), TSR_ERR_ARG);
   ck_tsr_fails(copy_zcurve_cuda(L, a, b, 32, 1, 1), TSR_ERR_ARG);    /* not a Z-curve */
+  ck_tsr_fails(copy_zcurve_storage_cuda(L, NULL, a, b, 32, 1, 1), TSR_ERR_ARG);
   ck_tsr(tsr_device_free(&gpu, (void **)&a));
   ck_tsr(tsr_device_free(&gpu, (void **)&b));
 }

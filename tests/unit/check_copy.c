@@ -33,7 +33,7 @@ static void check_cpu_copy(tsr_layout_t L, int id, unsigned long long seed) {
     for (int64_t y = L.halo[1]; y < L.halo[1] + L.n[1]; y++)
       for (int64_t x = L.halo[0]; x < L.halo[0] + L.n[0]; x++)
         for (int f = 0; f < L.nf; f++) inner[tsr_layout_offset(&L, x, y, z, f)] = 1;
-  ck_tsr(copy_run(id, L, src, dst, 32, 4, 1));
+  ck_tsr(copy_run(id, L, NULL, src, dst, 32, 4, 1));
   int64_t copied = 0;
   for (int64_t i = 0; i < L.size; i++) {
     if (inner[i]) {
@@ -82,16 +82,17 @@ START_TEST(test_checks) {
   ck_tsr_fails(copy_rowmajor_cpu(R, a, a), TSR_ERR_ARG);
   ck_tsr_fails(copy_rowmajor_cpu(R, NULL, b), TSR_ERR_ARG);
   ck_tsr_fails(copy_rowmajor_cpu(tsr_layout_with_halo(R, -1, 0, 0), a, b), TSR_ERR_ARG);
-  ck_tsr_fails(copy_run(COPY_NVARIANTS, R, a, b, 32, 1, 1), TSR_ERR_ARG);
+  ck_tsr_fails(copy_run(COPY_NVARIANTS, R, NULL, a, b, 32, 1, 1), TSR_ERR_ARG);
   if (!tsr_device_cuda_built()) {
-    ck_tsr_fails(copy_run(COPY_CUDA_ROWMAJOR, R, a, b, 32, 1, 1), TSR_ERR_NOCUDA);
+    ck_tsr_fails(copy_run(COPY_CUDA_ROWMAJOR, R, NULL, a, b, 32, 1, 1), TSR_ERR_NOCUDA);
     ck_tsr_fails(copy_memcpy_cuda(R, a, b, 32, 1, 1), TSR_ERR_NOCUDA);
   }
 }
 END_TEST
 
 START_TEST(test_variant_table) {
-  ck_assert_int_eq(COPY_NVARIANTS, 5);
+  ck_assert_int_eq(COPY_NVARIANTS, 6);
+  ck_assert_str_eq(copy_variant_name(COPY_CUDA_ZCURVE_STORAGE), "cuda/zcurve-storage");
   ck_assert_str_eq(copy_variant_name(COPY_CPU_ROWMAJOR), "cpu/rowmajor");
   ck_assert_str_eq(copy_variant_name(COPY_CUDA_MEMCPY), "cuda/memcpy");
   ck_assert_ptr_null(copy_variant_name(-1));

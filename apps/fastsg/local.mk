@@ -5,6 +5,7 @@ kernels_sparse_libfastsg_la_SOURCES = kernels/sparse/sg.c kernels/sparse/sg_cpu.
 EXTRA_DIST += kernels/sparse/variants.def kernels/sparse/sg_cuda.cu
 if HAVE_CUDA
 kernels_sparse_libfastsg_la_SOURCES += kernels/sparse/sg_cuda.cu
+kernels_sparse_libfastsg_la_LIBADD = $(CUDA_LIBS) -lstdc++
 endif
 FASTSG_LIBS = kernels/sparse/libfastsg.la lib/libtessera.la $(HDF5_LIBS) -lm
 
@@ -14,4 +15,9 @@ TESTS += tests/unit/check_sparse
 tests_unit_check_sparse_SOURCES = tests/unit/check_sparse.c
 tests_unit_check_sparse_CFLAGS = $(TEST_CFLAGS)
 tests_unit_check_sparse_LDADD = kernels/sparse/libfastsg.la $(TEST_LDADD)
+check_PROGRAMS += tests/cuda/check_sparse_cuda
+TESTS += tests/cuda/check_sparse_cuda
+tests_cuda_check_sparse_cuda_SOURCES = tests/cuda/check_sparse_cuda.c
+tests_cuda_check_sparse_cuda_CFLAGS = $(TEST_CFLAGS)
+tests_cuda_check_sparse_cuda_LDADD = kernels/sparse/libfastsg.la $(TEST_LDADD)
 endif

@@ -209,6 +209,68 @@ static inline TSR_HD double fastsg_coord1d(int lv, int iv) {
   return (double)(2 * (int64_t)iv + 1) / (double)((int64_t)2 << lv);
 }
 
+/* ------------------------------------------------- parents of a point */
+
+/* Index vector of local point loc of a block with level vector l. */
+static inline TSR_HD void fastsg_local_decode(int D, const int *l, int64_t loc, int *i) {
+  for (int t = D - 1; t >= 0; t--) {
+    i[t] = (int)(loc & (((int64_t)1 << l[t]) - 1));
+    loc >>= l[t];
+  }
+}
+
+/* Starts of the parent blocks in dimension t of block l (group g):
+ * ps[k] = first position of the block l with l_t replaced by k < l_t
+ * (inv2: hoisted out of the loop over the block's points). */
+static inline TSR_HD void fastsg_parent_blocks(const fastsg_grid_t *G, int *l, int t, int g,
+                                               int64_t *ps) {
+  const int lt = l[t];
+  for (int k = 0; k < lt; k++) {
+    l[t] = k;
+    ps[k] = fastsg_block_pos(G, g - lt + k, fastsg_block_rank(G->dim, l));
+  }
+  l[t] = lt;
+}
+
+/* plain and inv1 (ps == NULL: full agp2idx) or inv2 (ps: O(D) local index):
+ * position of the parent of (l, i) on `side` in dimension t, or -1 when it
+ * lies on the boundary. l and i are left unchanged. */
+static inline TSR_HD int64_t fastsg_parent_pos(const fastsg_grid_t *G, int *l, int *i, int t,
+                                               int side, const int64_t *ps) {
+  const int lt = l[t], it = i[t];
+  int lp, ip;
+  if (!fastsg_parent1d(lt, it, side, &lp, &ip)) return -1;
+  l[t] = lp;
+  i[t] = ip;
+  int64_t p = ps ? ps[lp] + fastsg_local(G->dim, l, i) : fastsg_agp2idx(G, l, i);
+  l[t] = lt;
+  i[t] = it;
+  return p;
+}
+
+/* inv3 (par == NULL: parent from trailing zeros) and inv4 (par: the 1-D
+ * parent tables of fastsg_par1d_fill for level n): O(1) position of the
+ * parent of local point loc in a block with l_t = lt and low = sum_{s>t} l_s,
+ * whose parent blocks start at ps[]; -1 on the boundary. The local index
+ * of the parent differs from loc only in the bits of dimension t. */
+static inline TSR_HD int64_t fastsg_parent_pos_o1(int64_t loc, int lt, int low,
+                                                  const int64_t *ps, int side,
+                                                  const uint32_t *par, int n) {
+  const int64_t lo = loc & (((int64_t)1 << low) - 1);
+  const int it = (int)((loc >> low) & (((int64_t)1 << lt) - 1));
+  const int64_t hi = loc >> (low + lt);
+  int lp, ip;
+  if (par) {
+    uint32_t e = par[((size_t)side << n) + fastsg_heap1d(lt, it)];
+    if (!e) return -1;
+    lp = fastsg_log2(e);
+    ip = (int)(e - (1u << lp));
+  } else if (!fastsg_parent1d(lt, it, side, &lp, &ip)) {
+    return -1;
+  }
+  return ps[lp] + ((((hi << lp) | (int64_t)ip) << low) | lo);
+}
+
 /* ------------------------------------------------- arithmetic */
 
 /* One hierarchization step and its inverse (the one formula every variant

@@ -33,14 +33,10 @@ static int SFX(hier_plain)(const fastsg_kernel_args_t *A) {
       int l[FASTSG_MAX_DIM], i[FASTSG_MAX_DIM];
       fastsg_idx2l(G, j, l);
       fastsg_idx2i(G, j, g, l, i);
-      const int lt = l[t], it = i[t];
       R v[2] = {0, 0};
       for (int side = 0; side < 2; side++) {
-        int lp, ip;
-        if (!fastsg_parent1d(lt, it, side, &lp, &ip)) continue;
-        l[t] = lp;
-        i[t] = ip;
-        v[side] = a[fastsg_agp2idx(G, l, i)];
+        int64_t q = fastsg_parent_pos(G, l, i, t, side, NULL);
+        if (q >= 0) v[side] = a[q];
       }
       a[j] = FASTSG_HIER(a[j], v[0], v[1]);
     }
@@ -60,47 +56,20 @@ static void SFX(hier_block)(const fastsg_grid_t *G, R *a, int t, int g, int64_t 
   int64_t ps[FASTSG_MAX_LEVEL]; /* inv2+: start of the parent block with l_t = k */
   int low = 0;                  /* inv3+: sum_{s>t} l_s */
   if (level >= 2) {
-    for (int k = 0; k < lt; k++) {
-      l[t] = k;
-      ps[k] = fastsg_block_pos(G, g - lt + k, fastsg_block_rank(D, l));
-    }
-    l[t] = lt;
+    fastsg_parent_blocks(G, l, t, g, ps);
     for (int s = t + 1; s < D; s++) low += l[s];
   }
-  const size_t half = (size_t)1 << G->level;
   for (int64_t loc = 0; loc < bsize; loc++) {
     R v[2] = {0, 0};
-    if (level <= 2) {
-      int64_t q = loc;
-      for (int s = D - 1; s >= 0; s--) {
-        i[s] = (int)(q & (((int64_t)1 << l[s]) - 1));
-        q >>= l[s];
+    if (level <= 2) fastsg_local_decode(D, l, loc, i);
+    for (int side = 0; side < 2; side++) {
+      int64_t q;
+      if (level <= 2) {
+        q = fastsg_parent_pos(G, l, i, t, side, level == 1 ? NULL : ps);
+      } else {
+        q = fastsg_parent_pos_o1(loc, lt, low, ps, side, level == 4 ? par : NULL, G->level);
       }
-      const int it = i[t];
-      for (int side = 0; side < 2; side++) {
-        int lp, ip;
-        if (!fastsg_parent1d(lt, it, side, &lp, &ip)) continue;
-        l[t] = lp;
-        i[t] = ip;
-        v[side] = a[level == 1 ? fastsg_agp2idx(G, l, i) : ps[lp] + fastsg_local(D, l, i)];
-      }
-      l[t] = lt;
-    } else {
-      const int64_t lo = loc & (((int64_t)1 << low) - 1);
-      const int it = (int)((loc >> low) & (((int64_t)1 << lt) - 1));
-      const int64_t hi = loc >> (low + lt);
-      for (int side = 0; side < 2; side++) {
-        int lp, ip;
-        if (level == 3) {
-          if (!fastsg_parent1d(lt, it, side, &lp, &ip)) continue;
-        } else {
-          uint32_t e = par[side * half + fastsg_heap1d(lt, it)];
-          if (!e) continue;
-          lp = fastsg_log2(e);
-          ip = (int)(e - (1u << lp));
-        }
-        v[side] = a[ps[lp] + ((((hi << lp) | ip) << low) | lo)];
-      }
+      if (q >= 0) v[side] = a[q];
     }
     a[base + loc] = FASTSG_HIER(a[base + loc], v[0], v[1]);
   }
@@ -152,25 +121,15 @@ static int SFX(dehier)(const fastsg_grid_t *G, R *a) {
       for (int64_t rk = 0; rk < nb; rk++) {
         int l[FASTSG_MAX_DIM], i[FASTSG_MAX_DIM];
         fastsg_block_unrank(D, g, rk, l);
-        const int lt = l[t];
-        if (lt == 0) continue;
+        if (l[t] == 0) continue;
         const int64_t base = fastsg_block_pos(G, g, rk);
         for (int64_t loc = 0; loc < ((int64_t)1 << g); loc++) {
-          int64_t q = loc;
-          for (int s = D - 1; s >= 0; s--) {
-            i[s] = (int)(q & (((int64_t)1 << l[s]) - 1));
-            q >>= l[s];
-          }
-          const int it = i[t];
+          fastsg_local_decode(D, l, loc, i);
           R v[2] = {0, 0};
           for (int side = 0; side < 2; side++) {
-            int lp, ip;
-            if (!fastsg_parent1d(lt, it, side, &lp, &ip)) continue;
-            l[t] = lp;
-            i[t] = ip;
-            v[side] = a[fastsg_agp2idx(G, l, i)];
+            int64_t q = fastsg_parent_pos(G, l, i, t, side, NULL);
+            if (q >= 0) v[side] = a[q];
           }
-          l[t] = lt;
           a[base + loc] = FASTSG_DEHIER(a[base + loc], v[0], v[1]);
         }
       }

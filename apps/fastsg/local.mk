@@ -21,3 +21,9 @@ tests_cuda_check_sparse_cuda_SOURCES = tests/cuda/check_sparse_cuda.c
 tests_cuda_check_sparse_cuda_CFLAGS = $(TEST_CFLAGS)
 tests_cuda_check_sparse_cuda_LDADD = kernels/sparse/libfastsg.la $(TEST_LDADD)
 endif
+
+bin_PROGRAMS += apps/fastsg/tsr-fastsg
+apps_fastsg_tsr_fastsg_SOURCES = apps/fastsg/fastsg.c apps/fastsg/fastsg_run.c apps/fastsg/fastsg.h
+apps_fastsg_tsr_fastsg_LDADD = $(FASTSG_LIBS)
+TESTS += tests/apps/fastsg.sh
+EXTRA_DIST += tests/apps/fastsg.sh

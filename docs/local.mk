@@ -1,2 +1,2 @@
 # docs/: installed under $(docdir)
-dist_doc_DATA = README.md docs/CSV.md
+dist_doc_DATA = README.md docs/CSV.md docs/FASTSG.md

@@ -1,1 +1,29 @@
-# apps/fastsg/local.mk: the fastsg app, its kernels (kernels/...) and its tests.
+# apps/fastsg/local.mk: the fastsg app, its kernels (kernels/sparse) and its tests.
+noinst_LTLIBRARIES += kernels/sparse/libfastsg.la
+kernels_sparse_libfastsg_la_SOURCES = kernels/sparse/sg.c kernels/sparse/sg_cpu.c \
+	kernels/sparse/sg.h kernels/sparse/sg_kernels.h kernels/sparse/sg_cpu_impl.h
+EXTRA_DIST += kernels/sparse/variants.def kernels/sparse/sg_cuda.cu
+if HAVE_CUDA
+kernels_sparse_libfastsg_la_SOURCES += kernels/sparse/sg_cuda.cu
+kernels_sparse_libfastsg_la_LIBADD = $(CUDA_LIBS) -lstdc++
+endif
+FASTSG_LIBS = kernels/sparse/libfastsg.la lib/libtessera.la $(HDF5_LIBS) -lm
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_sparse
+TESTS += tests/unit/check_sparse
+tests_unit_check_sparse_SOURCES = tests/unit/check_sparse.c
+tests_unit_check_sparse_CFLAGS = $(TEST_CFLAGS)
+tests_unit_check_sparse_LDADD = kernels/sparse/libfastsg.la $(TEST_LDADD)
+check_PROGRAMS += tests/cuda/check_sparse_cuda
+TESTS += tests/cuda/check_sparse_cuda
+tests_cuda_check_sparse_cuda_SOURCES = tests/cuda/check_sparse_cuda.c
+tests_cuda_check_sparse_cuda_CFLAGS = $(TEST_CFLAGS)
+tests_cuda_check_sparse_cuda_LDADD = kernels/sparse/libfastsg.la $(TEST_LDADD)
+endif
+
+bin_PROGRAMS += apps/tsr-fastsg
+apps_tsr_fastsg_SOURCES = apps/fastsg/fastsg.c apps/fastsg/fastsg_run.c apps/fastsg/fastsg.h
+apps_tsr_fastsg_LDADD = $(FASTSG_LIBS)
+TESTS += tests/apps/fastsg.sh
+EXTRA_DIST += tests/apps/fastsg.sh

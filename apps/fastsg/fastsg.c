@@ -1,0 +1,313 @@
+/* apps/fastsg/fastsg.c: tsr-fastsg, regular sparse grids without boundary
+ * (Murarasu et al., fastsg): hierarchization and evaluation on CPU and GPU
+ * with every loop optimisation of the seed, verified against the plain
+ * versions and against the analytic interpolation error. */
+#include "config.h"
+#include "apps/fastsg/fastsg.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const tsr_variant_t fastsg_table[] = {
+#define FASTSG_VARIANT(dev, kernel, name, help)                                               \
+  {#dev "/" #kernel "/" #name, TSR_DEV_##dev, help, FASTSG_V_##dev##_##kernel##_##name},
+#define TSR_DEV_cpu TSR_DEV_CPU
+#define TSR_DEV_cuda TSR_DEV_CUDA
+#include "kernels/sparse/variants.def"
+#undef FASTSG_VARIANT
+};
+enum { FASTSG_NVAR = (int)(sizeof fastsg_table / sizeof fastsg_table[0]) };
+
+/* ---------------------------------------------------------------- functions */
+
+double fastsg_fun_eval(fastsg_fun_t f, const double *x, int D) {
+  double v = 1;
+  for (int t = 0; t < D; t++) v *= f == FASTSG_F_BUMP ? 4 * x[t] * (1 - x[t]) : sin(M_PI * x[t]);
+  return v;
+}
+
+/* f = sum over all levels of its hierarchical coefficients times hats; at
+ * any x one hat per level vector is non-zero (and <= 1), so
+ * |f - u_n| <= sum_{g >= n} C(g+D-1, D-1) max_{|l|=g} |coefficient|, with
+ * coefficients exactly 4^-|l| (bump) and at most (pi^2/8)^D 4^-|l|
+ * (sin: prod sin(pi x_t)(1 - cos(pi 2^-(l_t+1)))). */
+double fastsg_fun_bound(fastsg_fun_t f, int D, int n) {
+  const double scale = f == FASTSG_F_BUMP ? 1.0 : pow(M_PI * M_PI / 8, D);
+  double sum = 0, term = 1; /* term = C(g+D-1, D-1) 4^-g */
+  for (int g = 0; g < n + 2000; g++) {
+    if (g >= n) sum += term;
+    term *= (double)(g + D) / (g + 1) / 4;
+    if (g >= n && term < 1e-18 * sum) break;
+  }
+  return scale * sum;
+}
+
+/* splitmix64 of (seed, index): the points do not depend on the rank count. */
+static double fastsg_rand01(uint64_t seed, uint64_t k) {
+  uint64_t z = seed * 0x9E3779B97F4A7C15ULL + (k + 1) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static void fastsg_put(void *a, tsr_dtype_t prec, int64_t k, double v) {
+  if (prec == TSR_FLOAT) ((float *)a)[k] = (float)v;
+  else ((double *)a)[k] = v;
+}
+
+/* ---------------------------------------------------------------- setup */
+
+static int fastsg_check_memory(const fastsg_app_t *app) {
+  const double N = fastsg_grid_count(app->dim, app->level);
+  const double need = N * (double)app->es * 3; /* samples, reference, work copy */
+  const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+  TSR_CHECK(need <= 0.9 * have, TSR_ERR_ALLOC,
+            "grid D = %d, n = %d has %.0f points: %.3g GiB of %s (3 copies of %.3g GiB) do not "
+            "fit in the %.3g GiB of memory of this node; lower --level or --dim",
+            app->dim, app->level, N, need / 1073741824.0, app->precision,
+            N * (double)app->es / 1073741824.0, have / 1073741824.0);
+  return TSR_SUCCESS;
+}
+
+static int fastsg_parse_points(fastsg_app_t *app, double **pts, int *npts) {
+  *pts = NULL;
+  *npts = 0;
+  if (!app->eval_points) return TSR_SUCCESS;
+  int cap = 16, n = 0;
+  double *v = malloc(sizeof *v * cap);
+  TSR_CHECK(v, TSR_ERR_ALLOC, "out of memory");
+  const char *s = app->eval_points;
+  while (*s) {
+    char *end;
+    double x = strtod(s, &end);
+    if (end == s || (*end && *end != ',')) {
+      free(v);
+      return TSR_RAISE(TSR_ERR_ARG, "--eval-point '%s': expected %d comma-separated numbers",
+                       app->eval_points, app->dim);
+    }
+    if (!(x >= 0 && x <= 1)) {
+      free(v);
+      return TSR_RAISE(TSR_ERR_ARG,
+                       "--eval-point: coordinate %d of point %d is %g, outside [0,1]^%d",
+                       n % app->dim + 1, n / app->dim + 1, x, app->dim);
+    }
+    if (n == cap) {
+      double *w = realloc(v, sizeof *v * (cap *= 2));
+      if (!w) { free(v); return TSR_RAISE(TSR_ERR_ALLOC, "out of memory"); }
+      v = w;
+    }
+    v[n++] = x;
+    s = *end ? end + 1 : end;
+  }
+  if (n % app->dim) {
+    free(v);
+    return TSR_RAISE(TSR_ERR_ARG, "--eval-point: %d coordinates given, not a multiple of D = %d",
+                     n, app->dim);
+  }
+  *pts = v;
+  *npts = n / app->dim;
+  return TSR_SUCCESS;
+}
+
+static int fastsg_setup(fastsg_app_t *app, const tsr_cli_t *cli) {
+  TSR_CHECK(strcmp(app->mode, "hierarchize") == 0 || strcmp(app->mode, "evaluate") == 0 ||
+                strcmp(app->mode, "both") == 0,
+            TSR_ERR_ARG, "--mode '%s': expected hierarchize, evaluate or both", app->mode);
+  app->do_hier = strcmp(app->mode, "evaluate") != 0;
+  app->do_eval = strcmp(app->mode, "hierarchize") != 0;
+  if (strcmp(app->function, "bump") == 0) app->fun = FASTSG_F_BUMP;
+  else if (strcmp(app->function, "sinprod") == 0) app->fun = FASTSG_F_SINPROD;
+  else return TSR_RAISE(TSR_ERR_ARG, "--function '%s': expected bump (prod 4x(1-x)) or sinprod "
+                        "(prod sin(pi x))", app->function);
+  if (strcmp(app->precision, "double") == 0) app->prec = TSR_DOUBLE;
+  else if (strcmp(app->precision, "float") == 0) app->prec = TSR_FLOAT;
+  else return TSR_RAISE(TSR_ERR_ARG, "--precision '%s': expected double or float", app->precision);
+  app->es = tsr_dtype_size(app->prec);
+  TSR_CHECK(app->npoints_eval >= 0 && app->npoints_eval <= ((int64_t)1 << 40), TSR_ERR_ARG,
+            "--points %lld: expected 0 .. 2^40", (long long)app->npoints_eval);
+  TSR_CHECK(!cli->input, TSR_ERR_UNSUPPORTED,
+            "-i %s: HDF5 input needs Tessera's io module, which this build does not have yet",
+            cli->input);
+  TSR_CHECK(!cli->output, TSR_ERR_UNSUPPORTED,
+            "-o %s: HDF5 output needs Tessera's io module, which this build does not have yet",
+            cli->output);
+  TSR_CALL(fastsg_grid_init(app->dim, app->level, &app->grid));
+  TSR_CALL(fastsg_check_memory(app));
+  const fastsg_grid_t *G = &app->grid;
+  fastsg_block_range(G, app->rank, app->size, &app->b0, &app->b1);
+  const int64_t N = G->npoints;
+  app->samples = malloc((size_t)N * app->es);
+  app->coef = malloc((size_t)N * app->es);
+  app->par1d = malloc(fastsg_par1d_count(app->level) * sizeof(uint32_t));
+  app->btab = malloc((size_t)G->nblocks * 2 * app->dim);
+  TSR_CHECK(app->samples && app->coef && app->par1d && app->btab, TSR_ERR_ALLOC,
+            "cannot allocate the grid arrays (%lld points)", (long long)N);
+  fastsg_par1d_fill(app->level, app->par1d);
+  fastsg_btab_fill(G, app->btab);
+#pragma omp parallel for schedule(static)
+  for (int64_t p = 0; p < N; p++) {
+    int l[FASTSG_MAX_DIM], i[FASTSG_MAX_DIM];
+    double x[FASTSG_MAX_DIM];
+    int g = fastsg_idx2l(G, p, l);
+    fastsg_idx2i(G, p, g, l, i);
+    for (int t = 0; t < app->dim; t++) x[t] = fastsg_coord1d(l[t], i[t]);
+    fastsg_put(app->samples, app->prec, p, fastsg_fun_eval(app->fun, x, app->dim));
+  }
+  /* the reference coefficients: cpu/hier/plain (ichg1 with --no-verify) */
+  memcpy(app->coef, app->samples, (size_t)N * app->es);
+  TSR_CALL(fastsg_hierarchize_cpu(app, cli->verify ? FASTSG_V_cpu_hier_plain
+                                                   : FASTSG_V_cpu_hier_ichg1, app->coef));
+  /* this rank's evaluation points */
+  const int64_t P = app->npoints_eval;
+  app->k0 = P * app->rank / app->size;
+  app->m = P * (app->rank + 1) / app->size - app->k0;
+  const int D = app->dim;
+  app->x = malloc((size_t)(app->m * D + 1) * app->es);
+  app->fx = malloc((size_t)(app->m + 1) * app->es);
+  app->nref = cli->verify ? TSR_MIN(app->m, 2048) : 0;
+  app->ref = malloc((size_t)(app->nref + 1) * app->es);
+  TSR_CHECK(app->x && app->fx && app->ref, TSR_ERR_ALLOC, "cannot allocate %lld points",
+            (long long)app->m);
+  for (int64_t k = 0; k < app->m; k++) {
+    double x[FASTSG_MAX_DIM];
+    for (int t = 0; t < D; t++) {
+      x[t] = fastsg_rand01((uint64_t)app->seed, (uint64_t)((app->k0 + k) * D + t));
+      if (app->prec == TSR_FLOAT) x[t] = (float)x[t];
+      fastsg_put(app->x, app->prec, k * D + t, x[t]);
+    }
+    fastsg_put(app->fx, app->prec, k, fastsg_fun_eval(app->fun, x, D));
+  }
+  if (app->nref > 0) {
+    fastsg_kernel_args_t A = {.grid = G, .prec = app->prec, .coef = app->coef, .npts = app->nref,
+                              .x = app->x, .r = app->ref};
+    TSR_CALL(fastsg_eval_plain_cpu(&A));
+  }
+  return TSR_SUCCESS;
+}
+
+/* --eval-point: the interpolant (cpu/eval/plain) at each given point. */
+static int fastsg_print_points(fastsg_app_t *app, const double *pts, int npts) {
+  if (npts == 0 || app->rank != 0) return TSR_SUCCESS;
+  const int D = app->dim;
+  void *x = malloc((size_t)npts * D * app->es), *r = malloc((size_t)npts * app->es);
+  TSR_CHECK(x && r, TSR_ERR_ALLOC, "out of memory");
+  for (int k = 0; k < npts * D; k++) fastsg_put(x, app->prec, k, pts[k]);
+  fastsg_kernel_args_t A = {.grid = &app->grid, .prec = app->prec, .coef = app->coef,
+                            .npts = npts, .x = x, .r = r};
+  int rc = fastsg_eval_plain_cpu(&A);
+  for (int k = 0; k < npts && rc == 0; k++) {
+    printf("u(");
+    for (int t = 0; t < D; t++) printf("%s%.17g", t ? ", " : "", pts[k * D + t]);
+    double u = app->prec == TSR_FLOAT ? ((float *)r)[k] : ((double *)r)[k];
+    printf(") = %.10f   f = %.10f\n", u, fastsg_fun_eval(app->fun, pts + k * D, D));
+  }
+  fflush(stdout);
+  free(x);
+  free(r);
+  return rc;
+}
+
+static void fastsg_free(fastsg_app_t *app) {
+  free(app->samples); free(app->coef); free(app->par1d); free(app->btab);
+  free(app->x); free(app->fx); free(app->ref);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  tsr_error_set_progname("tsr-fastsg");
+  fastsg_app_t app;
+  memset(&app, 0, sizeof app);
+  app.comm = MPI_COMM_WORLD;
+  MPI_Comm_rank(app.comm, &app.rank);
+  MPI_Comm_size(app.comm, &app.size);
+  app.dim = 2;
+  app.level = 6;
+  app.function = "bump";
+  app.mode = "both";
+  app.precision = "double";
+  app.npoints_eval = 10000;
+  app.seed = 1;
+  tsr_cli_t cli;
+  tsr_cli_init(&cli, "tsr-fastsg",
+               "regular sparse grids without boundary (fastsg): hierarchization and evaluation");
+  cli.runs = 5;
+  cli.warmup = 1;
+  tsr_opt_t opts[] = {
+      {"dim", 'd', TSR_OPT_INT, &app.dim, "D", "dimension (1..32; default 2)"},
+      {"level", 'n', TSR_OPT_INT, &app.level, "n", "level: points with |l|_1 <= n-1 (1..30; default 6)"},
+      {"function", 0, TSR_OPT_STRING, &app.function, "NAME",
+       "function sampled at the grid points: bump = prod 4x(1-x) (default), sinprod = prod sin(pi x)"},
+      {"points", 'p', TSR_OPT_LONG, &app.npoints_eval, "N", "random evaluation points (default 10000)"},
+      {"seed", 0, TSR_OPT_LONG, &app.seed, "S", "seed of the evaluation points (default 1)"},
+      {"eval-point", 0, TSR_OPT_LIST, &app.eval_points, "x1,..,xD",
+       "print the interpolant at this point (repeatable)"},
+      {"mode", 0, TSR_OPT_STRING, &app.mode, "MODE", "hierarchize, evaluate or both (default)"},
+      {"precision", 0, TSR_OPT_STRING, &app.precision, "P", "double (default) or float"},
+  };
+  const int nopts = (int)(sizeof opts / sizeof opts[0]);
+  TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, tsr_cli_parse(&cli, argc, argv, opts, nopts,
+                                                                    app.comm, NULL, 0, NULL)));
+  if (cli.exit_now) {
+    MPI_Finalize();
+    return 0;
+  }
+  if (cli.list_variants) {
+    if (app.rank == 0) tsr_variant_list(fastsg_table, FASTSG_NVAR, stdout);
+    MPI_Finalize();
+    return 0;
+  }
+  /* the variants: --variant, else every variant of the device */
+  const char *spec = cli.variants;
+  if (!spec) {
+    tsr_devkind_t kind = strcmp(cli.device, "cuda") == 0 ? TSR_DEV_CUDA
+                         : strcmp(cli.device, "cpu") == 0 ? TSR_DEV_CPU
+                                                          : tsr_device_default_kind();
+    spec = kind == TSR_DEV_CUDA ? "cuda/*" : "cpu/*";
+  }
+  int sel[FASTSG_NVAR], nsel = 0;
+  TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, tsr_variant_select(fastsg_table, FASTSG_NVAR,
+                                                                         spec, sel, &nsel)));
+  double *pts = NULL;
+  int npts = 0;
+  int rc = fastsg_parse_points(&app, &pts, &npts);
+  if (rc == 0) rc = fastsg_setup(&app, &cli);
+  TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, rc));
+  if (app.rank == 0 && !cli.quiet) {
+    printf("tsr-fastsg: D = %d, n = %d: %lld grid points (%.4g MiB in %s), %lld blocks, %d rank%s\n",
+           app.dim, app.level, (long long)app.grid.npoints,
+           (double)app.grid.npoints * app.es / 1048576.0, app.precision,
+           (long long)app.grid.nblocks, app.size, app.size > 1 ? "s" : "");
+    if (app.do_eval)
+      printf("tsr-fastsg: %lld evaluation points (seed %lld), function %s, analytic error bound "
+             "%.4e\n", (long long)app.npoints_eval, (long long)app.seed, app.function,
+             fastsg_fun_bound(app.fun, app.dim, app.level));
+  }
+  if (app.rank == 0 && !cli.quiet) { /* FNV-1a of the coefficient bytes: equal for any rank count */
+    uint64_t hsh = 1469598103934665603ULL;
+    const unsigned char *c = app.coef;
+    for (size_t k = 0; k < (size_t)app.grid.npoints * app.es; k++) hsh = (hsh ^ c[k]) * 1099511628211ULL;
+    printf("tsr-fastsg: coefficient checksum %016llx\n", (unsigned long long)hsh);
+  }
+  TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, fastsg_print_points(&app, pts, npts)));
+  tsr_report_t *rep;
+  TSR_CALL_ABORT(app.comm, tsr_report_create(&rep));
+  for (int k = 0; k < nsel; k++) {
+    const tsr_variant_t *v = &fastsg_table[sel[k]];
+    int hier = strstr(v->name, "/hier/") != NULL;
+    if (hier ? !app.do_hier : !app.do_eval) continue;
+    rc = hier ? fastsg_run_hier(&app, &cli, v, rep) : fastsg_run_eval(&app, &cli, v, rep);
+    TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, rc));
+  }
+  tsr_report_print(rep, app.comm, stdout);
+  if (cli.csv) TSR_CALL_ABORT(app.comm, tsr_report_write_csv(rep, app.comm, cli.csv));
+  int fails = tsr_report_failures(rep);
+  if (app.rank == 0 && fails) fprintf(stderr, "tsr-fastsg: FAIL: %d variant(s) failed verification\n", fails);
+  tsr_report_destroy(&rep);
+  free(pts);
+  fastsg_free(&app);
+  MPI_Finalize();
+  return fails ? 1 : 0;
+}

@@ -1,0 +1,52 @@
+/* apps/fastsg/fastsg.h: the state of one tsr-fastsg run. Every array the run
+ * owns is listed here with its length. */
+#ifndef FASTSG_APP_H
+#define FASTSG_APP_H
+
+#include "tessera.h"
+#include "kernels/sparse/sg_kernels.h"
+
+typedef enum { FASTSG_F_BUMP = 0, FASTSG_F_SINPROD } fastsg_fun_t;
+
+typedef struct {
+  /* options */
+  int dim, level;
+  const char *function, *mode, *precision, *eval_points;
+  int64_t npoints_eval;        /* --points (global) */
+  int64_t seed;
+  int do_hier, do_eval;
+  fastsg_fun_t fun;
+  tsr_dtype_t prec;
+  size_t es;                   /* element size */
+  /* MPI */
+  MPI_Comm comm;
+  int rank, size;
+  /* grid */
+  fastsg_grid_t grid;
+  int64_t b0, b1;              /* this rank's blocks in distributed sweeps */
+  void *samples;               /* [N] f at the grid points (host) */
+  void *coef;                  /* [N] reference coefficients (host) */
+  uint32_t *par1d;             /* [2^(n+1)] inv4 tables (host) */
+  uint8_t *btab;               /* [nblocks][2][D] sred1 table (host) */
+  /* evaluation points of this rank: global indices [k0, k0 + m) */
+  int64_t k0, m;
+  void *x;                     /* [m][D] */
+  void *fx;                    /* [m] f at the points */
+  void *ref;                   /* [nref] reference values (cpu/eval/plain) */
+  int64_t nref;                /* points verified against the reference */
+} fastsg_app_t;
+
+/* f at x (D coordinates). */
+double fastsg_fun_eval(fastsg_fun_t f, const double *x, int D);
+/* Analytic bound on max |f - interpolant| over [0,1]^D for level n. */
+double fastsg_fun_bound(fastsg_fun_t f, int D, int n);
+
+/* fastsg_run.c: time and verify the selected variants; adds result rows. */
+int fastsg_run_hier(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t *v,
+                    tsr_report_t *rep);
+int fastsg_run_eval(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t *v,
+                    tsr_report_t *rep);
+/* Coefficients by D sweeps of a CPU variant, split over the ranks. */
+int fastsg_hierarchize_cpu(fastsg_app_t *app, int variant, void *a);
+
+#endif

@@ -1,0 +1,61 @@
+#!/bin/sh
+# tests/apps/fastsg.sh: tsr-fastsg end to end (TAP): small grids on every
+# CPU variant (and CUDA ones when a GPU is present), the SG++ value, identical
+# coefficients for 1 and 3 ranks, and bad input (one error line, exit != 0).
+exe=${TSR_TOP_BUILDDIR:-.}/apps/tsr-fastsg
+mpi="${MPIEXEC:-mpiexec} --oversubscribe"
+OMP_NUM_THREADS=1; export OMP_NUM_THREADS
+OMPI_ALLOW_RUN_AS_ROOT=1; export OMPI_ALLOW_RUN_AS_ROOT
+OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+tmp=${TMPDIR:-/tmp}/tsr-fastsg-test.$$
+mkdir -p "$tmp"; trap 'rm -rf "$tmp"' EXIT
+n=0; fails=0
+echo "1..13"
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+no() { n=$((n + 1)); echo "not ok $n - $1"; fails=$((fails + 1)); sed 's/^/# /' "$tmp/out"; }
+# run NAME EXPECT(0|1) ARGS...: exit status 0 or non-zero as expected
+run() {
+  name=$1; want=$2; shift 2
+  $mpi -n 1 "$exe" "$@" >"$tmp/out" 2>&1; rc=$?
+  if [ "$want" = 0 ] && [ $rc = 0 ]; then ok "$name"; return 0; fi
+  if [ "$want" = 1 ] && [ $rc != 0 ]; then ok "$name"; return 0; fi
+  no "$name (exit $rc)"; return 1
+}
+# bad NAME PATTERN ARGS...: non-zero exit and exactly one error line matching PATTERN
+bad() {
+  name=$1; pat=$2; shift 2
+  $mpi -n 1 "$exe" "$@" >"$tmp/out" 2>&1; rc=$?
+  lines=$(grep -c 'error:' "$tmp/out")
+  if [ $rc != 0 ] && [ "$lines" = 1 ] && grep -q "$pat" "$tmp/out"; then ok "$name"
+  else no "$name (exit $rc, $lines error lines, want '$pat')"; fi
+}
+
+run "all CPU variants, D=3 n=5, double" 0 -d 3 -n 5 --points 500 --runs 1 --warmup 0 --variant 'cpu/*'
+if [ "$(grep -c ' PASS ' "$tmp/out")" = 10 ]; then ok "10 CPU rows PASS"; else no "10 CPU rows PASS"; fi
+run "all CPU variants, D=2 n=7, float, sinprod" 0 -d 2 -n 7 --precision float --function sinprod \
+  --points 300 --runs 1 --warmup 0 --variant 'cpu/*'
+run "SG++ value at (0.52, 0.73)" 0 -d 2 -n 3 --mode hierarchize --runs 1 --eval-point 0.52,0.73 \
+  --variant cpu/hier/plain
+if grep -q 'u(0.52.*) = 0.7696' "$tmp/out"; then ok "interpolant = 0.7696"; else no "interpolant = 0.7696"; fi
+# one rank and three ranks: the same coefficients and errors
+for np in 1 3; do
+  $mpi -n $np "$exe" -d 4 -n 5 --points 999 --runs 1 --warmup 0 \
+    --variant 'cpu/hier/inv4,cpu/eval/ichg2' >"$tmp/np$np" 2>&1 || echo "exit $? at -np $np" >>"$tmp/np$np"
+done
+s1=$(grep checksum "$tmp/np1"); s3=$(grep checksum "$tmp/np3")
+e1=$(grep -o 'maxerr=[^ ]* l2=[^ ]*' "$tmp/np1"); e3=$(grep -o 'maxerr=[^ ]* l2=[^ ]*' "$tmp/np3")
+cat "$tmp/np1" "$tmp/np3" >"$tmp/out"
+if [ -n "$s1" ] && [ "$s1" = "$s3" ] && [ -n "$e1" ] && [ "$e1" = "$e3" ] && ! grep -q 'FAIL\|exit' "$tmp/out"; then
+  ok "1 and 3 ranks agree ($s1)"; else no "1 and 3 ranks agree"; fi
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+  run "all CUDA variants, D=3 n=6" 0 -d 3 -n 6 --points 2000 --runs 1 --variant 'cuda/*'
+else
+  n=$((n + 1)); echo "ok $n # SKIP no CUDA device"
+fi
+bad "D out of range" "dimension D = 40 is out of range" -d 40
+bad "n out of range" "level n = 0 is out of range" -n 0
+bad "grid too large for memory" "do not fit in the" -d 10 -n 20
+bad "point outside [0,1]^D" "outside \[0,1\]" -d 2 --eval-point 0.5,1.5
+bad "unknown mode" "expected hierarchize, evaluate or both" --mode fast
+bad "HDF5 output without the io module" "io module" -o out.h5
+[ $fails = 0 ]

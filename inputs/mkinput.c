@@ -192,6 +192,7 @@ int main(int argc, char **argv) {
   tsr_cli_init(&cli, "tsr-mkinput",
                "Write a regular grid (grid) or an X-Y-unstructured grid with neighbour tables "
                "(xygrid) to HDF5.\nUsage: tsr-mkinput grid|xygrid -o FILE.h5 [options]");
+  cli.options = TSR_CLI_OUTPUT;
   mk_opts_t o;
   memset(&o, 0, sizeof o);
   o.size[0] = 64;

@@ -277,6 +277,7 @@ static int cb_main(MPI_Comm comm, int argc, char **argv, int *failures) {
   };
   cli.runs = 50;
   cli.warmup = 5;
+  cli.options &= ~(unsigned)(TSR_CLI_INPUT | TSR_CLI_OUTPUT | TSR_CLI_ITERATIONS);
   TSR_CALL(tsr_cli_parse(&cli, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), comm, NULL,
                          0, NULL));
   if (cli.exit_now) return TSR_SUCCESS;

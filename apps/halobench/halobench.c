@@ -4,7 +4,7 @@
  * the ranks in X-Y (tsr_grid_part_init) with halo width W (default 2); one
  * sample is tsr_halo_begin + tsr_halo_end (pack, MPI, unpack, device sync)
  * timed on every rank, the slowest rank counting. After --warmup untimed
- * exchanges, --iterations samples give median / min / max.
+ * exchanges, --runs samples give median / min / max.
  *
  * Variants: cpu (host arrays, host pack), cuda/staged (device arrays, CUDA
  * pack/unpack, messages through pinned host buffers), cuda/aware (device
@@ -109,7 +109,7 @@ static int run_variant(bench_t *B, const tsr_variant_t *v, tsr_report_t *rep) {
   }
   for (int i = 0; i < B->cli.warmup; i++) TSR_CALL(tsr_halo_exchange(B->h, &dev, u, 1, TSR_DOUBLE));
   TSR_CALL(tsr_device_sync(&dev));
-  int n = B->cli.iterations;
+  int n = B->cli.runs;
   double *t = malloc((size_t)n * sizeof *t);
   TSR_CHECK(t, TSR_ERR_ALLOC, "cannot allocate %d samples", n);
   for (int i = 0; i < n; i++) {
@@ -145,7 +145,8 @@ static int bench(int argc, char **argv, int *failures) {
   B.halo = 2;
   tsr_cli_init(&B.cli, "tsr-halobench",
                "time the halo exchange (begin+end) of a regular grid decomposed in X-Y");
-  B.cli.iterations = 100;
+  B.cli.runs = 100;
+  B.cli.options &= ~(unsigned)(TSR_CLI_INPUT | TSR_CLI_OUTPUT | TSR_CLI_ITERATIONS);
   B.cli.warmup = 10;
   const char *size = NULL;
   tsr_opt_t opts[] = {
@@ -162,8 +163,6 @@ static int bench(int argc, char **argv, int *failures) {
   }
   if (size) TSR_CALL(tsr_parse_size3(size, B.size));
   TSR_CHECK(B.halo >= 1, TSR_ERR_ARG, "option --halo: %d, expected a width >= 1", B.halo);
-  TSR_CHECK(B.cli.iterations >= 1, TSR_ERR_ARG, "option --iterations: %d, expected >= 1",
-            B.cli.iterations);
   /* variants: --variant, else by --device (auto: CUDA when a GPU is visible) */
   const char *spec = B.cli.variants;
   if (!spec) {
@@ -183,7 +182,7 @@ static int bench(int argc, char **argv, int *failures) {
     printf("tsr-halobench: %lld x %lld x %lld doubles, halo %d, %d ranks as %d x %d, "
            "%d warm-up + %d timed exchanges\n",
            (long long)B.size[0], (long long)B.size[1], (long long)B.size[2], B.halo, B.part.size,
-           B.part.dims[0], B.part.dims[1], B.cli.warmup, B.cli.iterations);
+           B.part.dims[0], B.part.dims[1], B.cli.warmup, B.cli.runs);
   tsr_report_t *rep;
   TSR_CALL(tsr_report_create(&rep));
   for (int i = 0; i < nsel; i++) TSR_CALL(run_variant(&B, &variants[sel[i]], rep));

@@ -13,6 +13,7 @@ void tsr_cli_init(tsr_cli_t *cli, const char *prog, const char *summary) {
   memset(cli, 0, sizeof *cli);
   cli->prog = prog;
   cli->summary = summary;
+  cli->options = TSR_CLI_ALL;
   cli->device = "auto";
   cli->iterations = 1;
   cli->runs = 20;
@@ -53,9 +54,13 @@ static int tsr__parse_long(const char *flag, const char *s, long long lo, long l
   return TSR_SUCCESS;
 }
 
-/* The common options, expressed as a table over the cli struct. */
+/* The common options, expressed as a table over the cli struct; returns how
+ * many of them the program takes (cli->options). */
 enum { TSR__NCOMMON = 11 };
-static void tsr__common(tsr_cli_t *c, tsr_opt_t t[TSR__NCOMMON]) {
+static const unsigned tsr__common_bit[TSR__NCOMMON] = {
+    TSR_CLI_INPUT, TSR_CLI_OUTPUT, TSR_CLI_VARIANTS, TSR_CLI_VARIANTS, TSR_CLI_DEVICE,
+    TSR_CLI_ITERATIONS, TSR_CLI_RUNS, TSR_CLI_RUNS, TSR_CLI_CSV, TSR_CLI_VERIFY, 0};
+static int tsr__common(tsr_cli_t *c, tsr_opt_t t[TSR__NCOMMON]) {
   tsr_opt_t tab[TSR__NCOMMON] = {
       {"input", 'i', TSR_OPT_STRING, &c->input, "FILE.h5", "read the input from an HDF5 file"},
       {"output", 'o', TSR_OPT_STRING, &c->output, "FILE.h5", "write results to an HDF5 file (+ .xmf)"},
@@ -71,7 +76,10 @@ static void tsr__common(tsr_cli_t *c, tsr_opt_t t[TSR__NCOMMON]) {
        "verify every variant against the reference (default; --no-verify to skip)"},
       {"quiet", 'q', TSR_OPT_FLAG, &c->quiet, NULL, "print only the result table and errors"},
   };
-  memcpy(t, tab, sizeof tab);
+  int n = 0;
+  for (int i = 0; i < TSR__NCOMMON; i++)
+    if (!tsr__common_bit[i] || (c->options & tsr__common_bit[i])) t[n++] = tab[i];
+  return n;
 }
 
 static void tsr__usage_table(const tsr_opt_t *t, int n, FILE *f) {
@@ -90,7 +98,7 @@ static void tsr__usage_table(const tsr_opt_t *t, int n, FILE *f) {
 void tsr_cli_usage(const tsr_cli_t *cli, const tsr_opt_t *opts, int nopts, FILE *f) {
   tsr_cli_t copy = *cli;
   tsr_opt_t common[TSR__NCOMMON];
-  tsr__common(&copy, common);
+  int ncommon = tsr__common(&copy, common);
   fprintf(f, "Usage: %s [OPTIONS]\n%s\n\n", cli->prog, cli->summary ? cli->summary : "");
   if (nopts > 0) {
     fprintf(f, "Options of %s:\n", cli->prog);
@@ -98,7 +106,7 @@ void tsr_cli_usage(const tsr_cli_t *cli, const tsr_opt_t *opts, int nopts, FILE 
     fprintf(f, "\n");
   }
   fprintf(f, "Common options:\n");
-  tsr__usage_table(common, TSR__NCOMMON, f);
+  tsr__usage_table(common, ncommon, f);
   fprintf(f, "  %-28s %s\n  %-28s %s\n", "-h, --help", "show this help",
           "    --version", "print the version");
   fprintf(f, "\nErrors print one line; set TSR_TRACE=1 for the call trace.\n");
@@ -203,7 +211,7 @@ int tsr_cli_parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, 
     used += (size_t)w;
   }
   tsr_opt_t common[TSR__NCOMMON];
-  tsr__common(cli, common);
+  int ncommon = tsr__common(cli, common);
   if (npos) *npos = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -228,13 +236,13 @@ int tsr_cli_parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, 
     if (a[1] == '-') {
       const char *name = a + 2, *eq = strchr(name, '=');
       size_t len = eq ? (size_t)(eq - name) : strlen(name);
-      o = tsr__find(opts, nopts, common, TSR__NCOMMON, name, len, 0, &neg);
+      o = tsr__find(opts, nopts, common, ncommon, name, len, 0, &neg);
       TSR_CHECK(o, TSR_ERR_ARG, "unknown option '%.*s' (see %s --help)", (int)(len + 2), a,
                 cli->prog);
       if (eq) val = eq + 1;
     } else {
       TSR_CHECK(a[2] == '\0', TSR_ERR_ARG, "unknown option '%s' (see %s --help)", a, cli->prog);
-      o = tsr__find(opts, nopts, common, TSR__NCOMMON, NULL, 0, a[1], &neg);
+      o = tsr__find(opts, nopts, common, ncommon, NULL, 0, a[1], &neg);
       TSR_CHECK(o, TSR_ERR_ARG, "unknown option '%s' (see %s --help)", a, cli->prog);
     }
     if (o->kind == TSR_OPT_FLAG) {

@@ -29,7 +29,7 @@ echo "== copy through layouts"
 
 echo "== halo exchange 512x512x64 double, width 2"
 for np in 1 4; do export OMP_NUM_THREADS=$((16 / np))
-  $MPI -np $np "$P/tsr-halobench" --size 512x512x64 --halo 2 --device cuda --variant all --iterations 100 --csv "$OUT/halo.np$np.csv" 2>&1 | tail -6
+  $MPI -np $np "$P/tsr-halobench" --size 512x512x64 --halo 2 --device cuda --variant all --runs 100 --csv "$OUT/halo.np$np.csv" 2>&1 | tail -6
 done
 
 echo "== airfoil, OP2's standard mesh, 1000 iterations"

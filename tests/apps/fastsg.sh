@@ -57,5 +57,5 @@ bad "n out of range" "level n = 0 is out of range" -n 0
 bad "grid too large for memory" "do not fit in the" -d 10 -n 20
 bad "point outside [0,1]^D" "outside \[0,1\]" -d 2 --eval-point 0.5,1.5
 bad "unknown mode" "expected hierarchize, evaluate or both" --mode fast
-bad "HDF5 output without the io module" "io module" -o out.h5
+bad "an option the app does not take (-o)" "unknown option '-o'" -o out.h5
 [ $fails = 0 ]

@@ -73,6 +73,33 @@ START_TEST(test_bad_flags) {
 }
 END_TEST
 
+START_TEST(test_options_mask) {
+  tsr_cli_t c;
+  tsr_cli_init(&c, "p", "");
+  c.options &= ~(unsigned)(TSR_CLI_INPUT | TSR_CLI_RUNS);
+  char *a1[] = {"p", "-i", "x.h5"};
+  ck_tsr_fails(tsr_cli_parse(&c, 3, a1, NULL, 0, MPI_COMM_WORLD, NULL, 0, NULL), TSR_ERR_ARG);
+  char *a2[] = {"p", "--warmup", "3"};
+  ck_tsr_fails(tsr_cli_parse(&c, 3, a2, NULL, 0, MPI_COMM_WORLD, NULL, 0, NULL), TSR_ERR_ARG);
+  char *a3[] = {"p", "-o", "y.h5", "--iterations", "4", "-q"};
+  ck_tsr(tsr_cli_parse(&c, 6, a3, NULL, 0, MPI_COMM_WORLD, NULL, 0, NULL));
+  ck_assert_str_eq(c.output, "y.h5");
+  /* --help lists only what is taken */
+  char path[256];
+  tsr_test_tmpname(path, sizeof path, "usage");
+  FILE *f = fopen(path, "w+");
+  tsr_cli_usage(&c, NULL, 0, f);
+  rewind(f);
+  char buf[8192];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  buf[n] = 0;
+  fclose(f);
+  unlink(path);
+  ck_assert(strstr(buf, "--output") && strstr(buf, "--iterations"));
+  ck_assert(!strstr(buf, "--input") && !strstr(buf, "--warmup") && !strstr(buf, "--runs"));
+}
+END_TEST
+
 static const tsr_variant_t table[] = {
     {"cpu/ref", TSR_DEV_CPU, "reference", 0},
     {"cpu/zcurve", TSR_DEV_CPU, "", 1},
@@ -168,6 +195,7 @@ static Suite *cli_suite(void) {
   tcase_add_test(tc, test_common_flags);
   tcase_add_test(tc, test_app_options);
   tcase_add_test(tc, test_bad_flags);
+  tcase_add_test(tc, test_options_mask);
   tcase_add_test(tc, test_variant_select);
   tcase_add_test(tc, test_stats);
   tcase_add_test(tc, test_csv);

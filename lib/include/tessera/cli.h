@@ -37,8 +37,25 @@ typedef struct {
   const char *help;    /* one line */
 } tsr_opt_t;
 
+/* Which common options a program takes (tsr_cli_t.options). A program
+ * clears the bits of the options it does not implement: they are then
+ * neither shown by --help nor accepted. --help, --version and --quiet are
+ * always there. */
+enum {
+  TSR_CLI_INPUT = 1 << 0,      /* -i/--input */
+  TSR_CLI_OUTPUT = 1 << 1,     /* -o/--output */
+  TSR_CLI_VARIANTS = 1 << 2,   /* --variant, --list-variants */
+  TSR_CLI_DEVICE = 1 << 3,     /* --device */
+  TSR_CLI_ITERATIONS = 1 << 4, /* --iterations */
+  TSR_CLI_RUNS = 1 << 5,       /* --runs, --warmup */
+  TSR_CLI_CSV = 1 << 6,        /* --csv */
+  TSR_CLI_VERIFY = 1 << 7,     /* --verify/--no-verify */
+  TSR_CLI_ALL = (1 << 8) - 1
+};
+
 typedef struct {
   const char *prog;      /* program name, e.g. "tsr-laplap" */
+  unsigned options;      /* TSR_CLI_* bits of the common options taken (default all) */
   const char *summary;   /* one line shown by --help */
   const char *input;     /* -i FILE.h5 or NULL */
   const char *output;    /* -o FILE.h5 or NULL */
@@ -55,7 +72,8 @@ typedef struct {
   char command_line[2048]; /* argv joined, for provenance */
 } tsr_cli_t;
 
-/* Defaults for prog (iterations = 1, runs = 20, warmup = 2, verify = 1). */
+/* Defaults for prog (all common options; iterations = 1, runs = 20,
+ * warmup = 2, verify = 1). */
 void tsr_cli_init(tsr_cli_t *cli, const char *prog, const char *summary);
 
 /* Parse argv. Bad flags and values raise TSR_ERR_ARG with a message naming

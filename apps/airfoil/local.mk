@@ -7,7 +7,8 @@ kernels_airfoil_libtsr_airfoil_la_SOURCES = \
 	apps/airfoil/airfoil_mesh.h apps/airfoil/airfoil_mesh.c apps/airfoil/airfoil_io.c apps/airfoil/airfoil_part.c \
 	inputs/naca0012.h inputs/naca0012.c
 if HAVE_CUDA
-kernels_airfoil_libtsr_airfoil_la_SOURCES += kernels/airfoil/airfoil_cuda.cu
+kernels_airfoil_libtsr_airfoil_la_SOURCES += kernels/airfoil/airfoil_cuda.cu \
+	kernels/airfoil/airfoil_cuda_shared.cu
 endif
 EXTRA_DIST += kernels/airfoil/airfoil_kernels.inc kernels/airfoil/variants.def \
 	kernels/airfoil/airfoil_cuda.cuh

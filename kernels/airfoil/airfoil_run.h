@@ -55,8 +55,12 @@ typedef enum { AIRFOIL_AOS = 0, AIRFOIL_SOA } airfoil_layout_t;
 typedef enum {
   AIRFOIL_ATOMIC = 0, /* atomicAdd into res                                 */
   AIRFOIL_COLOUR,     /* edges coloured globally; one launch per colour     */
-  AIRFOIL_GATHER      /* fluxes to a per-edge temporary, then a per-cell
+  AIRFOIL_GATHER,     /* fluxes to a per-edge temporary, then a per-cell
                          gather through the inverse map (no atomics)       */
+  AIRFOIL_SHARED      /* seed 003: cells and nodes of a block staged once in
+                         shared memory (SoA), increments colour by colour
+                         in shared memory (threads sorted by colour), blocks
+                         coloured, written back without atomics            */
 } airfoil_incr_t;
 
 typedef struct {

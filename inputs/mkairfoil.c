@@ -39,7 +39,10 @@ static int mk_main(int argc, char **argv) {
   else TSR_CALL(airfoil_naca0012((int)size[0], (int)size[1], !exact, &m));
   airfoil_problem_t p;
   int rc = airfoil_problem_from_mesh(m, from_dat ? from_dat : "generated mesh", &p);
-  if (!rc && cli.output) rc = airfoil_mesh_write_h5(cli.output, m);
+  char cmd[1024];
+  tsr_provenance_command_line(argc, argv, cmd, sizeof cmd);
+  tsr_provenance_t prov = {"tsr-mkairfoil", from_dat ? "from-dat" : "naca0012", "cpu", cmd, 1};
+  if (!rc && cli.output) rc = airfoil_mesh_write(MPI_COMM_WORLD, cli.output, m, &prov);
   if (!rc && dat) rc = airfoil_dat_write(dat, m);
   if (!rc && !cli.quiet)
     printf("tsr-mkairfoil: %lld nodes, %lld cells, %lld edges, %lld bedges%s%s%s%s\n",

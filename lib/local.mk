@@ -21,3 +21,4 @@ include lib/meshio.mk
 include lib/halo.mk
 include lib/app.mk
 include lib/colour.mk
+include lib/reorder.mk

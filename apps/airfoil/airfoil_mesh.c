@@ -63,6 +63,8 @@ static int af_same_point(const double *a, const double *b) {
 /* node is a corner of the cell, by index or by position (the C-mesh's cut
  * line has two nodes at each point, one for each side of the cut). */
 static int af_has_corner(const double *x, const int32_t *cell4, int32_t node) {
+  for (int k = 0; k < 4; k++) /* -1: a corner this rank does not hold (a halo cell): the */
+    if (cell4[k] < 0) return 1; /* rank owning the cell checks it                          */
   for (int k = 0; k < 4; k++)
     if (cell4[k] == node || af_same_point(x + 2 * cell4[k], x + 2 * node)) return 1;
   return 0;
@@ -70,16 +72,18 @@ static int af_has_corner(const double *x, const int32_t *cell4, int32_t node) {
 
 int airfoil_problem_from_mesh(const tsr_mesh_t *m, const char *src, airfoil_problem_t *p) {
   memset(p, 0, sizeof *p);
-  TSR_CHECK(tsr_mesh_dist(m) == TSR_MESH_SERIAL, TSR_ERR_UNSUPPORTED,
-            "%s: the airfoil kernels need a whole (serial) mesh", src);
+  TSR_CHECK(tsr_mesh_dist(m) != TSR_MESH_BLOCK, TSR_ERR_UNSUPPORTED,
+            "%s: the airfoil kernels need a whole or a partitioned mesh, not a block of one", src);
   int nodes, edges, bedges, cells;
   TSR_CALL(af_set(m, src, "nodes", &p->nnode, &nodes));
   TSR_CALL(af_set(m, src, "edges", &p->nedge, &edges));
   TSR_CALL(af_set(m, src, "bedges", &p->nbedge, &bedges));
   TSR_CALL(af_set(m, src, "cells", &p->ncell, &cells));
-  TSR_CHECK(p->ncell > 0 && p->nnode >= 4, TSR_ERR_FORMAT,
+  const tsr_set_t *sc = tsr_mesh_set(m, cells), *se = tsr_mesh_set(m, edges),
+                  *sb = tsr_mesh_set(m, bedges);
+  TSR_CHECK(sc->global_size > 0 && tsr_mesh_set(m, nodes)->global_size >= 4, TSR_ERR_FORMAT,
             "%s: %lld cells and %lld nodes: an Airfoil mesh needs at least one cell", src,
-            (long long)p->ncell, (long long)p->nnode);
+            (long long)sc->global_size, (long long)tsr_mesh_set(m, nodes)->global_size);
   TSR_CALL(af_map(m, src, "pedge", edges, nodes, 2, &p->pedge));
   TSR_CALL(af_map(m, src, "pecell", edges, cells, 2, &p->pecell));
   TSR_CALL(af_map(m, src, "pbedge", bedges, nodes, 2, &p->pbedge));
@@ -101,6 +105,14 @@ int airfoil_problem_from_mesh(const tsr_mesh_t *m, const char *src, airfoil_prob
   TSR_CHECK(p->c.cfl > 0 && p->c.qinf[0] > 0, TSR_ERR_FORMAT,
             "%s: constants cfl = %g and qinf[0] = %g must be positive", src, p->c.cfl,
             p->c.qinf[0]);
+  /* What this rank executes (everything for a whole mesh). */
+  p->ncell_global = sc->global_size;
+  p->ncell_owned = sc->owned;
+  p->nedge_exec = se->owned + se->exec_halo;
+  p->nbedge_exec = sb->owned + sb->exec_halo;
+  p->nedge_core = tsr_mesh_dist(m) == TSR_MESH_PARTITIONED ? tsr_mesh_core_size(m, edges) : p->nedge;
+  p->nbedge_core = tsr_mesh_dist(m) == TSR_MESH_PARTITIONED ? tsr_mesh_core_size(m, bedges) : p->nbedge;
+  p->comm = MPI_COMM_SELF;
 
   /* Every map index in range (libtessera's check), with the source named. */
   int rc = tsr_mesh_validate(m);
@@ -110,35 +122,37 @@ int airfoil_problem_from_mesh(const tsr_mesh_t *m, const char *src, airfoil_prob
     tsr_error_clear();
     return TSR_RAISE(rc, "%s: %s", src, msg);
   }
+  const int64_t *eg = se->global_id, *bg = sb->global_id, *cg = sc->global_id;
   for (int64_t n = 0; n < 2 * p->nnode; n++)
     TSR_CHECK(isfinite(p->x[n]), TSR_ERR_FORMAT, "%s: p_x[%lld][%d] is not finite", src,
               (long long)(n / 2), (int)(n % 2));
-  /* The maps describe one mesh: each edge is a side of both cells it names
-   * (its end points are corners of each, by index or by position). */
-  for (int64_t e = 0; e < p->nedge; e++)
+  /* The maps describe one mesh: each executed edge is a side of both cells
+   * it names (its end points are corners of each, by index or by position).
+   * Messages give global indices. */
+  for (int64_t e = 0; e < p->nedge_exec; e++)
     for (int s = 0; s < 2; s++) {
       const int32_t *c4 = p->pcell + 4 * (int64_t)p->pecell[2 * e + s];
       TSR_CHECK(af_has_corner(p->x, c4, p->pedge[2 * e]) && af_has_corner(p->x, c4, p->pedge[2 * e + 1]),
                 TSR_ERR_FORMAT,
-                "%s: edge %lld (pedge nodes %d, %d) is not a side of its cell %d (pecell "
-                "column %d): the edges do not match the cells",
-                src, (long long)e, p->pedge[2 * e], p->pedge[2 * e + 1], p->pecell[2 * e + s], s);
+                "%s: edge %lld is not a side of its cell %lld (pecell column %d): the edges do "
+                "not match the cells",
+                src, (long long)(eg ? eg[e] : e), (long long)(cg ? cg[p->pecell[2 * e + s]] : p->pecell[2 * e + s]), s);
     }
-  for (int64_t b = 0; b < p->nbedge; b++) {
+  for (int64_t b = 0; b < p->nbedge_exec; b++) {
     const int32_t *c4 = p->pcell + 4 * (int64_t)p->pbecell[b];
     TSR_CHECK(af_has_corner(p->x, c4, p->pbedge[2 * b]) && af_has_corner(p->x, c4, p->pbedge[2 * b + 1]),
               TSR_ERR_FORMAT,
-              "%s: boundary edge %lld (pbedge nodes %d, %d) is not a side of its cell %d "
-              "(pbecell): the boundary edges do not match the cells",
-              src, (long long)b, p->pbedge[2 * b], p->pbedge[2 * b + 1], p->pbecell[b]);
+              "%s: boundary edge %lld is not a side of its cell %lld (pbecell): the boundary "
+              "edges do not match the cells",
+              src, (long long)(bg ? bg[b] : b), (long long)(cg ? cg[p->pbecell[b]] : p->pbecell[b]));
     TSR_CHECK(p->bound[b] == 1 || p->bound[b] == 2, TSR_ERR_FORMAT,
-              "%s: p_bound[%lld] = %d, expected 1 (wall) or 2 (far field)", src, (long long)b,
-              p->bound[b]);
+              "%s: p_bound[%lld] = %d, expected 1 (wall) or 2 (far field)", src,
+              (long long)(bg ? bg[b] : b), p->bound[b]);
   }
   for (int64_t c = 0; c < p->ncell; c++)
     TSR_CHECK(p->q0[4 * c] > 0 && isfinite(p->q0[4 * c + 3]), TSR_ERR_FORMAT,
               "%s: p_q[%lld] has density %g: the initial state needs positive density", src,
-              (long long)c, p->q0[4 * c]);
+              (long long)(cg ? cg[c] : c), p->q0[4 * c]);
   return 0;
 }
 

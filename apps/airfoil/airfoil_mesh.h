@@ -7,11 +7,13 @@
  * the dats p_x (nodes, 2, double), p_q (cells, 4, double), p_bound (bedges,
  * 1, int32); the constants gam, gm1, cfl, eps, mach, alpha (1) and qinf (4).
  * p_qold, p_adt and p_res, which OP2's files also carry, are work arrays:
- * they are read when present and written, but never needed.
+ * they are not read (the kernels need none of them).
  */
 #ifndef TSR_APPS_AIRFOIL_MESH_H
 #define TSR_APPS_AIRFOIL_MESH_H
 
+#include "tessera/halo.h"
+#include "tessera/io.h"
 #include "tessera/mesh.h"
 #include "kernels/airfoil/airfoil_run.h"
 
@@ -26,15 +28,73 @@ int airfoil_problem_from_mesh(const tsr_mesh_t *mesh, const char *source, airfoi
 /* Add OP2's seven constants to mesh. */
 int airfoil_mesh_add_consts(tsr_mesh_t *mesh, const airfoil_consts_t *c);
 
-/* Read an OP2 HDF5 mesh (the layout of OP2's convert_mesh: one dataset per
- * set holding its size, maps [from_size][dim] int, dats [size][dim],
- * constants [dim] double) on one rank as a SERIAL mesh. Other groups and
- * datasets (OP2's test groups) are ignored. Errors name the file and the
- * dataset. Serial stop-gap until libtessera's io (tsr_mesh_read) lands. */
-int airfoil_mesh_read_h5(const char *path, tsr_mesh_t **out);
+/* Read an OP2 HDF5 mesh (OP2's convert_mesh layout; other groups and
+ * datasets, like OP2's test groups, are ignored) through libtessera's io:
+ * on one rank a SERIAL mesh, on several a BLOCK mesh (each rank its rows).
+ * Collective; errors name the file and the dataset. */
+int airfoil_mesh_read(MPI_Comm comm, const char *path, tsr_mesh_t **out);
 
-/* Write mesh in OP2's HDF5 layout (with OP2's dim/size/type attributes) to
- * PATH.tmp, then rename it to path. */
-int airfoil_mesh_write_h5(const char *path, const tsr_mesh_t *mesh);
+/* Write a SERIAL or BLOCK mesh in OP2's layout (temp-then-rename), with
+ * provenance (prov may be NULL). Collective. */
+int airfoil_mesh_write(MPI_Comm comm, const char *path, const tsr_mesh_t *mesh,
+                       const tsr_provenance_t *prov);
+
+/* ---- distribution and reordering (airfoil_part.c) ---------------------- */
+typedef enum {
+  AIRFOIL_REORDER_NONE = 0, /* the file's numbering                                  */
+  AIRFOIL_REORDER_GPS,      /* cells by Gibbs-Poole-Stockmeyer (Scotch); nodes, edges
+                               and bedges follow their cells                        */
+  AIRFOIL_REORDER_RCM,      /* the same with reverse Cuthill-McKee (baseline)       */
+  AIRFOIL_REORDER_PARTITION /* edges in METIS blocks of <= block (seed's margins),
+                               cells by the blocks that touch them, the rest follow */
+} airfoil_reorder_t;
+
+typedef struct {
+  airfoil_reorder_t reorder;
+  int block;        /* PARTITION: largest block (the CUDA block size)          */
+  double imbalance; /* PARTITION: METIS imbalance l (1.001)                    */
+  double eps;       /* PARTITION: margin eps of l' = (S + eps) / S' (0)        */
+} airfoil_setup_t;
+
+/* This rank's part of the problem. */
+typedef struct {
+  tsr_mesh_t *mesh;      /* partitioned (tsr_mesh_partition) and reordered     */
+  tsr_halo_t *halo;      /* cells (NULL on one rank)                          */
+  airfoil_problem_t p;   /* points into mesh; p.halo, p.comm set              */
+  tsr_idx_t neblock;     /* PARTITION: edge blocks (also in p)                 */
+  tsr_idx_t *eblock_off;
+  /* what the reordering did on this rank's cell graph (pecell) */
+  tsr_idx_t bw_before, bw_after, profile_before, profile_after;
+} airfoil_local_t;
+
+/* Collective. Partition `in` (SERIAL, the same on every rank, or BLOCK as
+ * read) OP2's way: cells by METIS on the graph pecell induces, edges and
+ * bedges with their first cell, nodes with their first cell; exec and
+ * non-exec halos. Then reorder each rank's mesh as asked (core, owned and
+ * halo rows stay in their groups), build the cells' halo and check the
+ * mesh (airfoil_problem_from_mesh; errors agreed over comm). */
+int airfoil_local_create(MPI_Comm comm, const tsr_mesh_t *in, const char *source,
+                         const airfoil_setup_t *o, airfoil_local_t *out);
+void airfoil_local_free(airfoil_local_t *l);
+
+/* Collective. Write the final state q ([l.p.ncell][4], owned rows used) into
+ * `in`'s p_q in the ORIGINAL numbering, add the cell dat "pressure", write
+ * `in` to path (OP2's layout, temp-then-rename) and its XDMF sidecar. */
+int airfoil_write_solution(MPI_Comm comm, const char *path, tsr_mesh_t *in,
+                           const airfoil_local_t *l, const double *q,
+                           const tsr_provenance_t *prov);
+
+/* Shared-memory plan statistics of the edges of p for block size `block`
+ * (p's partition blocks when it has some and none exceeds block, else
+ * uniform blocks): data reuse of the cells staged per block (mean, min),
+ * block colours, most thread colours, shared memory per block (bytes, for
+ * real numbers of `real` bytes: q, adt, increments per cell, x per node). */
+typedef struct {
+  tsr_idx_t nblocks;
+  int max_block, nblock_colours, max_thread_colours;
+  double reuse_mean, reuse_min;
+  size_t smem;
+} airfoil_plan_info_t;
+int airfoil_plan_info(const airfoil_problem_t *p, int block, size_t real, airfoil_plan_info_t *info);
 
 #endif /* TSR_APPS_AIRFOIL_MESH_H */

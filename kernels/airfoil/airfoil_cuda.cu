@@ -240,6 +240,7 @@ int iterate(const airfoil_cuda_t *d, KC k, int niter) {
       k_adt<R, SOA><<<grid(nc, B), B>>>(k, nc, d->nnode, d->pcell, x, q, adt);
       if (d->incr == AIRFOIL_ATOMIC) TSR_CALL((increments<R, SOA, AIRFOIL_ATOMIC>(d, k)));
       else if (d->incr == AIRFOIL_COLOUR) TSR_CALL((increments<R, SOA, AIRFOIL_COLOUR>(d, k)));
+      else if (d->incr == AIRFOIL_SHARED) TSR_CALL(airfoil_shared_cuda(d));
       else TSR_CALL((increments<R, SOA, AIRFOIL_GATHER>(d, k)));
       k_update<R, SOA><<<grid(nc, B), B>>>(nc, qold, q, res, adt, d->partial);
     }

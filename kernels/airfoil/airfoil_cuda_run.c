@@ -21,6 +21,8 @@ int airfoil_cuda_run(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
   return TSR_RAISE(TSR_ERR_NOCUDA, "airfoil CUDA variants: built without CUDA (configure found no nvcc)");
 #else
   TSR_CHECK(tsr_device_cuda_count() > 0, TSR_ERR_NODEVICE, "airfoil CUDA variants: no GPU visible");
+  TSR_CHECK(p->ncell_owned == p->ncell && p->nedge_exec == p->nedge && p->halo == NULL,
+            TSR_ERR_UNSUPPORTED, "airfoil CUDA variants: the mesh must be whole (one rank)");
   tsr_device_t dev;
   memset(&dev, 0, sizeof dev);
   dev.kind = TSR_DEV_CUDA;
@@ -42,7 +44,13 @@ int airfoil_cuda_run(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
   int32_t *ecolour = NULL, *bcolour = NULL, *eorder = NULL, *border = NULL;
   tsr_idx_t *eoff = NULL, *boff = NULL;
   tsr_csr_t ce = {0, NULL, NULL, NULL}, cb = {0, NULL, NULL, NULL};
-  void *dptr[24];
+  void *dptr[64];
+  tsr_plan_t *pe = NULL, *pb = NULL;
+  tsr_plan_stage_t se, sb;
+  memset(&se, 0, sizeof se);
+  memset(&sb, 0, sizeof sb);
+  tsr_idx_t *ueoff = NULL, *uboff = NULL;
+  int32_t *pbound = NULL;
   int ndptr = 0, rc = 0;
   if (!h || !hrms) rc = TSR_RAISE(TSR_ERR_ALLOC, "airfoil CUDA: no host memory for staging");
 
@@ -110,6 +118,47 @@ int airfoil_cuda_run(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
     AF_UP(d.cb_off, cb.offsets, sizeof(tsr_idx_t) * (nc + 1));
     AF_UP(d.cb_elem, cb.elem, 4 * (rc ? 0 : cb.offsets[nc]));
   }
+  if (!rc && o->incr == AIRFOIL_SHARED) {
+    /* edges: the partition's blocks when they fit the block size, else
+     * uniform blocks; bedges: uniform blocks */
+    tsr_idx_t neb = 0, nbb = 0;
+    const tsr_idx_t *eoff = NULL;
+    int fits = p->neblock > 0 && p->eblock_off[p->neblock] == ne;
+    for (tsr_idx_t b = 0; fits && b < p->neblock; b++)
+      fits = p->eblock_off[b + 1] - p->eblock_off[b] <= o->block;
+    if (fits) neb = p->neblock, eoff = p->eblock_off;
+    else rc = tsr_plan_uniform_blocks(ne, o->block, &neb, &ueoff), eoff = ueoff;
+    if (!rc) rc = tsr_plan_create(p->pecell, 2, nc, 0, ne, neb, eoff, &pe);
+    if (!rc) rc = tsr_plan_stage(pe, p->pedge, 2, nn, &se);
+    if (!rc) rc = tsr_plan_uniform_blocks(nb, o->block, &nbb, &uboff);
+    if (!rc) rc = tsr_plan_create(p->pbecell, 1, nc, 0, nb, nbb, uboff, &pb);
+    if (!rc) rc = tsr_plan_stage(pb, p->pbedge, 2, nn, &sb);
+    if (!rc && !(pbound = malloc(sizeof(int32_t) * (size_t)(nb + 1))))
+      rc = TSR_RAISE(TSR_ERR_ALLOC, "airfoil CUDA: no memory");
+    for (tsr_idx_t i = 0; !rc && i < nb; i++) pbound[i] = p->bound[pb->order[i]];
+    for (int w = 0; w < 2 && !rc; w++) {
+      const tsr_plan_t *pl = w ? pb : pe;
+      const tsr_plan_stage_t *st = w ? &sb : &se;
+      airfoil_cuda_plan_t *dp = w ? &d.bplan : &d.eplan;
+      tsr_idx_t nbl = pl->nblocks, nel = pl->nelem;
+      dp->nblocks = (int)nbl;
+      dp->ncolours = pl->nblock_colours;
+      dp->col_off = pl->bcolour_off;
+      dp->smem = R * (size_t)(9 * pl->inc.max_targets + 2 * st->max_targets);
+      AF_UP(dp->col_blocks, pl->bcolour_blocks, 4 * nbl);
+      AF_UP(dp->off, pl->block_off, 8 * (nbl + 1));
+      AF_UP(dp->c_off, pl->inc.target_off, 8 * (nbl + 1));
+      AF_UP(dp->c_tgt, pl->inc.target, 4 * pl->inc.target_off[nbl]);
+      AF_UP(dp->c_loc, pl->inc.local, 4 * nel * pl->inc.dim);
+      AF_UP(dp->n_off, st->target_off, 8 * (nbl + 1));
+      AF_UP(dp->n_tgt, st->target, 4 * st->target_off[nbl]);
+      AF_UP(dp->n_loc, st->local, 4 * nel * 2);
+      AF_UP(dp->tcol, pl->thread_colour, 4 * nel);
+      AF_UP(dp->ntcol, pl->block_ncolours, 4 * nbl);
+      if (w) AF_UP(dp->bound, pbound, 4 * nel);
+    }
+    if (!rc) rc = airfoil_shared_setup_cuda(&d);
+  }
   if (!rc) rc = tsr_device_sync(&dev);
   double t0 = tsr_wtime();
   if (!rc) rc = airfoil_iterate_cuda(&d, r->niter);
@@ -138,6 +187,13 @@ int airfoil_cuda_run(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
   free(boff);
   tsr_csr_free(&ce);
   tsr_csr_free(&cb);
+  tsr_plan_stage_free(&se);
+  tsr_plan_stage_free(&sb);
+  tsr_plan_destroy(&pe);
+  tsr_plan_destroy(&pb);
+  free(ueoff);
+  free(uboff);
+  free(pbound);
   TSR_CALL(rc);
   return 0;
 #endif

@@ -9,8 +9,11 @@
 #ifndef TSR_KERNELS_AIRFOIL_RUN_H
 #define TSR_KERNELS_AIRFOIL_RUN_H
 
+#include <mpi.h>
 #include <stdint.h>
 #include "kernels/airfoil/airfoil.h"
+
+struct tsr_halo;
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +30,20 @@ typedef struct {
   const double *x;        /* [nnode][2]  node coordinates                  */
   const double *q0;       /* [ncell][4]  initial state                     */
   airfoil_consts_t c;
+  /* Distribution, OP2's owner-compute (tessera/part.h): this rank updates
+   * cells [0, ncell_owned) and executes edges [0, nedge_exec) and bedges
+   * [0, nbedge_exec), the exec halo included, so that every owned cell gets
+   * all its increments; rows [0, *_core) read owned cells only and run
+   * while the halo exchange of q and adt is in flight. One whole mesh:
+   * everything owned and core, no halo. */
+  int64_t ncell_owned, nedge_core, nedge_exec, nbedge_core, nbedge_exec;
+  int64_t ncell_global;   /* rms = sqrt(sum del^2 / ncell_global)          */
+  MPI_Comm comm;          /* the rms sum is reduced over it                */
+  struct tsr_halo *halo;  /* cells' halo (q and adt exchanges), or NULL    */
+  /* Edge blocks of a partition-based reordering (blocks of at most the
+   * CUDA block size, rows eblock_off[b] .. eblock_off[b+1]), or 0 / NULL. */
+  int64_t neblock;
+  const int64_t *eblock_off;
 } airfoil_problem_t;
 
 typedef enum { AIRFOIL_DOUBLE = 0, AIRFOIL_FLOAT } airfoil_prec_t;
@@ -38,8 +55,12 @@ typedef enum { AIRFOIL_AOS = 0, AIRFOIL_SOA } airfoil_layout_t;
 typedef enum {
   AIRFOIL_ATOMIC = 0, /* atomicAdd into res                                 */
   AIRFOIL_COLOUR,     /* edges coloured globally; one launch per colour     */
-  AIRFOIL_GATHER      /* fluxes to a per-edge temporary, then a per-cell
+  AIRFOIL_GATHER,     /* fluxes to a per-edge temporary, then a per-cell
                          gather through the inverse map (no atomics)       */
+  AIRFOIL_SHARED      /* seed 003: cells and nodes of a block staged once in
+                         shared memory (SoA), increments colour by colour
+                         in shared memory (threads sorted by colour), blocks
+                         coloured, written back without atomics            */
 } airfoil_incr_t;
 
 typedef struct {

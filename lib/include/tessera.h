@@ -15,4 +15,5 @@
 #include "tessera/part.h"
 #include "tessera/halo.h"
 #include "tessera/colour.h"
+#include "tessera/reorder.h"
 #endif

@@ -363,8 +363,12 @@ int tsr_mesh_permute(tsr_mesh_t *mesh, int set, const tsr_idx_t *perm) {
     tsr_map_t *m = &mesh->maps[i];
     if (m->to != set) continue;
     tsr_idx_t cnt = mesh->sets[m->from].size * m->dim;
+    /* partitioned meshes: non-exec halo rows may hold -1 (kept as is) */
+    const tsr_set_t *fs = &mesh->sets[m->from];
+    tsr_idx_t nonexec0 = mesh->dist == TSR_MESH_PARTITIONED ? (fs->owned + fs->exec_halo) * m->dim : cnt;
     for (tsr_idx_t k = 0; k < cnt; k++)
-      TSR_CHECK(m->data[k] >= 0 && m->data[k] < n, TSR_ERR_RANGE,
+      TSR_CHECK((m->data[k] >= 0 || (m->data[k] == -1 && k >= nonexec0)) && m->data[k] < n,
+                TSR_ERR_RANGE,
                 "tsr_mesh_permute: map '%s' entry [%lld][%d] = %d is outside set '%s' [0, %lld)",
                 m->name, (long long)(k / m->dim), (int)(k % m->dim), (int)m->data[k], s->name,
                 (long long)n);
@@ -373,7 +377,8 @@ int tsr_mesh_permute(tsr_mesh_t *mesh, int set, const tsr_idx_t *perm) {
     tsr_map_t *m = &mesh->maps[i];
     if (m->to == set) {
       tsr_idx_t cnt = mesh->sets[m->from].size * m->dim;
-      for (tsr_idx_t k = 0; k < cnt; k++) m->data[k] = (int32_t)perm[m->data[k]];
+      for (tsr_idx_t k = 0; k < cnt; k++)
+        if (m->data[k] >= 0) m->data[k] = (int32_t)perm[m->data[k]];
     }
     if (m->from == set)
       TSR_CALL(tsr__permute_rows((void **)&m->data, n, (size_t)m->dim * sizeof(int32_t), perm));

@@ -13,7 +13,7 @@ trap 'rm -rf "$t"' EXIT
 n=0; fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
-echo "1..9"
+echo "1..12"
 
 "$mk" -q --size 30x20 -o "$t/g.h5" --dat "$t/g.dat" && ok "tsr-mkairfoil writes HDF5 and new_grid.dat" || no "tsr-mkairfoil writes"
 "$mk" -q --from-dat "$t/g.dat" -o "$t/c.h5" && ok "tsr-mkairfoil converts new_grid.dat" || no "tsr-mkairfoil converts"
@@ -29,6 +29,20 @@ hist() { grep -E '^ [0-9]+  [0-9.e+-]+ $' "$1"; }
 # every CUDA variant against cpu/ref (PASSED), or "not run" without a GPU
 "$af" --iterations 100 --size 30x20 --variant 'cuda/*,cpu/ref' > "$t/v.out" 2>&1
 if grep -q FAILED "$t/v.out"; then no "CUDA variants match cpu/ref"; else ok "CUDA variants match cpu/ref or are not run"; fi
+
+# every reordering keeps the history (printed to 5 digits; tests/mpi proves 1e-12)
+for r in gps rcm partition; do
+  "$af" --device cpu --iterations 300 --size 30x20 --reorder $r --block 64 > "$t/r$r.out" 2>&1 || fail=1
+done
+[ "$(hist "$t/rgps.out")" = "$(hist "$t/c.out")" ] && [ "$(hist "$t/rrcm.out")" = "$(hist "$t/c.out")" ] &&
+  [ "$(hist "$t/rpartition.out")" = "$(hist "$t/c.out")" ] &&
+  grep -q "bandwidth" "$t/rgps.out" && grep -q "cell reuse" "$t/rpartition.out" &&
+  ok "GPS, RCM and partition reorderings keep the rms history and report" || no "reorderings"
+"$af" --device cpu --iterations 20 -i "$t/g.h5" -o "$t/out.h5" > "$t/o.out" 2>&1 &&
+  [ -s "$t/out.h5" ] && [ -s "$t/out.xmf" ] && grep -q "pressure" "$t/out.xmf" &&
+  ok "-o writes the solution with an XDMF sidecar" || no "-o output"
+"$af" --device cpu --reorder sideways > "$t/e5" 2>&1; rc=$?
+[ $rc -ne 0 ] && grep -q "reorder" "$t/e5" && ok "bad --reorder" || no "bad --reorder (rc $rc)"
 
 printf 'garbage\n' > "$t/bad.h5"
 "$af" --device cpu -i "$t/bad.h5" > "$t/e1" 2>&1; rc=$?

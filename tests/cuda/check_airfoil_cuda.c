@@ -1,7 +1,9 @@
 /* check_airfoil_cuda: every CUDA variant (increments x layout x precision,
- * two block sizes) against the CPU reference on a small generated mesh: the
- * rms history within 1e-9 (double) / 1e-3 (float) relative and the final q
- * within 1e-9 / 1e-3 relative to max |q|. Skips without a GPU. */
+ * two block sizes) against the CPU reference on a small generated mesh, in
+ * the generator's numbering and after each reordering (GPS, RCM, METIS
+ * partition blocks of <= 64 edges, which the shared-memory variant then
+ * uses): the rms history within 1e-9 (double) / 1e-3 (float) relative and
+ * the final q within 1e-9 / 1e-3 relative to max |q|. Skips without a GPU. */
 #include <math.h>
 #include <unistd.h>
 #include "tsr_check.h"
@@ -10,11 +12,8 @@
 
 enum { N = 50 };
 
-START_TEST(test_variants) {
-  tsr_mesh_t *m = NULL;
-  ck_tsr(airfoil_naca0012(20, 16, 1, &m));
-  airfoil_problem_t p;
-  ck_tsr(airfoil_problem_from_mesh(m, "gen", &p));
+static void check_problem(const airfoil_problem_t *pp) {
+  const airfoil_problem_t p = *pp;
   double *qref = malloc(sizeof(double) * 4 * p.ncell), *q = malloc(sizeof(double) * 4 * p.ncell);
   for (int prec = 0; prec < 2; prec++) {
     double ref[N], rms[N], tol = prec == AIRFOIL_DOUBLE ? 1e-9 : 1e-3;
@@ -22,7 +21,7 @@ START_TEST(test_variants) {
     ck_tsr(airfoil_cpu_ref(&p, &r));
     double qmax = 0;
     for (int64_t i = 0; i < 4 * p.ncell; i++) qmax = fmax(qmax, fabs(qref[i]));
-    for (int incr = 0; incr < 3; incr++)
+    for (int incr = 0; incr < 4; incr++)
       for (int layout = 0; layout < 2; layout++)
         for (int block = 64; block <= 512; block *= 8) {
           airfoil_cuda_opts_t o = {(airfoil_incr_t)incr, (airfoil_layout_t)layout, block};
@@ -39,6 +38,22 @@ START_TEST(test_variants) {
   }
   free(q);
   free(qref);
+}
+
+START_TEST(test_variants) {
+  tsr_mesh_t *m = NULL;
+  ck_tsr(airfoil_naca0012(20, 16, 1, &m));
+  airfoil_problem_t p;
+  ck_tsr(airfoil_problem_from_mesh(m, "gen", &p));
+  check_problem(&p);
+  for (int how = AIRFOIL_REORDER_GPS; how <= AIRFOIL_REORDER_PARTITION; how++) {
+    airfoil_setup_t o = {(airfoil_reorder_t)how, 64, 1.001, 0};
+    airfoil_local_t l;
+    ck_tsr(airfoil_local_create(MPI_COMM_SELF, m, "gen", &o, &l));
+    if (how == AIRFOIL_REORDER_PARTITION) ck_assert(l.p.neblock > 0 && l.p.eblock_off);
+    check_problem(&l.p);
+    airfoil_local_free(&l);
+  }
   tsr_mesh_destroy(&m);
 }
 END_TEST

@@ -89,9 +89,9 @@ START_TEST(test_file_round_trip) {
   tsr_test_tmpname(dat, sizeof dat, "af-rt.dat");
   tsr_mesh_t *g = NULL, *r = NULL, *d = NULL;
   ck_tsr(airfoil_naca0012(9, 7, 1, &g));
-  ck_tsr(airfoil_mesh_write_h5(h5, g));
+  ck_tsr(airfoil_mesh_write(MPI_COMM_WORLD, h5, g, NULL));
   ck_tsr(airfoil_dat_write(dat, g));
-  ck_tsr(airfoil_mesh_read_h5(h5, &r));
+  ck_tsr(airfoil_mesh_read(MPI_COMM_WORLD, h5, &r));
   ck_tsr(airfoil_dat_read(dat, &d));
   airfoil_problem_t pg, pr, pd;
   ck_tsr(airfoil_problem_from_mesh(g, "g", &pg));
@@ -148,8 +148,8 @@ START_TEST(test_bad_files) {
   FILE *f = fopen(path, "w");
   fputs("not hdf5\n", f);
   fclose(f);
-  ck_tsr_fails(airfoil_mesh_read_h5(path, &m), TSR_ERR_FORMAT);
-  ck_tsr_fails(airfoil_mesh_read_h5("/nonexistent/x.h5", &m), TSR_ERR_IO);
+  ck_tsr_fails(airfoil_mesh_read(MPI_COMM_WORLD, path, &m), TSR_ERR_FORMAT);
+  ck_tsr_fails(airfoil_mesh_read(MPI_COMM_WORLD, "/nonexistent/x.h5", &m), TSR_ERR_IO);
   ck_tsr_fails(airfoil_dat_read(path, &m), TSR_ERR_FORMAT); /* no header */
   f = fopen(path, "w");
   fputs("4 1 0 0\n0 0\n1 0\n1 1\n", f); /* truncated node list */
@@ -170,9 +170,9 @@ START_TEST(test_bad_files) {
     tsr_dat_t *dt = tsr_mesh_dat(g, i);
     ck_tsr(tsr_mesh_add_dat(h, dt->name, dt->set, dt->dim, dt->type, dt->data, TSR_COPY, NULL));
   }
-  ck_tsr(airfoil_mesh_write_h5(path, h));
-  ck_assert_int_ne(airfoil_mesh_read_h5(path, &m), 0);
-  ck_assert(strstr(tsr_error_message(), "'gam' is missing") != NULL);
+  ck_tsr(airfoil_mesh_write(MPI_COMM_WORLD, path, h, NULL));
+  ck_assert_int_ne(airfoil_mesh_read(MPI_COMM_WORLD, path, &m), 0);
+  ck_assert(strstr(tsr_error_message(), "'gam'") != NULL && strstr(tsr_error_message(), "not found") != NULL);
   ck_assert(strstr(tsr_error_message(), path) != NULL);
   tsr_error_clear();
   tsr_mesh_destroy(&g);

@@ -303,7 +303,7 @@ static int graph_pairs(tsr__view_t *v, int pset, int gmap, tsr__msg_t *out) {
 /* CSR adjacency (global numbering, sorted, no repeats, no self loops,
  * symmetric) of this rank's block rows of pset. Collective. */
 int tsr__graph_csr(tsr__view_t *v, int pset, int gmap, int **deg, int64_t **adj,
-                     tsr_idx_t *nadj) {
+                   tsr_idx_t *nadj) {
   tsr__msg_t r;
   TSR_CALL(graph_pairs(v, pset, gmap, &r));
   tsr_idx_t ne = tsr__msg_total(&r) / 2, n = v->n[pset];

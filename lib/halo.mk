@@ -3,6 +3,9 @@
 lib_libtessera_la_SOURCES += lib/src/part_regular.c lib/src/part_mesh.c lib/src/part_mesh_build.c \
 	lib/src/part_mesh_halo.c lib/src/part_internal.h lib/src/halo.c
 tsr_include_HEADERS += lib/include/tessera/part.h lib/include/tessera/halo.h
+if HAVE_PTSCOTCH
+lib_libtessera_la_SOURCES += lib/src/part_mesh_ptscotch.c
+endif
 if HAVE_CUDA
 lib_libtessera_la_SOURCES += lib/src/cuda/halo_pack.cu
 endif

@@ -63,6 +63,14 @@ const int32_t *tsr__view_map(const tsr__view_t *v, int map); /* this rank's bloc
 const char *tsr__view_dat(const tsr__view_t *v, int dat);
 int tsr__view_block_owner(const tsr__view_t *v, int set, int64_t g);
 int tsr__fetch_owner(tsr__view_t *v, int set, tsr_idx_t nq, const int32_t *gids, int *out);
+/* CSR adjacency of this rank's block rows of pset in the graph map gmap
+ * induces (part_mesh.c): deg[v->n[pset]], adj[*nadj] global neighbours,
+ * sorted per row, no repeats or self loops, symmetric. Collective. */
+int tsr__graph_csr(tsr__view_t *v, int pset, int gmap, int **deg, int64_t **adj,
+                   tsr_idx_t *nadj);
+/* v->owner[pset] from PT-Scotch on the block-distributed graph
+ * (part_mesh_ptscotch.c). Collective; errors are agreed. */
+int tsr__partition_ptscotch(tsr__view_t *v, int pset, int gmap);
 /* Decide v->owner for every set (part_mesh.c). */
 int tsr__mesh_owners(tsr__view_t *v, const tsr_mesh_part_opts_t *o, int pset);
 

@@ -1,8 +1,9 @@
 /* part_mesh.c: partitioning an unstructured mesh, phase 1: the block view
  * of the input, the graph a map induces on the partitioned set, the METIS
  * k-way partition (serial, on rank 0), and the owners of every other set
- * (propagated through maps). Phase 2 (migration, halos, local numbering)
- * is in part_mesh_build.c. */
+ * (propagated through maps). The PT-Scotch partition (parallel, on the
+ * block-distributed graph) is in part_mesh_ptscotch.c; phase 2 (migration,
+ * halos, local numbering) is in part_mesh_build.c. */
 #include "config.h"
 #include "tessera/part.h"
 #include "tessera/error.h"
@@ -299,10 +300,10 @@ static int graph_pairs(tsr__view_t *v, int pset, int gmap, tsr__msg_t *out) {
   return TSR_SUCCESS;
 }
 
-/* CSR adjacency (global numbering, sorted, no repeats, no self loops) of
- * this rank's block rows of pset. */
-static int graph_csr(tsr__view_t *v, int pset, int gmap, int **deg, int64_t **adj,
-                     tsr_idx_t *nadj) {
+/* CSR adjacency (global numbering, sorted, no repeats, no self loops,
+ * symmetric) of this rank's block rows of pset. Collective. */
+int tsr__graph_csr(tsr__view_t *v, int pset, int gmap, int **deg, int64_t **adj,
+                   tsr_idx_t *nadj) {
   tsr__msg_t r;
   TSR_CALL(graph_pairs(v, pset, gmap, &r));
   tsr_idx_t ne = tsr__msg_total(&r) / 2, n = v->n[pset];
@@ -335,7 +336,7 @@ static int partition_metis(tsr__view_t *v, int pset, int gmap) {
   int *deg = NULL;
   int64_t *adj = NULL;
   tsr_idx_t nadj = 0;
-  TSR_CALL(graph_csr(v, pset, gmap, &deg, &adj, &nadj));
+  TSR_CALL(tsr__graph_csr(v, pset, gmap, &deg, &adj, &nadj));
   int size = v->size, root = v->rank == 0;
   tsr_idx_t gn = v->gn[pset];
   int *rows = calloc((size_t)size * 4, sizeof *rows);
@@ -472,9 +473,19 @@ static int owners_from_first_source(tsr__view_t *v, int map) {
 
 int tsr__mesh_owners(tsr__view_t *v, const tsr_mesh_part_opts_t *o, int pset) {
   int gmap = -1;
-  if (o->method == TSR_PARTITIONER_METIS) {
-    TSR_CHECK(o->map, TSR_ERR_ARG, "partition: METIS needs a map that defines the graph of set '%s'",
-              tsr_mesh_set(v->m, pset)->name);
+  int graph = o->method == TSR_PARTITIONER_METIS || o->method == TSR_PARTITIONER_PTSCOTCH;
+  const char *who = o->method == TSR_PARTITIONER_METIS ? "METIS" : "PT-Scotch";
+#ifndef TSR_HAVE_PTSCOTCH
+  TSR_CHECK(o->method != TSR_PARTITIONER_PTSCOTCH, TSR_ERR_UNSUPPORTED,
+            "partition: method PTSCOTCH asked for set '%s', but Tessera was built without "
+            "PT-Scotch (configure --with-ptscotch)", tsr_mesh_set(v->m, pset)->name);
+#endif
+  TSR_CHECK(graph || o->method == TSR_PARTITIONER_BLOCK || o->method == TSR_PARTITIONER_GIVEN,
+            TSR_ERR_ARG, "partition: unknown method %d for set '%s'", (int)o->method,
+            tsr_mesh_set(v->m, pset)->name);
+  if (graph) {
+    TSR_CHECK(o->map, TSR_ERR_ARG, "partition: %s needs a map that defines the graph of set '%s'",
+              who, tsr_mesh_set(v->m, pset)->name);
     gmap = tsr_mesh_find_map(v->m, o->map);
     TSR_CHECK(gmap >= 0, TSR_ERR_ARG, "partition: the mesh has no map '%s'", o->map);
     const tsr_map_t *g = tsr_mesh_map(v->m, gmap);
@@ -491,6 +502,11 @@ int tsr__mesh_owners(tsr__view_t *v, const tsr_mesh_part_opts_t *o, int pset) {
         for (tsr_idx_t i = 0; i < v->n[pset]; i++) v->owner[pset][i] = 0;
       else
         err = partition_metis(v, pset, gmap);
+      break;
+    case TSR_PARTITIONER_PTSCOTCH:
+#ifdef TSR_HAVE_PTSCOTCH
+      err = tsr__partition_ptscotch(v, pset, gmap);
+#endif
       break;
     case TSR_PARTITIONER_BLOCK:
       for (tsr_idx_t i = 0; i < v->n[pset]; i++) v->owner[pset][i] = v->rank;

@@ -7,9 +7,14 @@
  *   classification; maps are local and point at the right elements;
  * - after a halo exchange every halo row equals its owner's row;
  * - an edge loop over owned + exec edges gives every owned cell the serial
- *   result (exec halo correctness), and the global sum equals the serial one.
- * Inputs: SERIAL and BLOCK meshes; METIS via pcell and via pecell, block,
- * and random given partitions. */
+ *   result (exec halo correctness), and the global sum equals the serial one;
+ * - graph partitioners (METIS, PT-Scotch) beat a random partition: the cut
+ *   (interior edges between two ranks) is at most half a random one's
+ *   expected cut, and no part holds more than 1.5x the mean plus one cell.
+ * Inputs: SERIAL and BLOCK meshes; METIS and PT-Scotch (when built; else
+ * its TSR_ERR_UNSUPPORTED answer) via pcell and via pecell, block, and
+ * random given partitions. */
+#include "config.h"
 #include <math.h>
 #include <unistd.h> /* getpid, used by tsr_check.h */
 #include "tsr_check.h"
@@ -223,6 +228,20 @@ static long check_partition(const gen_t *g, const tsr_mesh_t *pm, tsr_partitione
   }
   for (tsr_idx_t e = 0; e < g->ne; e++)
     if (owner[EDGES][e] != owner[CELLS][g->pecell[2 * e]]) FAIL("edge %lld not with its first cell\n", (long long)e);
+  if ((method == TSR_PARTITIONER_METIS || method == TSR_PARTITIONER_PTSCOTCH) && size > 1) {
+    /* quality: a random partition cuts ne * (1 - 1/size) edges on average */
+    tsr_idx_t cut = 0, *psize = calloc(size, sizeof *psize), pmax = 0;
+    for (tsr_idx_t e = 0; e < g->ne; e++)
+      cut += owner[CELLS][g->pecell[2 * e]] != owner[CELLS][g->pecell[2 * e + 1]];
+    for (tsr_idx_t c = 0; c < g->nc; c++) psize[owner[CELLS][c]]++;
+    for (int r = 0; r < size; r++) pmax = psize[r] > pmax ? psize[r] : pmax;
+    double random_cut = (double)g->ne * (1.0 - 1.0 / size), mean = (double)g->nc / size;
+    if ((double)cut > 0.6 * random_cut)
+      FAIL("edge cut %lld, more than 0.6 of a random partition's %.1f\n", (long long)cut, random_cut);
+    if ((double)pmax > 1.25 * mean + 1)
+      FAIL("largest part %lld cells, mean %.2f\n", (long long)pmax, mean);
+    free(psize);
+  }
   {
     tsr_idx_t *first = malloc(g->nn * sizeof *first);
     for (tsr_idx_t i = 0; i < g->nn; i++) first[i] = -1;
@@ -356,13 +375,18 @@ static long check_halo(const gen_t *g, tsr_mesh_t *pm, const char *label) {
   return bad;
 }
 
+static const char *method_name(tsr_partitioner_t m) {
+  return m == TSR_PARTITIONER_METIS ? "METIS" : m == TSR_PARTITIONER_PTSCOTCH ? "PT-Scotch"
+         : m == TSR_PARTITIONER_BLOCK ? "block" : "given";
+}
+
 static void run_case(int nx, int ny, int block, tsr_partitioner_t method, const char *gmap) {
   int size, rank;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   char label[128];
-  snprintf(label, sizeof label, "%dx%d %s method %d map %s", nx, ny, block ? "block" : "serial",
-           (int)method, gmap ? gmap : "-");
+  snprintf(label, sizeof label, "%dx%d %s %s map %s", nx, ny, block ? "block" : "serial",
+           method_name(method), gmap ? gmap : "-");
   gen_t g;
   gen(&g, nx, ny);
   tsr_mesh_t *in = NULL, *pm = NULL;
@@ -405,6 +429,80 @@ START_TEST(test_given_and_block) {
 }
 END_TEST
 
+#ifdef TSR_HAVE_PTSCOTCH
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Cells owned by this rank (global ids, ascending) after a PT-Scotch partition. */
+static int ptscotch_cells(const tsr_mesh_t *in, const char *gmap, tsr_idx_t *n, int64_t **gid) {
+  tsr_mesh_part_opts_t o = {"cells", gmap, TSR_PARTITIONER_PTSCOTCH, NULL};
+  tsr_mesh_t *pm = NULL;
+  TSR_CALL(tsr_mesh_partition(MPI_COMM_WORLD, in, &o, &pm));
+  const tsr_set_t *c = tsr_mesh_set(pm, CELLS);
+  *n = c->owned;
+  *gid = malloc((c->owned + 1) * sizeof **gid);
+  for (tsr_idx_t i = 0; i < c->owned; i++) (*gid)[i] = c->global_id[i];
+  qsort(*gid, c->owned, sizeof **gid, cmp_i64);
+  tsr_mesh_destroy(&pm);
+  return TSR_SUCCESS;
+}
+#endif
+
+START_TEST(test_ptscotch) {
+#ifdef TSR_HAVE_PTSCOTCH
+  run_case(7, 5, 0, TSR_PARTITIONER_PTSCOTCH, "pcell");
+  run_case(13, 9, 1, TSR_PARTITIONER_PTSCOTCH, "pcell");
+  run_case(7, 5, 1, TSR_PARTITIONER_PTSCOTCH, "pecell");
+  run_case(9, 4, 0, TSR_PARTITIONER_PTSCOTCH, "pecell");
+  /* reproducible: the same input partitions the same way twice, and a
+   * SERIAL input the same way as its BLOCK form (same distributed graph) */
+  gen_t g;
+  gen(&g, 11, 6);
+  tsr_mesh_t *ser = NULL, *blk = NULL;
+  ck_tsr(make_mesh(&g, 0, &ser));
+  ck_tsr(make_mesh(&g, 1, &blk));
+  tsr_idx_t n[3];
+  int64_t *gid[3];
+  ck_tsr(ptscotch_cells(ser, "pcell", &n[0], &gid[0]));
+  ck_tsr(ptscotch_cells(ser, "pcell", &n[1], &gid[1]));
+  ck_tsr(ptscotch_cells(blk, "pcell", &n[2], &gid[2]));
+  int same = n[0] == n[1] && n[0] == n[2] && !memcmp(gid[0], gid[1], n[0] * sizeof *gid[0]) &&
+             !memcmp(gid[0], gid[2], n[0] * sizeof *gid[0]);
+  for (int k = 0; k < 3; k++) free(gid[k]);
+  tsr_mesh_destroy(&ser);
+  tsr_mesh_destroy(&blk);
+  /* a graph method needs its map */
+  gen(&g, 4, 3);
+  ck_tsr(make_mesh(&g, 1, &blk));
+  tsr_mesh_part_opts_t o = {"cells", NULL, TSR_PARTITIONER_PTSCOTCH, NULL};
+  tsr_mesh_t *pm = NULL;
+  int e = tsr_mesh_partition(MPI_COMM_WORLD, blk, &o, &pm);
+  int ok = e == TSR_ERR_ARG && pm == NULL && strstr(tsr_error_message(), "PT-Scotch needs a map");
+  tsr_error_clear();
+  tsr_mesh_destroy(&blk);
+  gen_free(&g);
+  ck_assert_msg(tsr_test_all(same), "PT-Scotch partitions differ between runs or inputs");
+  ck_assert_msg(tsr_test_all(ok), "PT-Scotch without a map not reported on every rank");
+#else
+  /* not built: a clear answer on every rank, no partial mesh */
+  gen_t g;
+  gen(&g, 4, 3);
+  tsr_mesh_t *in = NULL, *pm = NULL;
+  ck_tsr(make_mesh(&g, 1, &in));
+  tsr_mesh_part_opts_t o = {"cells", "pcell", TSR_PARTITIONER_PTSCOTCH, NULL};
+  int e = tsr_mesh_partition(MPI_COMM_WORLD, in, &o, &pm);
+  int ok = e == TSR_ERR_UNSUPPORTED && pm == NULL &&
+           strstr(tsr_error_message(), "built without PT-Scotch (configure --with-ptscotch)");
+  tsr_error_clear();
+  tsr_mesh_destroy(&in);
+  gen_free(&g);
+  ck_assert_msg(tsr_test_all(ok), "PT-Scotch in a build without it: want TSR_ERR_UNSUPPORTED");
+#endif
+}
+END_TEST
+
 START_TEST(test_errors) {
   gen_t g;
   gen(&g, 4, 3);
@@ -436,6 +534,7 @@ static Suite *part_mesh_suite(void) {
   tcase_add_test(tc, test_metis_pcell);
   tcase_add_test(tc, test_metis_pecell);
   tcase_add_test(tc, test_given_and_block);
+  tcase_add_test(tc, test_ptscotch);
   tcase_add_test(tc, test_errors);
   suite_add_tcase(s, tc);
   return s;

@@ -84,12 +84,13 @@ tsr_grid_box_t tsr_grid_part_local(const tsr_grid_part_t *p, int zhalo);
 
 /* Unstructured meshes (tessera/mesh.h) are partitioned OP2's way:
  *
- * 1. One set (opts.set, e.g. "cells") is partitioned: METIS k-way on the
- *    graph that opts.map induces (map from the set, e.g. "pcell" cells ->
- *    nodes: cells are adjacent when they share a node; map to the set,
- *    e.g. "pecell" edges -> cells: cells are adjacent when an edge joins
- *    them; a map from the set to itself: its rows are the adjacency), or
- *    by blocks, or by a part vector the caller gives.
+ * 1. One set (opts.set, e.g. "cells") is partitioned: by a graph
+ *    partitioner (METIS k-way, or PT-Scotch) on the graph that opts.map
+ *    induces (map from the set, e.g. "pcell" cells -> nodes: cells are
+ *    adjacent when they share a node; map to the set, e.g. "pecell"
+ *    edges -> cells: cells are adjacent when an edge joins them; a map from
+ *    the set to itself: its rows are the adjacency), or by blocks, or by a
+ *    part vector the caller gives.
  * 2. Other sets follow through maps, repeatedly until all are decided:
  *    a) a set with a map TO a decided set: each element goes with its
  *       FIRST target (edges with pecell[e][0], their first cell);
@@ -114,14 +115,21 @@ tsr_grid_box_t tsr_grid_part_local(const tsr_grid_part_t *p, int zhalo);
  * partition time; refresh them with tsr_halo_create_mesh + exchange).
  */
 typedef enum {
-  TSR_PARTITIONER_METIS = 0, /* METIS_PartGraphKway on rank 0 (serial METIS) */
+  TSR_PARTITIONER_METIS = 0, /* METIS_PartGraphKway on rank 0 (serial METIS:
+                                the whole graph is gathered there) */
   TSR_PARTITIONER_BLOCK,     /* the blocks as read: rank r owns its block */
-  TSR_PARTITIONER_GIVEN      /* opts.part */
+  TSR_PARTITIONER_GIVEN,     /* opts.part */
+  TSR_PARTITIONER_PTSCOTCH   /* SCOTCH_dgraphPart on the block-distributed
+                                graph (parallel; no rank holds it whole).
+                                Only with configure --with-ptscotch; else
+                                tsr_mesh_partition answers
+                                TSR_ERR_UNSUPPORTED. Reproducible for a
+                                given rank count and PT-Scotch build. */
 } tsr_partitioner_t;
 
 typedef struct {
   const char *set;           /* the set to partition, e.g. "cells" */
-  const char *map;           /* METIS: the map inducing its graph */
+  const char *map;           /* METIS, PTSCOTCH: the map inducing its graph */
   tsr_partitioner_t method;
   const int *part;           /* GIVEN: owner rank of each of this rank's
                                 tsr_mesh_block_rows() rows of the set */

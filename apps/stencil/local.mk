@@ -1,0 +1,21 @@
+# apps/stencil/local.mk: tsr-stencil (laplap, hdiff, fastwaves on regular and
+# X-Y-unstructured grids), its kernels (kernels/stencil) and its tests.
+noinst_LTLIBRARIES += kernels/stencil/libtsr_stencil.la
+kernels_stencil_libtsr_stencil_la_SOURCES = \
+	kernels/stencil/stencil.h kernels/stencil/stencil_problem.h \
+	kernels/stencil/stencil_cpu.c kernels/stencil/stencil_grid.c
+kernels_stencil_libtsr_stencil_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
+EXTRA_DIST += kernels/stencil/stencil_arith.inc kernels/stencil/stencil_ref.inc \
+	kernels/stencil/stencil_cpu.inc
+STENCIL_LDADD = kernels/stencil/libtsr_stencil.la lib/libtessera.la $(HDF5_LIBS) -lm
+if HAVE_CUDA
+STENCIL_LDADD += $(CUDA_LIBS) -lstdc++
+endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/unit/check_stencil
+TESTS += tests/unit/check_stencil
+tests_unit_check_stencil_SOURCES = tests/unit/check_stencil.c
+tests_unit_check_stencil_CFLAGS = $(TEST_CFLAGS)
+tests_unit_check_stencil_LDADD = $(STENCIL_LDADD) $(TEST_LDADD)
+endif

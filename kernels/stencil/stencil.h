@@ -234,13 +234,32 @@ typedef struct {
   int kpt;         /* levels per thread (sliced) */
 } stencil_launch_t;
 
+/* A checked launch: blocks, threads, dynamic shared memory, levels. */
+typedef struct {
+  unsigned grid[3], block[3];
+  size_t smem;
+  int kpt;
+  int64_t z0, z1;
+} stencil_cfg_t;
+int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
+                     size_t elem, stencil_cfg_t *cfg, char *note, size_t n);
+/* The per-stencil launchers behind stencil_cuda_run (CUDA builds only). */
+int stencil_cuda_laplap(int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
+                        const stencil_cfg_t *cfg);
+int stencil_cuda_hdiff(int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
+                       const stencil_cfg_t *cfg);
+int stencil_cuda_fastwaves(int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
+                           const stencil_cfg_t *cfg);
+/* Name of a strategy ("idxvar-shared"), NULL if unknown. */
+const char *stencil_cuda_strategy_name(int strategy);
+
 /* Check a launch shape for a strategy on a grid: 0 when it can run; 1 with a
  * note in `note` when the block does not fit (skip, not an error); or
  * TSR_ERR_ARG for a shape the strategy cannot take at all (warp broadcast:
  * block size a multiple of 32 and bx*by a divisor or multiple of 32). Also
  * returns the grid of blocks it would use. */
 int stencil_cuda_shape(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
-                       int blocks[3], char *note, size_t n);
+                       unsigned blocks[3], char *note, size_t n);
 /* Run one CUDA variant (asynchronous on the default stream). Without CUDA:
  * TSR_ERR_NOCUDA. The grid's tables and the fields must be device memory;
  * compressed dictionaries are copied to constant memory (at most

@@ -24,3 +24,11 @@ tests_unit_check_stencil_SOURCES = tests/unit/check_stencil.c
 tests_unit_check_stencil_CFLAGS = $(TEST_CFLAGS)
 tests_unit_check_stencil_LDADD = $(STENCIL_LDADD) $(TEST_LDADD)
 endif
+
+bin_PROGRAMS += apps/tsr-stencil
+apps_tsr_stencil_SOURCES = apps/stencil/stencil_main.c
+apps_tsr_stencil_LDADD = apps/stencil/libtsr_stencil_app.la $(STENCIL_LDADD)
+noinst_LTLIBRARIES += apps/stencil/libtsr_stencil_app.la
+apps_stencil_libtsr_stencil_app_la_SOURCES = apps/stencil/stencil_app.h \
+	apps/stencil/stencil_exec.c apps/stencil/stencil_io.c
+EXTRA_DIST += kernels/stencil/variants.def

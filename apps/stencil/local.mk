@@ -32,3 +32,11 @@ noinst_LTLIBRARIES += apps/stencil/libtsr_stencil_app.la
 apps_stencil_libtsr_stencil_app_la_SOURCES = apps/stencil/stencil_app.h \
 	apps/stencil/stencil_exec.c apps/stencil/stencil_io.c
 EXTRA_DIST += kernels/stencil/variants.def
+
+TESTS += tests/apps/stencil.sh
+EXTRA_DIST += tests/apps/stencil.sh
+if HAVE_CHECK
+check_PROGRAMS += tests/apps/stencil_bad
+tests_apps_stencil_bad_SOURCES = tests/apps/stencil_bad.c
+tests_apps_stencil_bad_LDADD = $(HDF5_LIBS)
+endif

@@ -182,6 +182,9 @@ static int st_main(int argc, char **argv) {
   int sel[STENCIL_NVARIANTS], nsel = 0;
   TSR_CALL(tsr_variant_select(stencil_variants, STENCIL_NVARIANTS, spec, sel, &nsel));
 
+  for (int s = 0; s < nsel; s++) /* shapes a strategy can never take: an error, not a skip */
+    if (stencil_variants[sel[s]].device == TSR_DEV_CUDA)
+      for (int t = 0; t < nt; t++) TSR_CALL(stencil_cuda_shape_valid(stencil_variant_strategy(sel[s]), shapes[t]));
   int64_t gsize[3] = {o.size[0], o.size[1], o.size[2]};
   if (cli.input) TSR_CALL(stencil_io_size(comm, cli.input, gsize));
 

@@ -250,6 +250,8 @@ int stencil_cuda_hdiff(int strategy, const stencil_grid_t *g, const stencil_fiel
                        const stencil_cfg_t *cfg);
 int stencil_cuda_fastwaves(int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
                            const stencil_cfg_t *cfg);
+/* TSR_ERR_ARG when a shape can never run a strategy (size, warp rules). */
+int stencil_cuda_shape_valid(int strategy, stencil_launch_t s);
 /* Name of a strategy ("idxvar-shared"), NULL if unknown. */
 const char *stencil_cuda_strategy_name(int strategy);
 

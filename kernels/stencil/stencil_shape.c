@@ -15,6 +15,22 @@ const char *stencil_cuda_strategy_name(int strategy) {
   return strategy >= 0 && strategy < STENCIL_CU_NSTRATEGIES ? st_strategy_names[strategy] : NULL;
 }
 
+int stencil_cuda_shape_valid(int strategy, stencil_launch_t s) {
+  const int bx = s.bx, by = s.by, bz = s.bz;
+  TSR_CHECK(bx >= 1 && by >= 1 && bz >= 1 && (long)bx * by * bz <= 1024, TSR_ERR_ARG,
+            "thread shape %dx%dx%d: each extent must be >= 1 and the block at most 1024 threads",
+            bx, by, bz);
+  TSR_CHECK(s.kpt >= 1, TSR_ERR_ARG, "levels per thread (--kpt) must be >= 1, got %d", s.kpt);
+  if (strategy == STENCIL_CU_WARP) {
+    const int cols = bx * by;
+    TSR_CHECK((bx * by * bz) % 32 == 0 && (cols % 32 == 0 || 32 % cols == 0), TSR_ERR_ARG,
+              "thread shape %dx%dx%d: warp broadcast (idxvar-warp) needs whole warps, a block "
+              "of a multiple of 32 threads whose x*y (%d) divides 32 or is a multiple of 32",
+              bx, by, bz, cols);
+  }
+  return TSR_SUCCESS;
+}
+
 #define ST_SKIP(...) (snprintf(note, n, __VA_ARGS__), 1)
 
 int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
@@ -24,20 +40,10 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   const char *sn = stencil_cuda_strategy_name(strategy);
   TSR_CHECK(sn, TSR_ERR_ARG, "unknown CUDA strategy %d", strategy);
   const int bx = s.bx, by = s.by, bz = s.bz;
-  TSR_CHECK(bx >= 1 && by >= 1 && bz >= 1 && (long)bx * by * bz <= 1024, TSR_ERR_ARG,
-            "thread shape %dx%dx%d: each extent must be >= 1 and the block at most 1024 threads",
-            bx, by, bz);
-  TSR_CHECK(s.kpt >= 1, TSR_ERR_ARG, "levels per thread (--kpt) must be >= 1, got %d", s.kpt);
+  TSR_CALL(stencil_cuda_shape_valid(strategy, s));
   const int unstr = g->kind == STENCIL_GRID_UNSTR;
   TSR_CHECK(strategy != STENCIL_CU_TILE || (!unstr && kind != STENCIL_FASTWAVES),
             TSR_ERR_UNSUPPORTED, "the shared-tile strategy runs laplap and hdiff on regular grids only");
-  if (strategy == STENCIL_CU_WARP) {
-    const int cols = bx * by;
-    TSR_CHECK((bx * by * bz) % 32 == 0 && (cols % 32 == 0 || 32 % cols == 0), TSR_ERR_ARG,
-              "thread shape %dx%dx%d: warp broadcast (idxvar-warp) needs whole warps, a block "
-              "of a multiple of 32 threads whose x*y (%d) divides 32 or is a multiple of 32",
-              bx, by, bz, cols);
-  }
   const int64_t ex = g->hi[0] - g->lo[0], ey = g->hi[1] - g->lo[1], ez = g->hi[2] - g->lo[2];
   if (ex <= 0 || ey <= 0 || ez <= 0) return ST_SKIP("nothing to update");
   const int zloop = strategy == STENCIL_CU_KLOOP || strategy == STENCIL_CU_IDXVAR_KLOOP;

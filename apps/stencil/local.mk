@@ -40,3 +40,14 @@ check_PROGRAMS += tests/apps/stencil_bad
 tests_apps_stencil_bad_SOURCES = tests/apps/stencil_bad.c
 tests_apps_stencil_bad_LDADD = $(HDF5_LIBS)
 endif
+
+if HAVE_CHECK
+check_PROGRAMS += tests/mpi/check_stencil_mpi tests/cuda/check_stencil_cuda
+TESTS += tests/mpi/check_stencil_mpi tests/cuda/check_stencil_cuda
+tests_mpi_check_stencil_mpi_SOURCES = tests/mpi/check_stencil_mpi.c
+tests_mpi_check_stencil_mpi_CFLAGS = $(TEST_CFLAGS)
+tests_mpi_check_stencil_mpi_LDADD = apps/stencil/libtsr_stencil_app.la $(STENCIL_LDADD) $(TEST_LDADD)
+tests_cuda_check_stencil_cuda_SOURCES = tests/cuda/check_stencil_cuda.c
+tests_cuda_check_stencil_cuda_CFLAGS = $(TEST_CFLAGS)
+tests_cuda_check_stencil_cuda_LDADD = apps/stencil/libtsr_stencil_app.la $(STENCIL_LDADD) $(TEST_LDADD)
+endif

@@ -214,6 +214,7 @@ static int st_setup(st_exec_t *E, stencil_run_t *r) {
     hin = uin, hcst = ucst;
     if (E->dev.kind == TSR_DEV_CUDA) TSR_CALL(tsr_neigh_upload(E->U.nb, &E->dev));
     TSR_CALL(stencil_ugrid_grid(&E->U, P, E->dev.kind == TSR_DEV_CUDA, 0, E->U.nown, &E->gall));
+    if (E->dev.kind == TSR_DEV_CUDA) TSR_CALL(stencil_cuda_prepare(P->kind, &E->gall));
   } else {
     E->Lio = st_lio(P);
     E->Lcst = P->kind == STENCIL_FASTWAVES ? &P->Lc : &P->L;

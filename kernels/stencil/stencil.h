@@ -250,6 +250,12 @@ int stencil_cuda_hdiff(int strategy, const stencil_grid_t *g, const stencil_fiel
                        const stencil_cfg_t *cfg);
 int stencil_cuda_fastwaves(int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
                            const stencil_cfg_t *cfg);
+/* Before the first run on a (new) grid: put its compressed dictionary into
+ * constant memory (a no-op for other grids and without CUDA). */
+int stencil_cuda_prepare(int kind, const stencil_grid_t *g);
+int stencil_cuda_laplap_prepare(const stencil_grid_t *g);
+int stencil_cuda_hdiff_prepare(const stencil_grid_t *g);
+int stencil_cuda_fastwaves_prepare(const stencil_grid_t *g);
 /* TSR_ERR_ARG when a shape can never run a strategy (size, warp rules). */
 int stencil_cuda_shape_valid(int strategy, stencil_launch_t s);
 /* Name of a strategy ("idxvar-shared"), NULL if unknown. */

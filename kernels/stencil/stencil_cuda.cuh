@@ -21,9 +21,12 @@
  * unit; stencil_cuda_dict_upload refreshes it when the dictionary changes). */
 static __constant__ int32_t stencil_cdict[STENCIL_CUDA_DICT_BYTES / sizeof(int32_t)];
 
+static const int32_t *stencil_cdict_last = NULL; /* the dictionary now in stencil_cdict */
+static int stencil_cdict_n = 0;
+
 static int stencil_cuda_dict_upload(const stencil_grid_t *g) {
-  static const int32_t *last = NULL;
-  static int last_n = 0;
+  const int32_t *&last = stencil_cdict_last;
+  int &last_n = stencil_cdict_n;
   const size_t bytes = (size_t)g->nproto * (size_t)g->nrel * sizeof(int32_t);
   TSR_CHECK(bytes <= STENCIL_CUDA_DICT_BYTES, TSR_ERR_UNSUPPORTED,
             "compressed tables: a dictionary of %d prototypes x %d relations (%zu bytes) does not "
@@ -34,6 +37,15 @@ static int stencil_cuda_dict_upload(const stencil_grid_t *g) {
   TSR_CALL_CUDA(cudaMemcpyToSymbol(stencil_cdict, g->dict, bytes, 0, cudaMemcpyDeviceToDevice));
   last = g->dict;
   last_n = g->nproto * g->nrel;
+  return TSR_SUCCESS;
+}
+
+/* Forget the cached dictionary (a new grid may reuse a freed address) and
+ * upload g's. */
+static int stencil_cuda_dict_prepare(const stencil_grid_t *g) {
+  stencil_cdict_last = NULL;
+  stencil_cdict_n = 0;
+  if (g->kind == STENCIL_GRID_UNSTR && g->comp) TSR_CALL(stencil_cuda_dict_upload(g));
   return TSR_SUCCESS;
 }
 

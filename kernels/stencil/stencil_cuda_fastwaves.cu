@@ -37,3 +37,8 @@ extern "C" int stencil_cuda_fastwaves(int strategy, const stencil_grid_t *g,
   else TSR_CALL(st_run_fw_t<double>(strategy, g, f, cfg));
   return TSR_SUCCESS;
 }
+
+extern "C" int stencil_cuda_fastwaves_prepare(const stencil_grid_t *g) {
+  TSR_CALL(stencil_cuda_dict_prepare(g));
+  return TSR_SUCCESS;
+}

@@ -9,3 +9,8 @@ extern "C" int stencil_cuda_hdiff(int strategy, const stencil_grid_t *g, const s
   else TSR_CALL((st_run13<double, 1>(strategy, g, f, cfg)));
   return TSR_SUCCESS;
 }
+
+extern "C" int stencil_cuda_hdiff_prepare(const stencil_grid_t *g) {
+  TSR_CALL(stencil_cuda_dict_prepare(g));
+  return TSR_SUCCESS;
+}

@@ -9,3 +9,8 @@ extern "C" int stencil_cuda_laplap(int strategy, const stencil_grid_t *g, const 
   else TSR_CALL((st_run13<double, 0>(strategy, g, f, cfg)));
   return TSR_SUCCESS;
 }
+
+extern "C" int stencil_cuda_laplap_prepare(const stencil_grid_t *g) {
+  TSR_CALL(stencil_cuda_dict_prepare(g));
+  return TSR_SUCCESS;
+}

@@ -102,3 +102,14 @@ int stencil_cuda_run(int kind, int strategy, const stencil_grid_t *g, const sten
   return TSR_RAISE(TSR_ERR_NOCUDA, "stencil: CUDA variants are not available in this build");
 #endif
 }
+
+int stencil_cuda_prepare(int kind, const stencil_grid_t *g) {
+#ifdef TSR_HAVE_CUDA
+  if (kind == STENCIL_LAPLAP) TSR_CALL(stencil_cuda_laplap_prepare(g));
+  else if (kind == STENCIL_HDIFF) TSR_CALL(stencil_cuda_hdiff_prepare(g));
+  else TSR_CALL(stencil_cuda_fastwaves_prepare(g));
+#else
+  (void)kind, (void)g;
+#endif
+  return TSR_SUCCESS;
+}

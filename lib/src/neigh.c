@@ -195,6 +195,53 @@ int tsr_neigh_create(int64_t nx, int64_t ny, int64_t nz, const int64_t *order, i
   return TSR_SUCCESS;
 }
 
+int tsr_neigh_create_subset(int64_t nx, int64_t ny, int64_t nz, int64_t nslot,
+                            const int64_t *cells, int depth, tsr_neigh_form_t form,
+                            tsr_neigh_t **out) {
+  TSR_CHECK(out && cells, TSR_ERR_ARG, "tsr_neigh_create_subset: NULL argument");
+  *out = NULL;
+  TSR_CALL(tsr__check_plane("tsr_neigh_create_subset", nx, ny));
+  TSR_CHECK(nslot >= 1 && nslot <= nx * ny, TSR_ERR_ARG,
+            "tsr_neigh_create_subset: %lld slots for a plane of %lld x %lld cells",
+            (long long)nslot, (long long)nx, (long long)ny);
+  int64_t *slot = malloc((size_t)(nx * ny) * sizeof *slot);
+  TSR_CHECK(slot, TSR_ERR_ALLOC, "cannot allocate the slot map of a %lld x %lld plane",
+            (long long)nx, (long long)ny);
+  for (int64_t k = 0; k < nx * ny; k++) slot[k] = -1;
+  for (int64_t s = 0; s < nslot; s++) {
+    const int64_t g = cells[s];
+    if (g < 0 || g >= nx * ny || slot[g] >= 0) {
+      free(slot);
+      return TSR_RAISE(TSR_ERR_ARG,
+                       "tsr_neigh_create_subset: cells[%lld] = %lld is %s (plane of %lld x %lld)",
+                       (long long)s, (long long)g, g < 0 || g >= nx * ny ? "outside the plane"
+                                                                         : "listed twice",
+                       (long long)nx, (long long)ny);
+    }
+    slot[g] = s;
+  }
+  /* a subset object is a plane of nslot x 1 slots for every other purpose */
+  int rc = tsr_neigh_create(nslot, 1, nz, NULL, depth, form, out);
+  if (rc) {
+    free(slot);
+    return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
+  }
+  tsr_neigh_t *nb = *out;
+  const int64_t n = nb->n, levels = form == TSR_NEIGH_ZREGULAR ? 1 : nz;
+  for (int64_t s = 0; s < nslot; s++) {
+    const int64_t x = cells[s] % nx, y = cells[s] / nx;
+    for (int r = 0; r < nb->m; r++) {
+      const int64_t x2 = x + tsr__rels[r].dx, y2 = y + tsr__rels[r].dy;
+      int32_t off = 0;
+      if (x2 >= 0 && x2 < nx && y2 >= 0 && y2 < ny && slot[x2 + nx * y2] >= 0)
+        off = (int32_t)(slot[x2 + nx * y2] - s);
+      for (int64_t z = 0; z < levels; z++) nb->tab[(int64_t)r * n + s + z * nslot] = off;
+    }
+  }
+  free(slot);
+  return TSR_SUCCESS;
+}
+
 /* Free the device copies (if any). */
 int tsr__neigh_free_device(tsr_neigh_t *nb) {
   if (!nb->on_dev) return TSR_SUCCESS;

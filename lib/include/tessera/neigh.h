@@ -165,6 +165,15 @@ const char *tsr_neigh_rel_name(int rel);
  * nx*ny must be below 2^31 (offsets are int32). */
 int tsr_neigh_create(int64_t nx, int64_t ny, int64_t nz, const int64_t *order, int depth,
                      tsr_neigh_form_t form, tsr_neigh_t **out);
+/* Tables for a SUBSET of an nx*ny plane stored in nslot slots: cells[s] =
+ * x + nx*y of the plane cell in slot s (distinct). A neighbour exists when
+ * its cell lies in the plane AND in the subset (e.g. a rank's owned cells
+ * plus its halo). The object is then a plane of nslot x 1 (views report
+ * nx = nslot, ny = 1, plane = nslot); everything else works as for
+ * tsr_neigh_create. */
+int tsr_neigh_create_subset(int64_t nx, int64_t ny, int64_t nz, int64_t nslot,
+                            const int64_t *cells, int depth, tsr_neigh_form_t form,
+                            tsr_neigh_t **out);
 /* Free host tables and device copies; sets *nb = NULL. */
 int tsr_neigh_destroy(tsr_neigh_t **nb);
 

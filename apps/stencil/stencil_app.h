@@ -1,0 +1,92 @@
+/* apps/stencil/stencil_app.h: tsr-stencil's driver state (private to the
+ * app and its tests). One rank's part of the problem, the variants, the
+ * grid configurations swept, the HDF5 input and output, the X-Y
+ * decomposition (docs/STENCIL.md). */
+#ifndef TSR_APPS_STENCIL_APP_H
+#define TSR_APPS_STENCIL_APP_H
+
+#include "tessera.h"
+#include "kernels/stencil/stencil_problem.h"
+
+typedef enum {
+#define STENCIL_VARIANT(id, name, dev, grid, strat, help) STENCIL_V_##id,
+#include "kernels/stencil/variants.def"
+#undef STENCIL_VARIANT
+  STENCIL_NVARIANTS
+} stencil_variant_id_t;
+
+extern const tsr_variant_t stencil_variants[STENCIL_NVARIANTS];
+int stencil_variant_grid(int id);
+int stencil_variant_strategy(int id);
+
+/* One unstructured storage configuration. */
+typedef struct {
+  int order, zw, comp, depth;
+} stencil_ucfg_t;
+
+/* One rank's problem. */
+typedef struct {
+  MPI_Comm comm;
+  int rank, size;
+  int kind, prec, placement, flat;
+  int64_t gsize[3];          /* the global domain, halo included */
+  uint64_t seed;
+  stencil_problem_t P;       /* this rank's regular picture (host): inputs */
+  tsr_grid_part_t part;      /* X-Y decomposition of the inner region */
+  int64_t off[3];            /* local coordinate + off = global coordinate */
+  stencil_problem_t G;       /* rank 0 with several ranks: the global problem */
+  void *ref;                 /* rank 0: the reference result on G (or P), or NULL */
+  int have_ref;
+} stencil_state_t;
+
+/* Set up (collective): decompose, allocate, fill from the seed or read the
+ * input file (path may be NULL). */
+int stencil_state_init(stencil_state_t *S, MPI_Comm comm, int kind, int prec, int placement,
+                       const int64_t gsize[3], uint64_t seed, const char *input, int flat);
+void stencil_state_free(stencil_state_t *S);
+/* The global problem on rank 0 (P itself on one rank). */
+const stencil_problem_t *stencil_state_global(const stencil_state_t *S);
+
+/* The reference after `iterations` steps on rank 0 (collective: rank 0
+ * gathers the inputs when distributed). */
+int stencil_state_reference(stencil_state_t *S, int iterations);
+
+/* One variant run: result of the timed runs and the verification. */
+typedef struct {
+  int id;                    /* stencil_variant_id_t */
+  stencil_ucfg_t u;          /* unstructured grids */
+  stencil_launch_t shape;    /* CUDA */
+  int iterations, runs, warmup, verify;
+  /* out */
+  int skipped;               /* 1: not run, note says why */
+  char note[160];
+  double *times;             /* [runs] seconds per step (max over ranks) */
+  unsigned blocks[3];
+  double maxerr, maxref;
+  tsr_verify_t verdict;
+  char device[64];
+  void *result;              /* rank 0: the final state in G's layout (for -o); caller frees */
+} stencil_run_t;
+
+/* Run (collective). Errors that are the configuration's (a block that does
+ * not fit, a dictionary too large, no GPU) set skipped and return 0. */
+int stencil_run_variant(stencil_state_t *S, stencil_run_t *r);
+
+/* The original's benchmark name of a run. */
+void stencil_run_name(const stencil_state_t *S, const stencil_run_t *r, char *buf, size_t n);
+
+/* HDF5 (stencil_io.c). Field names: laplap in; hdiff in, coeff; fastwaves
+ * u_in, v_in, u_tens, v_tens, rho, ppuv, fx, wgtfac, hhl. Outputs: out /
+ * u_out, v_out. */
+/* The domain size of an input file (collective). */
+int stencil_io_size(MPI_Comm comm, const char *path, int64_t gsize[3]);
+int stencil_io_read(stencil_state_t *S, const char *path);
+int stencil_io_write(const stencil_state_t *S, const char *path, const void *result,
+                     const char *variant, const char *command_line, const char *device);
+
+/* Gather every rank's inner cells of array a (layout Lloc of the local
+ * problem, all its fields) into rank 0's array g (layout Lglob). */
+int stencil_gather(const stencil_state_t *S, const tsr_layout_t *Lloc, const void *a,
+                   const tsr_layout_t *Lglob, void *g);
+
+#endif

@@ -1,0 +1,420 @@
+/* apps/stencil/stencil_exec.c: tsr-stencil's state (decomposition, inputs,
+ * reference) and the execution of one variant: device arrays, ping-pong
+ * steps with the halo exchange overlapped with the interior, timing, and
+ * verification against the CPU reference. */
+#include "config.h"
+#include "apps/stencil/stencil_app.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const tsr_variant_t stencil_variants[STENCIL_NVARIANTS] = {
+#define STENCIL_VARIANT(id, name, dev, grid, strat, help) {name, dev, help, STENCIL_V_##id},
+#include "kernels/stencil/variants.def"
+#undef STENCIL_VARIANT
+};
+static const int st_vgrid[STENCIL_NVARIANTS] = {
+#define STENCIL_VARIANT(id, name, dev, grid, strat, help) grid,
+#include "kernels/stencil/variants.def"
+#undef STENCIL_VARIANT
+};
+static const int st_vstrat[STENCIL_NVARIANTS] = {
+#define STENCIL_VARIANT(id, name, dev, grid, strat, help) strat,
+#include "kernels/stencil/variants.def"
+#undef STENCIL_VARIANT
+};
+int stencil_variant_grid(int id) { return st_vgrid[id]; }
+int stencil_variant_strategy(int id) { return st_vstrat[id]; }
+
+/* ------------------------------------------------------------ state */
+
+const stencil_problem_t *stencil_state_global(const stencil_state_t *S) {
+  return S->size > 1 ? &S->G : &S->P;
+}
+
+int stencil_state_init(stencil_state_t *S, MPI_Comm comm, int kind, int prec, int placement,
+                       const int64_t gsize[3], uint64_t seed, const char *input, int flat) {
+  memset(S, 0, sizeof *S);
+  S->comm = comm;
+  MPI_Comm_rank(comm, &S->rank);
+  MPI_Comm_size(comm, &S->size);
+  S->kind = kind, S->prec = prec, S->placement = placement, S->seed = seed, S->flat = flat;
+  int halo[3];
+  stencil_halo(kind, halo);
+  int64_t lsize[3];
+  for (int d = 0; d < 3; d++) {
+    S->gsize[d] = gsize[d];
+    lsize[d] = gsize[d];
+  }
+  if (S->size > 1) {
+    TSR_CHECK(placement != TSR_AOSOA, TSR_ERR_UNSUPPORTED,
+              "fastwaves: AoSoA placement runs on one rank only (the halo exchange moves whole "
+              "cells of SoA or AoS arrays)");
+    /* the global size check first, so the message names the whole domain */
+    TSR_CALL(stencil_problem_create(kind, prec, gsize, placement, &S->G));
+    if (S->rank != 0) stencil_problem_destroy(&S->G);
+    const tsr_idx_t n[3] = {gsize[0] - 2 * halo[0], gsize[1] - 2 * halo[1], gsize[2]};
+    TSR_CALL(tsr_grid_part_init(comm, n, halo[0], NULL, &S->part));
+    lsize[0] = S->part.inner[0] + 2 * halo[0];
+    lsize[1] = S->part.inner[1] + 2 * halo[1];
+    S->off[0] = S->part.lo[0];
+    S->off[1] = S->part.lo[1];
+  }
+  TSR_CALL(stencil_problem_create(kind, prec, lsize, placement, &S->P));
+  if (input) {
+    TSR_CALL(stencil_io_read(S, input));
+  } else {
+    stencil_problem_fill(&S->P, seed, S->off);
+    if (S->size > 1 && S->rank == 0) stencil_problem_fill(&S->G, seed, NULL);
+  }
+  return TSR_SUCCESS;
+}
+
+void stencil_state_free(stencil_state_t *S) {
+  stencil_problem_destroy(&S->P);
+  stencil_problem_destroy(&S->G);
+  free(S->ref);
+  S->ref = NULL;
+}
+
+static const void *st_in(const stencil_problem_t *P) {
+  return P->kind == STENCIL_FASTWAVES ? P->uv : P->in;
+}
+static const void *st_cst(const stencil_problem_t *P) {
+  return P->kind == STENCIL_FASTWAVES ? P->cst : P->coeff;
+}
+static const tsr_layout_t *st_lio(const stencil_problem_t *P) {
+  return P->kind == STENCIL_FASTWAVES ? &P->Luv : &P->L;
+}
+
+int stencil_state_reference(stencil_state_t *S, int iterations) {
+  int rc = TSR_SUCCESS;
+  if (S->rank == 0) {
+    const stencil_problem_t *G = stencil_state_global(S);
+    const size_t bytes = (size_t)stencil_problem_elems(G, 0) * stencil_problem_esize(G);
+    void *a = malloc(bytes), *b = malloc(bytes);
+    if (!a || !b) rc = TSR_RAISE(TSR_ERR_ALLOC, "reference: cannot allocate %zu bytes", 2 * bytes);
+    if (!rc) {
+      memcpy(a, st_in(G), bytes);
+      memcpy(b, st_in(G), bytes);
+      const stencil_grid_t g = stencil_problem_grid(G);
+      for (int it = 0; !rc && it < iterations; it++) {
+        stencil_fields_t f = stencil_problem_fields(G, a, st_cst(G), b, S->flat);
+        rc = stencil_cpu_ref(S->kind, &g, &f);
+        void *t = a;
+        a = b, b = t;
+      }
+    }
+    free(b);
+    if (rc) free(a);
+    else free(S->ref), S->ref = a, S->have_ref = 1;
+  }
+  TSR_CALL(tsr_error_agree(S->comm, rc));
+  return TSR_SUCCESS;
+}
+
+/* ------------------------------------------------------------ a run */
+
+typedef struct {
+  const stencil_state_t *S;
+  int id, strategy, grid;
+  tsr_device_t dev;
+  stencil_ugrid_t U;
+  int have_u;
+  stencil_grid_t gall;          /* the whole updated region */
+  stencil_grid_t parts[5];      /* interior + boundary strips (halo exchange) */
+  int nparts;
+  const tsr_layout_t *Lio, *Lcst;
+  size_t es, bio, bcst;
+  void *init, *a, *b, *c;       /* on dev: initial in, ping, pong, constants */
+  tsr_halo_t *halo[2];
+  int nhalo, hdim;
+  int64_t hoff[2];              /* element offset of each exchanged field */
+  stencil_launch_t shape;
+} st_exec_t;
+
+static int st_piece(st_exec_t *E, const stencil_grid_t *g, const void *src, void *dst, int strip) {
+  const stencil_problem_t *P = &E->S->P;
+  stencil_fields_t f = stencil_problem_fields(P, src, E->c, dst, E->S->flat);
+  if (E->have_u && P->kind == STENCIL_FASTWAVES) f.Lc = E->U.Lc, f.Luv = E->U.Luv;
+  if (E->dev.kind == TSR_DEV_CPU) {
+    if (E->strategy < 0) TSR_CALL(stencil_cpu_ref(P->kind, g, &f));
+    else TSR_CALL(stencil_cpu_run(P->kind, E->strategy, g, &f));
+    return TSR_SUCCESS;
+  }
+  stencil_launch_t s = E->shape;
+  int strategy = E->strategy;
+  if (strip) { /* boundary strips: idxvar with a block that fits them */
+    strategy = STENCIL_CU_IDXVAR;
+    s.bx = (int)TSR_MIN(32, g->hi[0] - g->lo[0]);
+    s.by = g->kind == STENCIL_GRID_REGULAR ? (int)TSR_MIN(8, g->hi[1] - g->lo[1]) : 1;
+    s.bz = 1;
+  }
+  TSR_CALL(stencil_cuda_run(P->kind, strategy, g, &f, s));
+  return TSR_SUCCESS;
+}
+
+static int st_step(st_exec_t *E, void *src, void *dst) {
+  if (E->nhalo == 0 || E->strategy < 0) {
+    for (int h = 0; h < E->nhalo; h++)
+      TSR_CALL(tsr_halo_exchange(E->halo[h], &E->dev, (char *)src + E->hoff[h] * E->es, E->hdim,
+                                 E->S->prec == STENCIL_FLOAT ? TSR_FLOAT : TSR_DOUBLE));
+    TSR_CALL(st_piece(E, &E->gall, src, dst, 0));
+    return TSR_SUCCESS;
+  }
+  const tsr_dtype_t t = E->S->prec == STENCIL_FLOAT ? TSR_FLOAT : TSR_DOUBLE;
+  for (int h = 0; h < E->nhalo; h++)
+    TSR_CALL(tsr_halo_begin(E->halo[h], &E->dev, (char *)src + E->hoff[h] * E->es, E->hdim, t));
+  if (E->parts[0].hi[0] > E->parts[0].lo[0] && E->parts[0].hi[1] > E->parts[0].lo[1])
+    TSR_CALL(st_piece(E, &E->parts[0], src, dst, 0));
+  for (int h = 0; h < E->nhalo; h++)
+    TSR_CALL(tsr_halo_end(E->halo[h], &E->dev, (char *)src + E->hoff[h] * E->es, E->hdim, t));
+  for (int k = 1; k < E->nparts; k++)
+    if (E->parts[k].hi[0] > E->parts[k].lo[0] && E->parts[k].hi[1] > E->parts[k].lo[1])
+      TSR_CALL(st_piece(E, &E->parts[k], src, dst, 1));
+  return TSR_SUCCESS;
+}
+
+/* Interior (lo+h .. hi-h) and the four strips around it. */
+static void st_split(st_exec_t *E, int h) {
+  const stencil_grid_t *g = &E->gall;
+  for (int k = 0; k < 5; k++) E->parts[k] = *g;
+  stencil_grid_t *in = &E->parts[0];
+  in->lo[0] += h, in->hi[0] -= h, in->lo[1] += h, in->hi[1] -= h;
+  if (in->hi[0] < in->lo[0]) in->hi[0] = in->lo[0];
+  if (in->hi[1] < in->lo[1]) in->hi[1] = in->lo[1];
+  E->parts[1].hi[1] = in->lo[1];                              /* y low strip, all x */
+  E->parts[2].lo[1] = in->hi[1];                              /* y high strip */
+  E->parts[3].lo[1] = in->lo[1], E->parts[3].hi[1] = in->hi[1]; /* x low strip */
+  E->parts[3].hi[0] = in->lo[0];
+  E->parts[4].lo[1] = in->lo[1], E->parts[4].hi[1] = in->hi[1]; /* x high strip */
+  E->parts[4].lo[0] = in->hi[0];
+  E->nparts = 5;
+}
+
+static int st_setup(st_exec_t *E, stencil_run_t *r) {
+  const stencil_state_t *S = E->S;
+  const stencil_problem_t *P = &S->P;
+  E->es = stencil_problem_esize(P);
+  const void *hin = st_in(P), *hcst = st_cst(P);
+  void *uin = NULL, *ucst = NULL;
+  if (E->grid == STENCIL_GRID_UNSTR) {
+    TSR_CHECK(S->size == 1, TSR_ERR_UNSUPPORTED,
+              "unstructured grids run on one rank in this version (regular grids decompose)");
+    TSR_CALL(stencil_ugrid_create(P, r->u.order, r->u.zw, S->seed, r->u.depth, r->u.comp, &E->U));
+    E->have_u = 1;
+    E->Lio = P->kind == STENCIL_FASTWAVES ? &E->U.Luv : &E->U.L;
+    E->Lcst = P->kind == STENCIL_FASTWAVES ? &E->U.Lc : &E->U.L;
+    uin = malloc((size_t)E->Lio->size * E->es);
+    ucst = hcst ? malloc((size_t)E->Lcst->size * E->es) : NULL;
+    TSR_CHECK(uin && (!hcst || ucst), TSR_ERR_ALLOC, "cannot allocate the unstructured fields");
+    stencil_ugrid_scatter(&E->U, st_lio(P), hin, E->Lio, uin, E->es);
+    if (hcst) stencil_ugrid_scatter(&E->U, P->kind == STENCIL_FASTWAVES ? &P->Lc : &P->L, hcst,
+                                    E->Lcst, ucst, E->es);
+    hin = uin, hcst = ucst;
+    if (E->dev.kind == TSR_DEV_CUDA) TSR_CALL(tsr_neigh_upload(E->U.nb, &E->dev));
+    TSR_CALL(stencil_ugrid_grid(&E->U, P, E->dev.kind == TSR_DEV_CUDA, 0, E->U.nown, &E->gall));
+    if (E->dev.kind == TSR_DEV_CUDA) TSR_CALL(stencil_cuda_prepare(P->kind, &E->gall));
+  } else {
+    E->Lio = st_lio(P);
+    E->Lcst = P->kind == STENCIL_FASTWAVES ? &P->Lc : &P->L;
+    E->gall = stencil_problem_grid(P);
+  }
+  E->bio = (size_t)E->Lio->size * E->es;
+  E->bcst = hcst ? (size_t)E->Lcst->size * E->es : 0;
+  int rc = tsr_device_malloc(&E->dev, E->bio, &E->init);
+  if (!rc) rc = tsr_device_malloc(&E->dev, E->bio, &E->a);
+  if (!rc) rc = tsr_device_malloc(&E->dev, E->bio, &E->b);
+  if (!rc && hcst) rc = tsr_device_malloc(&E->dev, E->bcst, &E->c);
+  if (!rc) rc = tsr_device_upload(&E->dev, E->init, hin, E->bio);
+  if (!rc && hcst) rc = tsr_device_upload(&E->dev, E->c, hcst, E->bcst);
+  free(uin);
+  free(ucst);
+  TSR_CALL(rc);
+  /* the halo of a decomposed regular grid */
+  if (S->size > 1) {
+    const tsr_layout_t *L = &P->L;
+    TSR_CHECK(L->sz == L->sy * L->d[1], TSR_ERR_INTERNAL, "regular layout planes are not sy*d1");
+    tsr_grid_box_t box = {L->sy, L->d[1], L->d[2], P->halo[0], P->halo[1], 0};
+    const int nf = P->kind == STENCIL_FASTWAVES ? STENCIL_FW_NUV : 1;
+    const int aos = P->kind == STENCIL_FASTWAVES && P->Luv.fields == TSR_AOS;
+    E->nhalo = aos ? 1 : nf;
+    E->hdim = aos ? nf : 1;
+    for (int h = 0; h < E->nhalo; h++) {
+      E->hoff[h] = aos ? L->base * nf : L->base + (int64_t)h * (nf > 1 ? P->Luv.sf : 0);
+      TSR_CALL(tsr_halo_create_regular(&S->part, &box, &E->halo[h]));
+    }
+    st_split(E, P->halo[0]);
+  }
+  return TSR_SUCCESS;
+}
+
+static void st_teardown(st_exec_t *E) {
+  for (int h = 0; h < E->nhalo; h++) tsr_halo_destroy(&E->halo[h]);
+  if (E->init) tsr_device_free(&E->dev, &E->init);
+  if (E->a) tsr_device_free(&E->dev, &E->a);
+  if (E->b) tsr_device_free(&E->dev, &E->b);
+  if (E->c) tsr_device_free(&E->dev, &E->c);
+  if (E->have_u) stencil_ugrid_destroy(&E->U);
+}
+
+/* Timed runs; the final state of the last run in *final (host, local). */
+static int st_timed(st_exec_t *E, stencil_run_t *r, void **final) {
+  const stencil_state_t *S = E->S;
+  for (int k = 0; k < r->warmup + r->runs; k++) {
+    TSR_CALL(tsr_device_copy(&E->dev, E->a, E->init, E->bio));
+    TSR_CALL(tsr_device_copy(&E->dev, E->b, E->init, E->bio));
+    TSR_CALL(tsr_device_sync(&E->dev));
+    TSR_CALL_MPI(MPI_Barrier(S->comm));
+    const double t0 = tsr_wtime();
+    void *src = E->a, *dst = E->b;
+    for (int it = 0; it < r->iterations; it++) {
+      TSR_CALL(st_step(E, src, dst));
+      void *t = src;
+      src = dst, dst = t;
+    }
+    TSR_CALL(tsr_device_sync(&E->dev));
+    double dt = (tsr_wtime() - t0) / (r->iterations > 0 ? r->iterations : 1), mx = 0;
+    TSR_CALL_MPI(MPI_Allreduce(&dt, &mx, 1, MPI_DOUBLE, MPI_MAX, S->comm));
+    if (k >= r->warmup) r->times[k - r->warmup] = mx;
+    if (k == r->warmup + r->runs - 1) {
+      *final = malloc(E->bio);
+      TSR_CHECK(*final, TSR_ERR_ALLOC, "cannot allocate the result");
+      TSR_CALL(tsr_device_download(&E->dev, *final, src, E->bio));
+    }
+  }
+  return TSR_SUCCESS;
+}
+
+/* A configuration problem: skip with the message, not an error. */
+static int st_skip(stencil_run_t *r, int rc) {
+  snprintf(r->note, sizeof r->note, "skipped: %s", tsr_error_message());
+  r->skipped = 1;
+  tsr_error_clear();
+  (void)rc;
+  return TSR_SUCCESS;
+}
+
+int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
+  st_exec_t E;
+  memset(&E, 0, sizeof E);
+  E.S = S;
+  E.id = r->id;
+  E.strategy = st_vstrat[r->id];
+  E.grid = st_vgrid[r->id];
+  E.shape = r->shape;
+  r->skipped = 0;
+  r->note[0] = 0;
+  r->verdict = TSR_VERIFY_NA;
+  const tsr_variant_t *v = &stencil_variants[r->id];
+  /* the device, agreed by all ranks */
+  int rc = tsr_device_select(S->comm, v->device, &E.dev);
+  if (tsr_error_agree(S->comm, rc)) return st_skip(r, rc);
+  snprintf(r->device, sizeof r->device, "%.63s", E.dev.name);
+  if (v->id == STENCIL_V_CUDA_REG_TILE && S->kind == STENCIL_FASTWAVES) {
+    snprintf(r->note, sizeof r->note, "skipped: the shared tile is for laplap and hdiff");
+    r->skipped = 1;
+    return TSR_SUCCESS;
+  }
+  rc = st_setup(&E, r);
+  if (!rc && E.dev.kind == TSR_DEV_CUDA) {
+    stencil_cfg_t cfg;
+    rc = stencil_cuda_cfg(S->kind, E.strategy, &E.gall, E.shape, E.es, &cfg, r->note, sizeof r->note);
+    if (rc == 1) { /* the block does not fit: every rank has the same region sizes? agree */
+      rc = TSR_RAISE(TSR_ERR_UNSUPPORTED, "%s", r->note);
+    }
+    for (int d = 0; d < 3; d++) r->blocks[d] = cfg.grid[d];
+  }
+  rc = tsr_error_agree(S->comm, rc);
+  if (rc == TSR_ERR_UNSUPPORTED || rc == TSR_ERR_NOCUDA || rc == TSR_ERR_NODEVICE) {
+    st_teardown(&E);
+    return st_skip(r, rc);
+  }
+  void *final = NULL;
+  if (!rc) rc = st_timed(&E, r, &final);
+  rc = tsr_error_agree(S->comm, rc);
+  /* back to the regular picture, gathered on rank 0, compared */
+  void *loc = NULL;
+  if (!rc) {
+    const stencil_problem_t *P = &S->P;
+    const size_t breg = (size_t)st_lio(P)->size * E.es;
+    if (E.have_u) {
+      loc = malloc(breg);
+      if (!loc) rc = TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate the result");
+      else {
+        memcpy(loc, st_in(P), breg);
+        stencil_ugrid_gather(&E.U, E.Lio, final, st_lio(P), loc, E.es, E.U.np);
+      }
+      free(final);
+    } else {
+      loc = final;
+    }
+    final = NULL;
+  }
+  rc = tsr_error_agree(S->comm, rc);
+  if (!rc && S->size > 1) {
+    void *glob = NULL;
+    if (S->rank == 0) {
+      const size_t bg = (size_t)st_lio(&S->G)->size * E.es;
+      glob = malloc(bg);
+      if (!glob) rc = TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate the gathered result");
+      else memcpy(glob, st_in(&S->G), bg);
+    }
+    rc = tsr_error_agree(S->comm, rc);
+    if (!rc) rc = stencil_gather(S, st_lio(&S->P), loc, S->rank == 0 ? st_lio(&S->G) : NULL, glob);
+    free(loc);
+    loc = glob;
+  }
+  if (!rc && S->rank == 0) {
+    const stencil_problem_t *G = stencil_state_global(S);
+    if (r->verify && S->have_ref) {
+      const stencil_grid_t gg = stencil_problem_grid(G);
+      stencil_compare(&gg, st_lio(G), S->prec, loc, S->ref, &r->maxerr, &r->maxref);
+      const double tol = stencil_tolerance(S->prec) * (r->maxref > 1 ? r->maxref : 1);
+      r->verdict = r->maxerr <= tol ? TSR_VERIFY_PASS : TSR_VERIFY_FAIL;
+      snprintf(r->note, sizeof r->note, "max err %.2e (tol %.1e x max(1, %.2e))", r->maxerr,
+               stencil_tolerance(S->prec), r->maxref);
+    } else {
+      r->verdict = TSR_VERIFY_SKIPPED;
+      if (r->id == STENCIL_V_CPU_REF) snprintf(r->note, sizeof r->note, "the reference");
+    }
+    r->result = loc;
+  } else {
+    free(loc);
+  }
+  int verdict = (int)r->verdict;
+  MPI_Bcast(&verdict, 1, MPI_INT, 0, S->comm);
+  r->verdict = (tsr_verify_t)verdict;
+  st_teardown(&E);
+  TSR_CALL(rc);
+  return TSR_SUCCESS;
+}
+
+/* ------------------------------------------------------------ names */
+
+void stencil_run_name(const stencil_state_t *S, const stencil_run_t *r, char *buf, size_t n) {
+  const int grid = st_vgrid[r->id], strat = st_vstrat[r->id];
+  const char *sname = stencil_name(S->kind);
+  const tsr_variant_t *v = &stencil_variants[r->id];
+  if (r->id == STENCIL_V_CPU_REF) {
+    snprintf(buf, n, "%s-ref", sname);
+    return;
+  }
+  char st[64];
+  if (v->device == TSR_DEV_CPU)
+    snprintf(st, sizeof st, "cpu-%s", strat == STENCIL_CPU_REGULAR ? "fused" : strchr(v->name + 4, '/') + 1);
+  else
+    snprintf(st, sizeof st, "%s", strat == STENCIL_CU_WARP ? "idxvar-warp-shared"
+                                                           : stencil_cuda_strategy_name(strat));
+  const char *place = "";
+  if (S->kind == STENCIL_FASTWAVES)
+    place = S->placement == TSR_AOS ? "aos-" : S->placement == TSR_AOSOA ? "aosoa-" : "";
+  int k = snprintf(buf, n, "%s-%s-%s%s", sname, grid == STENCIL_GRID_UNSTR ? "unstr" : "regular",
+                   place, st);
+  if (grid != STENCIL_GRID_UNSTR || k < 0 || (size_t)k >= n) return;
+  snprintf(buf + k, n - (size_t)k, "%s%s%s", r->u.comp ? "-comp" : "",
+           (r->u.depth == 2 && S->kind != STENCIL_FASTWAVES) ? "-no-chase" : "", "");
+  k = (int)strlen(buf);
+  if (r->u.order == STENCIL_ORDER_ZCURVE) snprintf(buf + k, n - (size_t)k, "-z-curves-%d", r->u.zw);
+  else if (r->u.order == STENCIL_ORDER_RANDOM) snprintf(buf + k, n - (size_t)k, "-random");
+}

@@ -1,0 +1,282 @@
+/* kernels/stencil/stencil.h: the stencil mini-apps' kernels (laplap, hdiff,
+ * fastwaves) on regular grids and on grids unstructured in X-Y and regular
+ * in Z. docs/STENCIL.md has the formulas, constants, variants and the
+ * mapping to the original benchmark's names.
+ *
+ * Arithmetic: stencil_arith.inc, included here for double (_d) and float
+ * (_f); CPU loops (stencil_cpu.c) and CUDA kernels (stencil_cuda*.cu) call
+ * the same functions.
+ *
+ * Grids (stencil_grid_t, a plain value passed to every variant):
+ *  - REGULAR: a row-major tsr_layout_t with halo and alignment padding;
+ *    cell index c = tsr_layout_rm_cell(L, x, y, z) (coordinates include the
+ *    halo); the variant updates the box lo <= (x, y, z) < hi.
+ *  - UNSTR: np plane slots in a storage order, level stride zs (a multiple
+ *    of the alignment): cell index c = s + z*zs; X-Y neighbours through
+ *    neighbour tables (tessera/neigh.h, ZREGULAR form, np entries per
+ *    relation), uncompressed (tab) or compressed (proto + dict); depth 2
+ *    (neighbours of neighbours stored, "no-chase") or depth 1 (depth-2
+ *    points reached through two lookups, "chase"). The variant updates slots
+ *    lo[0] <= s < hi[0] at levels lo[2] <= z < hi[2].
+ * In both, L describes the cell indexing (for UNSTR, the np x nz "slot x
+ * level" row-major layout, so that L.sy == zs) and carries the field
+ * placement; element offsets are tsr_layout_soa/aos/aosoa of the cell index.
+ *
+ * Fields (stencil_fields_t): laplap in -> out; hdiff in, coeff -> out (one
+ * field each, elements = cells); fastwaves seven constant fields (cst,
+ * STENCIL_FW_*) and the velocities (uv: u = field 0, v = field 1) in ->
+ * out, in SoA, AoS or AoSoA placement (layouts Lc and Luv, same cells).
+ */
+#ifndef TSR_KERNELS_STENCIL_H
+#define TSR_KERNELS_STENCIL_H
+
+#include <stdint.h>
+#include "tessera/common.h"
+#include "tessera/layout.h"
+#include "tessera/neigh.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { STENCIL_LAPLAP = 0, STENCIL_HDIFF = 1, STENCIL_FASTWAVES = 2 } stencil_kind_t;
+typedef enum { STENCIL_DOUBLE = 0, STENCIL_FLOAT = 1 } stencil_prec_t;
+typedef enum { STENCIL_GRID_REGULAR = 0, STENCIL_GRID_UNSTR = 1 } stencil_gridkind_t;
+
+/* fastwaves constants of the original benchmark (fastwaves-base.cu). */
+#define STENCIL_FW_DT_SMALL 10
+#define STENCIL_FW_EDADLAT 1
+#define STENCIL_FW_FLAT_LIMIT 0 /* the benchmark's value (COSMO's reference: 10) */
+
+/* The 13-point footprint of laplap and hdiff: the centre and the X-Y
+ * displacements of neighbour relations 0..11 (tessera/neigh.h), so point p
+ * >= 1 is relation p-1. */
+enum {
+  STENCIL_P_C = 0,
+  STENCIL_P_W = 1 + TSR_NB_XM1,
+  STENCIL_P_E = 1 + TSR_NB_XP1,
+  STENCIL_P_S = 1 + TSR_NB_YM1,
+  STENCIL_P_N = 1 + TSR_NB_YP1,
+  STENCIL_P_WS = 1 + TSR_NB_XM1YM1,
+  STENCIL_P_ES = 1 + TSR_NB_XP1YM1,
+  STENCIL_P_WN = 1 + TSR_NB_XM1YP1,
+  STENCIL_P_EN = 1 + TSR_NB_XP1YP1,
+  STENCIL_P_WW = 1 + TSR_NB_XM2,
+  STENCIL_P_EE = 1 + TSR_NB_XP2,
+  STENCIL_P_SS = 1 + TSR_NB_YM2,
+  STENCIL_P_NN = 1 + TSR_NB_YP2,
+  STENCIL_NP13 = 13
+};
+/* fastwaves' plane points: the cell, its +x and its +y neighbour. */
+enum { STENCIL_FP_C = 0, STENCIL_FP_E = 1, STENCIL_FP_N = 2, STENCIL_NP3 = 3 };
+
+/* Chasing: a depth-2 point p (5..12) is reached as neighbour
+ * stencil_chase_second(p) of neighbour stencil_chase_first(p) (both depth-1
+ * relations), e.g. WS = W of S, WW = W of W (the original's order). */
+static inline TSR_HD int stencil_chase_first(int p) {
+  switch (p) {
+    case STENCIL_P_WS: case STENCIL_P_ES: case STENCIL_P_SS: return TSR_NB_YM1;
+    case STENCIL_P_WN: case STENCIL_P_EN: case STENCIL_P_NN: return TSR_NB_YP1;
+    case STENCIL_P_WW: return TSR_NB_XM1;
+    default: return TSR_NB_XP1; /* EE */
+  }
+}
+static inline TSR_HD int stencil_chase_second(int p) {
+  switch (p) {
+    case STENCIL_P_WS: case STENCIL_P_WN: case STENCIL_P_WW: return TSR_NB_XM1;
+    case STENCIL_P_ES: case STENCIL_P_EN: case STENCIL_P_EE: return TSR_NB_XP1;
+    case STENCIL_P_SS: return TSR_NB_YM1;
+    default: return TSR_NB_YP1; /* NN */
+  }
+}
+
+/* fastwaves fields. */
+enum {
+  STENCIL_FW_UTENS = 0, STENCIL_FW_VTENS, STENCIL_FW_RHO, STENCIL_FW_PPUV, STENCIL_FW_FX,
+  STENCIL_FW_WGTFAC, STENCIL_FW_HHL, STENCIL_FW_NCST
+};
+enum { STENCIL_FW_U = 0, STENCIL_FW_V = 1, STENCIL_FW_NUV = 2 };
+
+/* ------------------------------------------------------------ arithmetic */
+#if defined(__CUDA_ARCH__)
+#define ST_ADD(a, b) stencil__add((a), (b))
+#define ST_SUB(a, b) stencil__sub((a), (b))
+#define ST_MUL(a, b) stencil__mul((a), (b))
+#define ST_DIV(a, b) stencil__div((a), (b))
+#ifdef __cplusplus
+}
+#endif
+/* Unfused device operations (no FMA contraction): the same bits as the host. */
+static __device__ __forceinline__ double stencil__add(double a, double b) { return __dadd_rn(a, b); }
+static __device__ __forceinline__ double stencil__sub(double a, double b) { return __dsub_rn(a, b); }
+static __device__ __forceinline__ double stencil__mul(double a, double b) { return __dmul_rn(a, b); }
+static __device__ __forceinline__ double stencil__div(double a, double b) { return __ddiv_rn(a, b); }
+static __device__ __forceinline__ float stencil__add(float a, float b) { return __fadd_rn(a, b); }
+static __device__ __forceinline__ float stencil__sub(float a, float b) { return __fsub_rn(a, b); }
+static __device__ __forceinline__ float stencil__mul(float a, float b) { return __fmul_rn(a, b); }
+static __device__ __forceinline__ float stencil__div(float a, float b) { return __fdiv_rn(a, b); }
+#ifdef __cplusplus
+extern "C" {
+#endif
+#else
+#define ST_ADD(a, b) ((a) + (b))
+#define ST_SUB(a, b) ((a) - (b))
+#define ST_MUL(a, b) ((a) * (b))
+#define ST_DIV(a, b) ((a) / (b))
+#endif
+
+#define ST_REAL double
+#define ST_FN(f) f##_d
+#include "kernels/stencil/stencil_arith.inc"
+#undef ST_REAL
+#undef ST_FN
+#define ST_REAL float
+#define ST_FN(f) f##_f
+#include "kernels/stencil/stencil_arith.inc"
+#undef ST_REAL
+#undef ST_FN
+
+/* ------------------------------------------------------------ descriptors */
+typedef struct {
+  int kind;          /* stencil_gridkind_t */
+  tsr_layout_t L;    /* cell indexing (see above); one field */
+  int64_t zs;        /* cell stride between levels (L.sz regular, L.sy unstr) */
+  int64_t lo[3], hi[3]; /* the cells updated: regular box; unstr slots in x, levels in z */
+  /* UNSTR only: */
+  int64_t np;        /* plane slots = entries per relation */
+  int depth;         /* 2: depth-2 points stored; 1: chased */
+  int comp;          /* 1: proto + dict, else tab */
+  const int32_t *tab;    /* [nrel][np] */
+  const uint16_t *proto; /* [np] */
+  const int32_t *dict;   /* [nproto][nrel] */
+  int nrel, nproto;
+} stencil_grid_t;
+
+typedef struct {
+  int prec;            /* stencil_prec_t */
+  const void *in;      /* laplap, hdiff: cells of L (one field) */
+  const void *coeff;   /* hdiff */
+  void *out;
+  const void *cst;     /* fastwaves: STENCIL_FW_NCST fields on Lc */
+  const void *uvin;    /* fastwaves: u, v on Luv */
+  void *uvout;
+  tsr_layout_t Lc, Luv; /* fastwaves placements (same cells as the grid's L) */
+  int flat_level;      /* fastwaves: levels z < flat_level use the flat formula
+                          (= z halo + flat limit) */
+} stencil_fields_t;
+
+/* Element offset of field fld of cell c under L's placement (setup, CPU). */
+static inline TSR_HD int64_t stencil__off(const tsr_layout_t *L, int64_t c, int fld) {
+  return L->fields == TSR_AOS     ? tsr_layout_aos(L, c, fld)
+         : L->fields == TSR_AOSOA ? tsr_layout_aosoa(L, c, fld)
+                                  : tsr_layout_soa(L, c, fld);
+}
+
+/* UNSTR: the table offset of relation rel for slot s (compressed or not). */
+static inline TSR_HD int32_t stencil_tab_off(const stencil_grid_t *g, int64_t s, int rel) {
+  return g->comp ? g->dict[(int64_t)g->proto[s] * g->nrel + rel]
+                 : g->tab[(int64_t)rel * g->np + s];
+}
+/* UNSTR: cell offset of footprint point p (STENCIL_P_*) from slot s: one
+ * lookup, or two when a depth-2 point is chased through depth-1 tables. */
+static inline TSR_HD int64_t stencil_unstr_off13(const stencil_grid_t *g, int64_t s, int p) {
+  if (p == 0) return 0;
+  if (p <= 4 || g->depth >= 2) return stencil_tab_off(g, s, p - 1);
+  const int32_t o1 = stencil_tab_off(g, s, stencil_chase_first(p));
+  return o1 + stencil_tab_off(g, s + o1, stencil_chase_second(p));
+}
+/* REGULAR: cell offset of footprint point p. */
+static inline TSR_HD int64_t stencil_reg_off13(const stencil_grid_t *g, int p) {
+  return p == 0 ? 0 : tsr_neigh_rel_dx(p - 1) + tsr_neigh_rel_dy(p - 1) * g->L.sy;
+}
+
+/* Halo widths a stencil needs (the original's): laplap, hdiff (2,2,0),
+ * fastwaves (2,2,2). */
+void stencil_halo(int kind, int halo[3]);
+/* "laplap", "hdiff", "fastwaves"; -1 / NULL when unknown. */
+const char *stencil_name(int kind);
+int stencil_from_name(const char *name);
+/* Minimum bytes per updated cell (read + written once): laplap 2, hdiff 3,
+ * fastwaves 11 elements. */
+int stencil_elems_per_cell(int kind);
+
+/* ------------------------------------------------------------ CPU */
+/* The reference: the original benchmark's CPU formulation (separate passes
+ * with temporaries lap / flx / fly, ppgradcor / ppgrad), on a REGULAR grid
+ * updating the whole inner region (fastwaves: levels hz .. nz-hz-2).
+ * Independent of the fused point functions above. */
+int stencil_cpu_ref(int kind, const stencil_grid_t *g, const stencil_fields_t *f);
+
+/* CPU variants (OpenMP), updating g->lo .. g->hi:
+ *   regular:  fused point function per cell
+ *   unstr:    naive (lookups at every use), idxvar (lookups once per cell into
+ *             index variables), kloop (lookups once per column, loop over z). */
+typedef enum { STENCIL_CPU_REGULAR = 0, STENCIL_CPU_NAIVE, STENCIL_CPU_IDXVAR,
+               STENCIL_CPU_KLOOP } stencil_cpu_strategy_t;
+int stencil_cpu_run(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f);
+
+/* ------------------------------------------------------------ CUDA */
+/* Access strategies of the CUDA kernels (seed 002). */
+typedef enum {
+  STENCIL_CU_NAIVE = 0,   /* one thread per cell, index lookups at every use */
+  STENCIL_CU_IDXVAR,      /* one thread per cell, lookups once into index variables */
+  STENCIL_CU_SHARED,      /* idxvar + shared: leaders (threadIdx.z == 0) look up, smem */
+  STENCIL_CU_WARP,        /* idxvar + warp broadcast (__shfl_sync from the column's lowest lane) */
+  STENCIL_CU_KLOOP,       /* one thread per column, lookups at every level */
+  STENCIL_CU_IDXVAR_KLOOP,        /* one thread per column, lookups once, loop over z */
+  STENCIL_CU_IDXVAR_KLOOP_SLICED, /* one thread per kpt levels of a column */
+  STENCIL_CU_TILE,        /* regular laplap/hdiff: the input tile (+halo) in shared memory */
+  STENCIL_CU_NSTRATEGIES
+} stencil_cuda_strategy_t;
+
+typedef struct {
+  int bx, by, bz;  /* thread-block shape */
+  int kpt;         /* levels per thread (sliced) */
+} stencil_launch_t;
+
+/* A checked launch: blocks, threads, dynamic shared memory, levels. */
+typedef struct {
+  unsigned grid[3], block[3];
+  size_t smem;
+  int kpt;
+  int64_t z0, z1;
+} stencil_cfg_t;
+int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
+                     size_t elem, stencil_cfg_t *cfg, char *note, size_t n);
+/* The per-stencil launchers behind stencil_cuda_run (CUDA builds only). */
+int stencil_cuda_laplap(int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
+                        const stencil_cfg_t *cfg);
+int stencil_cuda_hdiff(int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
+                       const stencil_cfg_t *cfg);
+int stencil_cuda_fastwaves(int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
+                           const stencil_cfg_t *cfg);
+/* Before the first run on a (new) grid: put its compressed dictionary into
+ * constant memory (a no-op for other grids and without CUDA). */
+int stencil_cuda_prepare(int kind, const stencil_grid_t *g);
+int stencil_cuda_laplap_prepare(const stencil_grid_t *g);
+int stencil_cuda_hdiff_prepare(const stencil_grid_t *g);
+int stencil_cuda_fastwaves_prepare(const stencil_grid_t *g);
+/* TSR_ERR_ARG when a shape can never run a strategy (size, warp rules). */
+int stencil_cuda_shape_valid(int strategy, stencil_launch_t s);
+/* Name of a strategy ("idxvar-shared"), NULL if unknown. */
+const char *stencil_cuda_strategy_name(int strategy);
+
+/* Check a launch shape for a strategy on a grid: 0 when it can run; 1 with a
+ * note in `note` when the block does not fit (skip, not an error); or
+ * TSR_ERR_ARG for a shape the strategy cannot take at all (warp broadcast:
+ * block size a multiple of 32 and bx*by a divisor or multiple of 32). Also
+ * returns the grid of blocks it would use. */
+int stencil_cuda_shape(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
+                       unsigned blocks[3], char *note, size_t n);
+/* Run one CUDA variant (asynchronous on the default stream). Without CUDA:
+ * TSR_ERR_NOCUDA. The grid's tables and the fields must be device memory;
+ * compressed dictionaries are copied to constant memory (at most
+ * STENCIL_CUDA_DICT_BYTES, checked). */
+#define STENCIL_CUDA_DICT_BYTES 65536
+int stencil_cuda_run(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
+                     stencil_launch_t s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TSR_KERNELS_STENCIL_H */

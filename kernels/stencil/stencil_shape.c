@@ -1,0 +1,115 @@
+/* kernels/stencil/stencil_shape.c: CUDA launch shapes (checked on the host,
+ * in every build) and the dispatch of stencil_cuda_run. */
+#include "config.h"
+#include "kernels/stencil/stencil.h"
+#include "tessera/error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const st_strategy_names[STENCIL_CU_NSTRATEGIES] = {
+    "naive", "idxvar", "idxvar-shared", "idxvar-warp", "kloop", "idxvar-kloop",
+    "idxvar-kloop-sliced", "shared"};
+
+const char *stencil_cuda_strategy_name(int strategy) {
+  return strategy >= 0 && strategy < STENCIL_CU_NSTRATEGIES ? st_strategy_names[strategy] : NULL;
+}
+
+int stencil_cuda_shape_valid(int strategy, stencil_launch_t s) {
+  const int bx = s.bx, by = s.by, bz = s.bz;
+  TSR_CHECK(bx >= 1 && by >= 1 && bz >= 1 && (long)bx * by * bz <= 1024, TSR_ERR_ARG,
+            "thread shape %dx%dx%d: each extent must be >= 1 and the block at most 1024 threads",
+            bx, by, bz);
+  TSR_CHECK(s.kpt >= 1, TSR_ERR_ARG, "levels per thread (--kpt) must be >= 1, got %d", s.kpt);
+  if (strategy == STENCIL_CU_WARP) {
+    const int cols = bx * by;
+    TSR_CHECK((bx * by * bz) % 32 == 0 && (cols % 32 == 0 || 32 % cols == 0), TSR_ERR_ARG,
+              "thread shape %dx%dx%d: warp broadcast (idxvar-warp) needs whole warps, a block "
+              "of a multiple of 32 threads whose x*y (%d) divides 32 or is a multiple of 32",
+              bx, by, bz, cols);
+  }
+  return TSR_SUCCESS;
+}
+
+#define ST_SKIP(...) (snprintf(note, n, __VA_ARGS__), 1)
+
+int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
+                     size_t elem, stencil_cfg_t *cfg, char *note, size_t n) {
+  memset(cfg, 0, sizeof *cfg);
+  if (note && n) note[0] = 0;
+  const char *sn = stencil_cuda_strategy_name(strategy);
+  TSR_CHECK(sn, TSR_ERR_ARG, "unknown CUDA strategy %d", strategy);
+  const int bx = s.bx, by = s.by, bz = s.bz;
+  TSR_CALL(stencil_cuda_shape_valid(strategy, s));
+  const int unstr = g->kind == STENCIL_GRID_UNSTR;
+  TSR_CHECK(strategy != STENCIL_CU_TILE || (!unstr && kind != STENCIL_FASTWAVES),
+            TSR_ERR_UNSUPPORTED, "the shared-tile strategy runs laplap and hdiff on regular grids only");
+  const int64_t ex = g->hi[0] - g->lo[0], ey = g->hi[1] - g->lo[1], ez = g->hi[2] - g->lo[2];
+  if (ex <= 0 || ey <= 0 || ez <= 0) return ST_SKIP("nothing to update");
+  const int zloop = strategy == STENCIL_CU_KLOOP || strategy == STENCIL_CU_IDXVAR_KLOOP;
+  if (zloop && bz != 1)
+    return ST_SKIP("block %dx%dx%d: %s runs one thread per column (block z must be 1)", bx, by, bz, sn);
+  if (unstr ? (int64_t)bx * by > ex : (bx > ex || by > ey))
+    return ST_SKIP("block %dx%dx%d larger than the updated region %lldx%lld", bx, by, bz,
+                   (long long)ex, (long long)ey);
+  const int64_t nsl = strategy == STENCIL_CU_IDXVAR_KLOOP_SLICED ? (ez + s.kpt - 1) / s.kpt : ez;
+  if (!zloop && bz > nsl)
+    return ST_SKIP("block z %d larger than the %lld %s", bz, (long long)nsl,
+                   strategy == STENCIL_CU_IDXVAR_KLOOP_SLICED ? "slices" : "levels");
+  const int64_t gx = unstr ? (ex + (int64_t)bx * by - 1) / ((int64_t)bx * by) : (ex + bx - 1) / bx;
+  const int64_t gy = unstr ? 1 : (ey + by - 1) / by;
+  const int64_t gz = zloop ? 1 : (nsl + bz - 1) / bz;
+  TSR_CHECK(gx <= 2147483647LL && gy <= 65535 && gz <= 65535, TSR_ERR_ARG,
+            "thread shape %dx%dx%d needs %lldx%lldx%lld blocks, more than CUDA allows", bx, by, bz,
+            (long long)gx, (long long)gy, (long long)gz);
+  cfg->grid[0] = (unsigned)gx, cfg->grid[1] = (unsigned)gy, cfg->grid[2] = (unsigned)gz;
+  cfg->block[0] = (unsigned)bx, cfg->block[1] = (unsigned)by, cfg->block[2] = (unsigned)bz;
+  cfg->z0 = g->lo[2];
+  cfg->z1 = g->hi[2];
+  cfg->kpt = strategy == STENCIL_CU_IDXVAR_KLOOP_SLICED ? s.kpt : (int)ez;
+  const int np = kind == STENCIL_FASTWAVES ? STENCIL_NP3 : STENCIL_NP13;
+  if (strategy == STENCIL_CU_SHARED) cfg->smem = (size_t)bx * by * (size_t)(np | 1) * 4;
+  if (strategy == STENCIL_CU_TILE) cfg->smem = (size_t)(bx + 4) * (by + 4) * bz * elem;
+  if (cfg->smem > 48 * 1024)
+    return ST_SKIP("block %dx%dx%d needs %zu bytes of shared memory (> 48 KiB)", bx, by, bz, cfg->smem);
+  return 0;
+}
+
+int stencil_cuda_shape(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
+                       unsigned blocks[3], char *note, size_t n) {
+  stencil_cfg_t cfg;
+  int rc = stencil_cuda_cfg(kind, strategy, g, s, 8, &cfg, note, n);
+  if (rc < 0 || rc > 1) return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
+  for (int d = 0; d < 3; d++) blocks[d] = cfg.grid[d];
+  return rc;
+}
+
+int stencil_cuda_run(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
+                     stencil_launch_t s) {
+#ifdef TSR_HAVE_CUDA
+  stencil_cfg_t cfg;
+  char note[160];
+  const size_t elem = f->prec == STENCIL_FLOAT ? 4 : 8;
+  int rc = stencil_cuda_cfg(kind, strategy, g, s, elem, &cfg, note, sizeof note);
+  if (rc == 1) return TSR_RAISE(TSR_ERR_UNSUPPORTED, "%s", note);
+  TSR_CALL(rc);
+  if (kind == STENCIL_LAPLAP) TSR_CALL(stencil_cuda_laplap(strategy, g, f, &cfg));
+  else if (kind == STENCIL_HDIFF) TSR_CALL(stencil_cuda_hdiff(strategy, g, f, &cfg));
+  else TSR_CALL(stencil_cuda_fastwaves(strategy, g, f, &cfg));
+  return TSR_SUCCESS;
+#else
+  (void)kind, (void)strategy, (void)g, (void)f, (void)s;
+  return TSR_RAISE(TSR_ERR_NOCUDA, "stencil: CUDA variants are not available in this build");
+#endif
+}
+
+int stencil_cuda_prepare(int kind, const stencil_grid_t *g) {
+#ifdef TSR_HAVE_CUDA
+  if (kind == STENCIL_LAPLAP) TSR_CALL(stencil_cuda_laplap_prepare(g));
+  else if (kind == STENCIL_HDIFF) TSR_CALL(stencil_cuda_hdiff_prepare(g));
+  else TSR_CALL(stencil_cuda_fastwaves_prepare(g));
+#else
+  (void)kind, (void)g;
+#endif
+  return TSR_SUCCESS;
+}

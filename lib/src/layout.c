@@ -210,12 +210,12 @@ tsr_layout_t tsr_layout_with_table(tsr_layout_t L, const int64_t *table) {
 
 int tsr_layout_check(const tsr_layout_t *L) {
   TSR_CHECK(L, TSR_ERR_ARG, "tsr_layout_check: NULL layout");
-  TSR_CHECK(L->kind >= 0 && L->kind < TSR_LAYOUT_NKINDS, TSR_ERR_UNSUPPORTED,
-            "layout kind %d is not supported (known: 0 rowmajor, 1 zcurve, 2 colmajor, 3 RC, "
-            "4 CR, 5 RR, 6 CC)", L->kind);
   TSR_CHECK(L->err >= 0 && L->err < BAD_COUNT_, TSR_ERR_ARG, "layout is corrupt (err=%d)",
             L->err);
   TSR_CHECK(L->err == BAD_NONE, TSR_ERR_ARG, "invalid layout: %s", bad_msg[L->err]);
+  TSR_CHECK(L->kind >= 0 && L->kind < TSR_LAYOUT_NKINDS, TSR_ERR_UNSUPPORTED,
+            "layout kind %d is not supported (known: 0 rowmajor, 1 zcurve, 2 colmajor, 3 RC, "
+            "4 CR, 5 RR, 6 CC)", L->kind);
   return TSR_SUCCESS;
 }
 

@@ -3,3 +3,4 @@ include apps/copybench/local.mk
 include apps/airfoil/local.mk
 include apps/fastsg/local.mk
 include apps/halobench/local.mk
+include apps/layoutbench/local.mk

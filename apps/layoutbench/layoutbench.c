@@ -165,7 +165,7 @@ static int bench(int argc, char **argv, int *failures) {
   B.max_seconds = 2.0;
   B.verify_full = 2048;
   B.verify_rows = 24;
-  B.stencil_runs = 5;
+  B.stencil_runs = 3;
   const char *sizes = "1008,10080", *stencil = "32x32x1048576";
   tsr_opt_t opts[] = {
       {"size", 0, TSR_OPT_STRING, &sizes, "N[,N..]", "square matrix sizes (default 1008,10080)"},
@@ -181,7 +181,7 @@ static int bench(int argc, char **argv, int *failures) {
       {"stencil-size", 0, TSR_OPT_STRING, &stencil, "NXxNYxNZ",
        "stencil grid, x fastest (default 32x32x1048576, the constant builds' shape)"},
       {"stencil-runs", 0, TSR_OPT_INT, &B.stencil_runs, "N",
-       "timed runs of --iterations sweeps per stencil build (default 5)"},
+       "timed runs of --iterations sweeps per stencil build (default 3)"},
   };
   const int nopts = (int)(sizeof opts / sizeof opts[0]);
   TSR_CALL(tsr_cli_parse(&B.cli, argc, argv, opts, nopts, comm, NULL, 0, NULL));

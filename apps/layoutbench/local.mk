@@ -84,4 +84,4 @@ tests_cuda_check_matmul_CFLAGS = $(TEST_CFLAGS)
 tests_cuda_check_matmul_LDADD = $(LAYOUTBENCH_LIBS) $(TEST_LDADD)
 endif
 TESTS += tests/apps/layoutbench.sh
-EXTRA_DIST += tests/apps/layoutbench.sh
+EXTRA_DIST += tests/apps/layoutbench.sh scripts/layoutbench-plot

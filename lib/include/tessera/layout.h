@@ -257,7 +257,7 @@ static inline TSR_HD int64_t tsr_layout_cm_cell(const tsr_layout_t *L, int64_t x
 }
 /* Cell index of the tiled kinds; inner_c / tiles_c: C order inside a tile /
  * of the tiles (constants in the four wrappers below). */
-static inline TSR_HD int64_t tsr_layout__tiled_cell(const tsr_layout_t *L, int inner_c,
+static inline TSR_HD int64_t tsr__layout_tiled_cell(const tsr_layout_t *L, int inner_c,
                                                     int tiles_c, int64_t x, int64_t y,
                                                     int64_t z) {
   const int64_t tx = L->tile[0], ty = L->tile[1];
@@ -271,19 +271,19 @@ static inline TSR_HD int64_t tsr_layout__tiled_cell(const tsr_layout_t *L, int i
 }
 static inline TSR_HD int64_t tsr_layout_rc_cell(const tsr_layout_t *L, int64_t x, int64_t y,
                                                 int64_t z) {
-  return tsr_layout__tiled_cell(L, 0, 1, x, y, z);
+  return tsr__layout_tiled_cell(L, 0, 1, x, y, z);
 }
 static inline TSR_HD int64_t tsr_layout_cr_cell(const tsr_layout_t *L, int64_t x, int64_t y,
                                                 int64_t z) {
-  return tsr_layout__tiled_cell(L, 1, 0, x, y, z);
+  return tsr__layout_tiled_cell(L, 1, 0, x, y, z);
 }
 static inline TSR_HD int64_t tsr_layout_rr_cell(const tsr_layout_t *L, int64_t x, int64_t y,
                                                 int64_t z) {
-  return tsr_layout__tiled_cell(L, 0, 0, x, y, z);
+  return tsr__layout_tiled_cell(L, 0, 0, x, y, z);
 }
 static inline TSR_HD int64_t tsr_layout_cc_cell(const tsr_layout_t *L, int64_t x, int64_t y,
                                                 int64_t z) {
-  return tsr_layout__tiled_cell(L, 1, 1, x, y, z);
+  return tsr__layout_tiled_cell(L, 1, 1, x, y, z);
 }
 /* Cell index for kind K (see "Layout-agnostic kernels" above): a constant K
  * folds to one per-kind function. L must be of kind K (ZCURVE: with its

@@ -4,3 +4,4 @@ include apps/airfoil/local.mk
 include apps/fastsg/local.mk
 include apps/halobench/local.mk
 include apps/stencil/local.mk
+include apps/layoutbench/local.mk

@@ -12,8 +12,12 @@ tests_unit_check_zorder_LDADD = $(TEST_LDADD)
 endif
 
 # layout: tsr_layout_t builders, generic offset, transform.
-lib_libtessera_la_SOURCES += lib/src/layout.c
+lib_libtessera_la_SOURCES += lib/src/layout.c lib/src/layout_internal.h
 tsr_include_HEADERS += lib/include/tessera/layout.h
+if HAVE_CUDA
+lib_libtessera_la_SOURCES += lib/src/cuda/layout_transform.cu
+endif
+EXTRA_DIST += lib/src/cuda/layout_transform.cu
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_layout

@@ -1,7 +1,10 @@
 /* check_layout: every layout is injective into [0, size) with size minimal,
  * rows are aligned, the padding is minimal (brute force), the Z-curve kind
  * follows code order, placements address the same logical element, and
- * tsr_layout_transform round-trips. */
+ * tsr_layout_transform round-trips. The seed's kinds (C, RC, CR, RR, CC)
+ * follow an independently enumerated order (dense bijections for extents
+ * that are not multiples of the tile), and the transform round-trips
+ * between every pair of kinds in 2-D, 3-D and 4-D. */
 #include "config.h"
 
 #include <unistd.h> /* tsr_check.h uses getpid() */
@@ -43,6 +46,20 @@ static tsr_layout_t attach(tsr_layout_t L, int64_t **tab) {
   return tsr_layout_with_table(L, *tab);
 }
 
+/* The per-kind inline function of L's kind (what kernels call). */
+static int64_t kind_cell(const tsr_layout_t *L, int64_t x, int64_t y, int64_t z) {
+  switch (L->kind) {
+  case TSR_LAYOUT_ROWMAJOR: return tsr_layout_rm_cell(L, x, y, z);
+  case TSR_LAYOUT_ZCURVE: return tsr_layout_zc_cell(L, x, y, z);
+  case TSR_LAYOUT_COLMAJOR: return tsr_layout_cm_cell(L, x, y, z);
+  case TSR_LAYOUT_RC: return tsr_layout_rc_cell(L, x, y, z);
+  case TSR_LAYOUT_CR: return tsr_layout_cr_cell(L, x, y, z);
+  case TSR_LAYOUT_RR: return tsr_layout_rr_cell(L, x, y, z);
+  case TSR_LAYOUT_CC: return tsr_layout_cc_cell(L, x, y, z);
+  default: ck_abort_msg("kind %d", L->kind); return -1;
+  }
+}
+
 /* Injective into [0, size), size minimal (max offset + 1, or the last AoSoA
  * block), every offset equal to the per-kind inline functions, and the
  * first inner cell of every row aligned as documented. */
@@ -61,8 +78,7 @@ static void check_map(const tsr_layout_t *L) {
   for (int64_t z = 0; z < L->d[2]; z++)
     for (int64_t y = 0; y < L->d[1]; y++)
       for (int64_t x = 0; x < L->d[0]; x++) {
-        int64_t c = L->kind == TSR_LAYOUT_ROWMAJOR ? tsr_layout_rm_cell(L, x, y, z)
-                                                   : tsr_layout_zc_cell(L, x, y, z);
+        int64_t c = kind_cell(L, x, y, z);
         for (int f = 0; f < L->nf; f++) {
           int64_t o = tsr_layout_offset(L, x, y, z, f);
           int64_t inl = L->fields == TSR_SOA   ? tsr_layout_soa(L, c, f)
@@ -84,6 +100,9 @@ static void check_map(const tsr_layout_t *L) {
           if (L->kind == TSR_LAYOUT_ROWMAJOR && x == L->halo[0] && f < aligned_fields)
             REQUIRE(o % A == 0, "%s: row (y=%lld,z=%lld) field %d starts at %lld", desc,
                           (long long)y, (long long)z, f, (long long)o);
+          if (L->kind == TSR_LAYOUT_COLMAJOR && y == L->halo[1] && f < aligned_fields)
+            REQUIRE(o % A == 0, "%s: column (x=%lld,z=%lld) field %d starts at %lld", desc,
+                          (long long)x, (long long)z, f, (long long)o);
         }
       }
   REQ_EQ(count, L->d[0] * L->d[1] * L->d[2] * L->nf);
@@ -95,8 +114,8 @@ static void check_map(const tsr_layout_t *L) {
   /* dense layouts (A = 1, no AoSoA tail) are bijections */
   if (A == 1 && (L->fields != TSR_AOSOA || L->ncell % L->block == 0))
     REQ_EQ(count, size);
-  /* Z-curve: planes (ranks 0.. of each z) start on multiples of A, SoA fields too */
-  if (L->kind == TSR_LAYOUT_ZCURVE) {
+  /* Z-curve and tiled: planes (ranks 0.. of each z) start on multiples of A, SoA fields too */
+  if (L->kind != TSR_LAYOUT_ROWMAJOR && L->kind != TSR_LAYOUT_COLMAJOR) {
     if (L->d[2] > 1) REQ_EQ(L->sz % A, 0);
     if (L->fields == TSR_SOA) REQ_EQ(L->sf % A, 0);
   }
@@ -479,6 +498,251 @@ START_TEST(test_alloc_and_tables_cpu) {
 }
 END_TEST
 
+/* ------------------------------------------------ the seed's matrix kinds */
+static const int SEED_KINDS[] = {TSR_LAYOUT_COLMAJOR, TSR_LAYOUT_RC, TSR_LAYOUT_CR, TSR_LAYOUT_RR,
+                                 TSR_LAYOUT_CC};
+#define NSEED (sizeof SEED_KINDS / sizeof *SEED_KINDS)
+
+/* Cell index with the kind as a literal constant: the folded form kernels get. */
+static int64_t const_kind_cell(const tsr_layout_t *L, int64_t x, int64_t y, int64_t z) {
+  switch (L->kind) {
+  case TSR_LAYOUT_ROWMAJOR: return tsr_layout_cell_as(TSR_LAYOUT_ROWMAJOR, L, x, y, z);
+  case TSR_LAYOUT_ZCURVE: return tsr_layout_cell_as(TSR_LAYOUT_ZCURVE, L, x, y, z);
+  case TSR_LAYOUT_COLMAJOR: return tsr_layout_cell_as(TSR_LAYOUT_COLMAJOR, L, x, y, z);
+  case TSR_LAYOUT_RC: return tsr_layout_cell_as(TSR_LAYOUT_RC, L, x, y, z);
+  case TSR_LAYOUT_CR: return tsr_layout_cell_as(TSR_LAYOUT_CR, L, x, y, z);
+  case TSR_LAYOUT_RR: return tsr_layout_cell_as(TSR_LAYOUT_RR, L, x, y, z);
+  default: return tsr_layout_cell_as(TSR_LAYOUT_CC, L, x, y, z);
+  }
+}
+
+/* The order a dense (A = 1) layout of a seed kind must follow, by
+ * enumeration: visit the cells in the documented order (z planes; tiles in
+ * their order; cells inside a tile in theirs) and number them 0, 1, ...
+ * ord[(z*d1 + y)*d0 + x] receives the number. */
+static void enumerate(const tsr_layout_t *L, int64_t *ord) {
+  const int64_t d0 = L->d[0], d1 = L->d[1], d2 = L->d[2];
+  int64_t k = 0;
+  int inner_c = L->kind == TSR_LAYOUT_CR || L->kind == TSR_LAYOUT_CC;
+  int tiles_c = L->kind == TSR_LAYOUT_RC || L->kind == TSR_LAYOUT_CC;
+  int64_t tx = L->tile[0], ty = L->tile[1];
+  if (L->kind == TSR_LAYOUT_COLMAJOR) { /* one tile covering the plane, C inside */
+    inner_c = 1;
+    tx = d0;
+    ty = d1;
+  }
+  const int64_t ntx = (d0 + tx - 1) / tx, nty = (d1 + ty - 1) / ty;
+  for (int64_t z = 0; z < d2; z++)
+    for (int64_t t = 0; t < ntx * nty; t++) {
+      int64_t X = tiles_c ? t / nty : t % ntx, Y = tiles_c ? t % nty : t / ntx;
+      int64_t x0 = X * tx, x1 = TSR_MIN(d0, x0 + tx), y0 = Y * ty, y1 = TSR_MIN(d1, y0 + ty);
+      for (int64_t i = 0; i < (x1 - x0) * (y1 - y0); i++) {
+        int64_t x = inner_c ? x0 + i / (y1 - y0) : x0 + i % (x1 - x0);
+        int64_t y = inner_c ? y0 + i % (y1 - y0) : y0 + i / (x1 - x0);
+        ord[(z * d1 + y) * d0 + x] = k++;
+      }
+    }
+}
+
+START_TEST(test_seed_kinds_order) {
+  /* Dense C, RC, CR, RR, CC are bijections onto [0, d0*d1*d2) in exactly the
+   * enumerated order, for extents that are not multiples of the tile; the
+   * generic offset, the per-kind function and the constant-kind switch agree. */
+  static const int64_t dx[] = {1, 5, 16, 17, 35}, dy[] = {1, 3, 16, 31}, dz[] = {1, 3};
+  static const int tiles[][2] = {{16, 16}, {4, 8}, {1, 2}, {32, 1}};
+  int64_t *ord = malloc(35 * 31 * 3 * sizeof *ord);
+  for (size_t kk = 0; kk < NSEED; kk++)
+    for (size_t i = 0; i < 5; i++)
+      for (size_t j = 0; j < 4; j++)
+        for (size_t k = 0; k < 2; k++)
+          for (size_t t = 0; t < 4; t++)
+            for (int64_t h = 0; h < 2; h++) {
+              if (SEED_KINDS[kk] == TSR_LAYOUT_COLMAJOR && t > 0) continue;
+              /* extents d = n + 2h */
+              if (dx[i] <= 2 * h || dy[j] <= 2 * h || dz[k] <= 2 * h) continue;
+              tsr_layout_t L = tsr_layout_of_kind(SEED_KINDS[kk], dx[i] - 2 * h, dy[j] - 2 * h,
+                                                  dz[k] - 2 * h);
+              L = tsr_layout_with_align(tsr_layout_with_halo(L, h, h, h), 1);
+              L = tsr_layout_with_tile(L, tiles[t][0], tiles[t][1]);
+              ck_tsr(tsr_layout_check(&L));
+              char desc[512];
+              ck_tsr(tsr_layout_describe(&L, desc, sizeof desc));
+              REQUIRE(L.size == dx[i] * dy[j] * dz[k], "%s: size %lld", desc, (long long)L.size);
+              enumerate(&L, ord);
+              for (int64_t z = 0; z < dz[k]; z++)
+                for (int64_t y = 0; y < dy[j]; y++)
+                  for (int64_t x = 0; x < dx[i]; x++) {
+                    int64_t want = ord[(z * dy[j] + y) * dx[i] + x];
+                    int64_t o = tsr_layout_offset(&L, x, y, z, 0);
+                    REQUIRE(o == want, "%s: (%lld,%lld,%lld) at %lld, enumeration says %lld",
+                            desc, (long long)x, (long long)y, (long long)z, (long long)o,
+                            (long long)want);
+                    REQ_EQ(kind_cell(&L, x, y, z), want);
+                    REQ_EQ(const_kind_cell(&L, x, y, z), want);
+                    REQ_EQ(tsr_layout_cell(&L, x, y, z), want);
+                  }
+            }
+  free(ord);
+}
+END_TEST
+
+START_TEST(test_seed_kinds_maps) {
+  /* Padded and multi-field versions: injective into a minimal [0, size),
+   * column starts (C) and planes (tiled) aligned, per-kind = generic. */
+  static const int64_t halos[][3] = {{0, 0, 0}, {1, 2, 1}};
+  for (size_t kk = 0; kk < NSEED; kk++)
+    for (size_t i = 0; i < NSIZES; i++)
+      for (size_t j = 0; j < NSIZES; j++)
+        for (size_t k = 0; k < NZSIZES; k++)
+          for (size_t h = 0; h < 2; h++)
+            for (int p = 0; p < 4; p++) {
+              if (SIZES[i] * SIZES[j] * ZSIZES[k] > 5000 && (h + (size_t)p) % 4) continue;
+              tsr_layout_t L = tsr_layout_of_kind(SEED_KINDS[kk], SIZES[i], SIZES[j], ZSIZES[k]);
+              L = tsr_layout_with_halo(L, halos[h][0], halos[h][1], halos[h][2]);
+              if (p == 2) L = tsr_layout_with_tile(L, 8, 4);
+              L = placed(L, p);
+              ck_tsr(tsr_layout_check(&L));
+              check_map(&L);
+            }
+}
+END_TEST
+
+START_TEST(test_transform_every_pair) {
+  /* 2-D, 3-D and 4-D (fields) arrays: every ordered pair of the seven kinds,
+   * different halos, tiles and placements; the copy lands on the same
+   * logical element, and transforming back restores the source exactly. */
+  static const int64_t ext[3][3] = {{19, 11, 1}, {13, 6, 3}, {10, 9, 2}};
+  for (int dim = 0; dim < 3; dim++)
+    for (int ki = 0; ki < TSR_LAYOUT_NKINDS; ki++)
+      for (int kj = 0; kj < TSR_LAYOUT_NKINDS; kj++) {
+        tsr_layout_t S = tsr_layout_of_kind(ki, ext[dim][0], ext[dim][1], ext[dim][2]);
+        tsr_layout_t D = tsr_layout_of_kind(kj, ext[dim][0], ext[dim][1], ext[dim][2]);
+        S = tsr_layout_with_tile(tsr_layout_with_halo(S, 1, 0, 0), 4, 8);
+        D = tsr_layout_with_align(tsr_layout_with_halo(D, 0, 2, dim == 1), 4);
+        if (dim == 2) {
+          S = tsr_layout_with_fields(S, 3, TSR_AOS);
+          D = tsr_layout_with_block(tsr_layout_with_fields(D, 3, TSR_AOSOA), 8);
+        }
+        int64_t *ts, *td;
+        S = attach(S, &ts);
+        D = attach(D, &td);
+        double *a = malloc(tsr_layout_bytes(&S, 8)), *b = malloc(tsr_layout_bytes(&D, 8));
+        double *c = malloc(tsr_layout_bytes(&S, 8));
+        fill(&S, a);
+        for (int64_t e = 0; e < D.size; e++) b[e] = -7.0;
+        ck_tsr(tsr_layout_transform(&S, a, &D, b, sizeof(double)));
+        expect(&D, b, &S, -7.0);
+        /* back into a copy of a whose common part was wiped: all restored */
+        memcpy(c, a, tsr_layout_bytes(&S, 8));
+        for (int64_t z = 0; z < D.d[2]; z++)
+          for (int64_t y = 0; y < D.d[1]; y++)
+            for (int64_t x = 0; x < D.d[0]; x++)
+              for (int f = 0; f < D.nf; f++) {
+                int64_t o = tsr_layout_offset(&S, x - D.halo[0] + S.halo[0],
+                                              y - D.halo[1] + S.halo[1], z - D.halo[2] + S.halo[2], f);
+                if (o >= 0) c[o] = 0.0;
+              }
+        ck_tsr(tsr_layout_transform(&D, b, &S, c, sizeof(double)));
+        REQUIRE(memcmp(a, c, tsr_layout_bytes(&S, 8)) == 0, "%dD %s -> %s -> back differs",
+                dim + 2, tsr_layout_kind_short(ki), tsr_layout_kind_short(kj));
+        free(a);
+        free(b);
+        free(c);
+        free(ts);
+        free(td);
+      }
+}
+END_TEST
+
+/* A constant layout in static storage, as the stencil experiment uses it. */
+static const tsr_layout_t CONST_L = TSR_LAYOUT_DENSE_CONST(7, 5, 3);
+
+START_TEST(test_dense_const) {
+  tsr_layout_t B = tsr_layout_with_align(tsr_layout_rowmajor(7, 5, 3), 1);
+  ck_tsr(tsr_layout_check(&CONST_L));
+  REQ_EQ(CONST_L.kind, B.kind);
+  REQ_EQ(CONST_L.fields, B.fields);
+  REQ_EQ(CONST_L.nf, B.nf);
+  REQ_EQ(CONST_L.block, B.block);
+  REQ_EQ(CONST_L.lblock, B.lblock);
+  REQ_EQ(CONST_L.zbits, B.zbits);
+  REQ_EQ(CONST_L.err, B.err);
+  for (int i = 0; i < 3; i++) {
+    REQ_EQ(CONST_L.n[i], B.n[i]);
+    REQ_EQ(CONST_L.halo[i], B.halo[i]);
+    REQ_EQ(CONST_L.d[i], B.d[i]);
+  }
+  REQ_EQ(CONST_L.align, B.align);
+  REQ_EQ(CONST_L.base, B.base);
+  REQ_EQ(CONST_L.sx, B.sx);
+  REQ_EQ(CONST_L.sy, B.sy);
+  REQ_EQ(CONST_L.sz, B.sz);
+  REQ_EQ(CONST_L.ncell, B.ncell);
+  REQ_EQ(CONST_L.sf, B.sf);
+  REQ_EQ(CONST_L.size, B.size);
+  ck_assert_ptr_null(CONST_L.ztab);
+  for (int i = 0; i < 2; i++) {
+    REQ_EQ(CONST_L.tile[i], B.tile[i]);
+    REQ_EQ(CONST_L.ltile[i], B.ltile[i]);
+  }
+  for (int64_t z = 0; z < 3; z++)
+    for (int64_t y = 0; y < 5; y++)
+      for (int64_t x = 0; x < 7; x++) REQ_EQ(tsr_layout_rm_cell(&CONST_L, x, y, z), (z * 5 + y) * 7 + x);
+}
+END_TEST
+
+START_TEST(test_kind_names_and_errors) {
+  for (int k = 0; k < TSR_LAYOUT_NKINDS; k++) {
+    int got = -1;
+    ck_tsr(tsr_layout_kind_parse(tsr_layout_kind_short(k), &got));
+    REQ_EQ(got, k);
+    got = -1;
+    ck_tsr(tsr_layout_kind_parse(tsr_layout_kind_name(k), &got));
+    REQ_EQ(got, k);
+  }
+  int got;
+  ck_tsr_fails(tsr_layout_kind_parse("RZ", &got), TSR_ERR_ARG);
+  ck_assert_str_eq(tsr_layout_kind_short(TSR_LAYOUT_COLMAJOR), "C");
+  ck_assert_str_eq(tsr_layout_kind_name(TSR_LAYOUT_COLMAJOR), "colmajor");
+  ck_assert_str_eq(tsr_layout_kind_name(42), "unknown");
+  tsr_layout_t L = tsr_layout_with_tile(tsr_layout_tiled(TSR_LAYOUT_RC, 40, 30, 2), 4, 8);
+  ck_tsr(tsr_layout_check(&L));
+  char d[256];
+  ck_tsr(tsr_layout_describe(&L, d, sizeof d));
+  ck_assert_ptr_nonnull(strstr(d, "RC(tile=4x8)"));
+  REQ_EQ(tsr_layout_tiled(TSR_LAYOUT_CC, 40, 30, 2).tile[0], TSR_LAYOUT_TILE);
+  tsr_layout_t bad[] = {tsr_layout_with_tile(L, 3, 8), tsr_layout_with_tile(L, 4, 0),
+                        tsr_layout_with_tile(L, 2048, 1), tsr_layout_tiled(TSR_LAYOUT_ROWMAJOR, 4, 4, 1),
+                        tsr_layout_of_kind(TSR_LAYOUT_NKINDS, 4, 4, 1),
+                        tsr_layout_colmajor(3, 0, 1), tsr_layout_tiled(TSR_LAYOUT_CR, 0, 3, 1)};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) ck_tsr_fails(tsr_layout_check(&bad[i]), TSR_ERR_ARG);
+  REQ_EQ(tsr_layout_check(&bad[0]), TSR_ERR_ARG);
+  ck_assert_ptr_nonnull(strstr(tsr_error_message(), "with_tile"));
+  tsr_error_clear();
+  /* column-major padding, mirrored: columns of d1 = 5 + 2*1 = 7 padded to 8 */
+  tsr_layout_t C = tsr_layout_with_align(tsr_layout_with_halo(tsr_layout_colmajor(4, 5, 2), 0, 1, 0), 8);
+  REQ_EQ(C.base, 7);
+  REQ_EQ(C.sx, 8);
+  REQ_EQ(C.sz, 32);
+  REQ_EQ(tsr_layout_offset(&C, 0, 1, 0, 0), 8);
+  REQ_EQ(tsr_layout_offset(&C, 2, 1, 1, 0), 7 + 1 + 16 + 32);
+  /* transform on a CPU device = tsr_layout_transform; NULL device refused */
+  tsr_device_t dev;
+  memset(&dev, 0, sizeof dev);
+  dev.kind = TSR_DEV_CPU;
+  float u[64], v[64];
+  tsr_layout_t R = tsr_layout_with_align(tsr_layout_rowmajor(8, 8, 1), 1);
+  tsr_layout_t T = tsr_layout_with_tile(tsr_layout_tiled(TSR_LAYOUT_CR, 8, 8, 1), 4, 4);
+  for (int i = 0; i < 64; i++) u[i] = (float)(i + 1);
+  ck_tsr(tsr_layout_transform_device(&dev, &R, u, &T, v, sizeof(float)));
+  /* CR with 4x4 tiles: tile (1,0) starts at 16 and is column-major inside */
+  REQ_DEQ(v[16], u[4]);
+  REQ_DEQ(v[17], u[12]);
+  REQ_DEQ(v[20], u[5]);
+  ck_tsr_fails(tsr_layout_transform_device(NULL, &R, u, &T, v, 4), TSR_ERR_ARG);
+}
+END_TEST
+
 static Suite *layout_suite(void) {
   Suite *s = suite_create("layout");
   const struct {
@@ -494,6 +758,11 @@ static Suite *layout_suite(void) {
       {"transform_halos_and_sizes", test_transform_halos_and_sizes},
       {"named_dims_and_errors", test_named_dims_and_errors},
       {"alloc_and_tables_cpu", test_alloc_and_tables_cpu},
+      {"seed_kinds_order", test_seed_kinds_order},
+      {"seed_kinds_maps", test_seed_kinds_maps},
+      {"transform_every_pair", test_transform_every_pair},
+      {"dense_const", test_dense_const},
+      {"kind_names_and_errors", test_kind_names_and_errors},
   };
   /* one case per test, so CK_RUN_CASE=name runs one */
   for (size_t i = 0; i < sizeof tests / sizeof *tests; i++) {

@@ -24,8 +24,27 @@
  *       Z-order (tessera/zorder.h, w = zbits low bits of x kept linear), Z
  *       regular; T is the plane's rank table (dense: 0 .. d[0]*d[1]-1), and
  *       sz = roundup(d[0]*d[1], A) so every plane starts aligned.
- *   (Kind numbers 2.. are kept for column-major, tiled RC/CR/RR/CC with a
- *    tile size, and blocked layouts.)
+ *   TSR_LAYOUT_COLMAJOR  c = a + y + x*sx + z*sz: ROWMAJOR with x and y
+ *       swapped (y fastest, then x, then z): a matrix with x = column and
+ *       y = row is stored column-major. Minimal padding as for ROWMAJOR,
+ *       mirrored: the first inner cell of every column, c(x, h[1], z), is on
+ *       a multiple of A:  a = (-h[1]) mod A, sx = roundup(d[1], A)  (d[0] > 1),
+ *       sz = roundup((d[0]-1)*sx + d[1], A)  (d[2] > 1).
+ *   TSR_LAYOUT_RC, _CR, _RR, _CC  tiled X-Y plane, Z regular (the seed's
+ *       matrix layouts): the plane is cut into tiles of tx * ty cells (powers
+ *       of two, 16 x 16 by default); the FIRST letter is the order inside a
+ *       tile (R: x fastest, C: y fastest), the SECOND the order of the tiles
+ *       (R: tile column X = x/tx fastest, C: tile row Y = y/ty fastest). Edge
+ *       tiles of a plane whose extents are not multiples of the tile are
+ *       stored SMALLER (w(X) = min(tx, d[0]-X*tx), h(Y) likewise), so every
+ *       tiled plane is dense, a bijection onto 0 .. d[0]*d[1]-1:
+ *         tile start, tiles in R order:  Y*ty*d[0] + X*tx*h(Y)
+ *         tile start, tiles in C order:  X*tx*d[1] + Y*ty*w(X)
+ *         inside, R: (y%ty)*w(X) + x%tx;  inside, C: (x%tx)*h(Y) + y%ty
+ *       c = start + inside + z*sz, sz = roundup(d[0]*d[1], A) (d[2] > 1).
+ *       Coordinates include the halo, tiles start at coordinate 0.
+ * Matrices: x is the column, y the row (z = 1), so R = ROWMAJOR,
+ * C = COLMAJOR, and RC, CR, RR, CC are the seed's tiled layouts.
  *
  * Field placement (how (c, f) maps to the element offset):
  *   TSR_SOA    c + f*sf, sf = roundup(ncell, A): each field is one aligned
@@ -50,11 +69,27 @@
  * The table lives where dev says (host or GPU), like the data.
  *
  * Kernels call the per-kind functions below (no switch): the cell index
- * tsr_layout_rm_cell / tsr_layout_zc_cell, then the placement
- * tsr_layout_soa / tsr_layout_aos / tsr_layout_aosoa; tsr_layout_rm_offset
- * and tsr_layout_zc_offset are the SoA (or single-field) shortcuts.
- * tsr_layout_offset() dispatches on kind and placement, checks bounds, and
- * is meant for setup and tests.
+ * tsr_layout_rm_cell / _zc_cell / _cm_cell / _rc_cell / _cr_cell /
+ * _rr_cell / _cc_cell, then the placement tsr_layout_soa / tsr_layout_aos /
+ * tsr_layout_aosoa; tsr_layout_rm_offset and tsr_layout_zc_offset are the
+ * SoA (or single-field) shortcuts. tsr_layout_offset() dispatches on kind
+ * and placement, checks bounds, and is meant for setup and tests.
+ *
+ * Layout-agnostic kernels (C has no templates): tsr_layout_cell_as(K, L, ...)
+ * is an inline switch on a kind K. Called with a CONSTANT K (a macro
+ * argument, a C++ template parameter in a .cu file, or a constant argument
+ * of an inlined function) the compiler folds the switch away and the code
+ * is that of the per-kind function: one source, specialised per layout.
+ * tsr_layout_cell(L, ...) is the same switch on L->kind at run time (one
+ * well-predicted branch; what generic code such as the transform uses).
+ *
+ * Constant layouts: TSR_LAYOUT_DENSE_CONST(nx, ny, nz) is a row-major
+ * layout (no halo, A = 1, one field) as a constant initializer, equal to
+ * tsr_layout_with_align(tsr_layout_rowmajor(nx, ny, nz), 1). A
+ *   static const tsr_layout_t L = TSR_LAYOUT_DENSE_CONST(32, 32, 1 << 20);
+ * (or a const local in a CUDA kernel) has compile-time extents and strides:
+ * tsr_layout_rm_cell(&L, x, y, z) folds to constants, as Noarr's
+ * fixed-size array types do (docs/LAYOUTBENCH.md measures what that buys).
  */
 #ifndef TESSERA_LAYOUT_H
 #define TESSERA_LAYOUT_H
@@ -69,14 +104,22 @@ extern "C" {
 #endif
 
 typedef enum {
-  TSR_LAYOUT_ROWMAJOR = 0, /* x fastest, rows aligned with minimal padding */
-  TSR_LAYOUT_ZCURVE = 1    /* stretched Z-curve in X-Y, regular Z */
+  TSR_LAYOUT_ROWMAJOR = 0, /* R: x fastest, rows aligned with minimal padding */
+  TSR_LAYOUT_ZCURVE = 1,   /* stretched Z-curve in X-Y, regular Z */
+  TSR_LAYOUT_COLMAJOR = 2, /* C: y fastest, columns aligned with minimal padding */
+  TSR_LAYOUT_RC = 3,       /* R tiles (x fastest inside) in C order (tile rows fastest) */
+  TSR_LAYOUT_CR = 4,       /* C tiles in R order */
+  TSR_LAYOUT_RR = 5,       /* R tiles in R order */
+  TSR_LAYOUT_CC = 6,       /* C tiles in C order */
+  TSR_LAYOUT_NKINDS = 7
 } tsr_layout_kind_t;
 
 typedef enum { TSR_SOA = 0, TSR_AOS = 1, TSR_AOSOA = 2 } tsr_fields_t;
 
 #define TSR_LAYOUT_ALIGN 32 /* default alignment A, in cells */
 #define TSR_LAYOUT_BLOCK 32 /* default AoSoA block B, in cells */
+#define TSR_LAYOUT_TILE 16  /* default tile side of the tiled kinds, in cells */
+#define TSR_LAYOUT_MAX_TILE 1024
 
 typedef struct {
   int kind;             /* tsr_layout_kind_t */
@@ -96,13 +139,35 @@ typedef struct {
   int64_t sf;           /* SoA: elements between fields (multiple of A) */
   int64_t size;         /* elements to allocate */
   const int64_t *ztab;  /* ZCURVE: plane rank table [d[1]][d[0]], host or device */
+  int64_t sx;           /* cell-index stride of x (1 ROWMAJOR, COLMAJOR: see above) */
+  int tile[2];          /* tiled kinds: tile sides tx, ty (powers of two) */
+  int ltile[2];         /* log2 of tile[] */
 } tsr_layout_t;
+
+/* A dense row-major nx * ny * nz layout (no halo, A = 1, one SoA field) as
+ * a constant initializer (see above); arguments must be constant
+ * expressions for a static object. Equal, member by member, to
+ * tsr_layout_with_align(tsr_layout_rowmajor(nx, ny, nz), 1). */
+#define TSR_LAYOUT_DENSE_CONST(nx, ny, nz)                                                   \
+  {TSR_LAYOUT_ROWMAJOR, TSR_SOA, 1, TSR_LAYOUT_BLOCK, 5, 0, 0, {(nx), (ny), (nz)}, {0, 0, 0},  \
+   {(nx), (ny), (nz)}, 1, 0, (nx), (int64_t)(nx) * (ny), (int64_t)(nx) * (ny) * (nz),          \
+   (int64_t)(nx) * (ny) * (nz), (int64_t)(nx) * (ny) * (nz), NULL, 1,                         \
+   {TSR_LAYOUT_TILE, TSR_LAYOUT_TILE}, {4, 4}}
 
 /* ---------------------------------------------------------------- builders */
 /* Row-major nx * ny * nz cells (all >= 1). */
 tsr_layout_t tsr_layout_rowmajor(int64_t nx, int64_t ny, int64_t nz);
 /* Stretched Z-curve in X-Y (w in 0..31 low x bits linear), regular Z. */
 tsr_layout_t tsr_layout_zcurve(int64_t nx, int64_t ny, int64_t nz, int w);
+/* Column-major (x and y swapped) nx * ny * nz cells. */
+tsr_layout_t tsr_layout_colmajor(int64_t nx, int64_t ny, int64_t nz);
+/* Tiled X-Y plane: kind TSR_LAYOUT_RC, _CR, _RR or _CC, 16 x 16 tiles. */
+tsr_layout_t tsr_layout_tiled(int kind, int64_t nx, int64_t ny, int64_t nz);
+/* Any kind by number (ZCURVE with w = 0, tiled kinds with 16 x 16 tiles). */
+tsr_layout_t tsr_layout_of_kind(int kind, int64_t nx, int64_t ny, int64_t nz);
+/* Tile sides tx, ty (powers of two, 1 .. 1024) of a tiled layout; other
+ * kinds keep them but do not use them. */
+tsr_layout_t tsr_layout_with_tile(tsr_layout_t L, int tx, int ty);
 /* Halo widths (>= 0) on both sides of each dimension; drops a Z-curve table. */
 tsr_layout_t tsr_layout_with_halo(tsr_layout_t L, int64_t hx, int64_t hy, int64_t hz);
 /* Alignment A in cells, 1 .. 2^20 (1 = dense, no padding). */
@@ -132,9 +197,15 @@ int64_t tsr_layout_table_len(const tsr_layout_t *L);
  * "rowmajor x=36(32+2h2) y=... align=32 pad a=30 b=28 c=0 fields=3 soa size=...".
  * Truncated to n bytes (always terminated). */
 int tsr_layout_describe(const tsr_layout_t *L, char *buf, size_t n);
-/* Name of a kind / placement ("rowmajor", "zcurve"; "soa", "aos", "aosoa"). */
+/* Name of a kind / placement ("rowmajor", "zcurve", "colmajor", "RC", "CR",
+ * "RR", "CC"; "soa", "aos", "aosoa"). */
 const char *tsr_layout_kind_name(int kind);
 const char *tsr_layout_fields_name(int fields);
+/* The seed's short name of a kind: "R", "Z", "C", "RC", "CR", "RR", "CC". */
+const char *tsr_layout_kind_short(int kind);
+/* Kind by name, short or long, case-sensitive ("R" or "rowmajor", "RC",
+ * ...); TSR_ERR_ARG listing the names when unknown. */
+int tsr_layout_kind_parse(const char *name, int *kind);
 
 /* ---------------------------------------------------------------- setup */
 /* Allocate tsr_layout_bytes(L, elem_size) on dev, zero-filled. Free with
@@ -161,6 +232,12 @@ int64_t tsr_layout_offset(const tsr_layout_t *L, int64_t x, int64_t y, int64_t z
  * element. OpenMP-parallel over z and y. */
 int tsr_layout_transform(const tsr_layout_t *src, const void *a, const tsr_layout_t *dst, void *b,
                          size_t elem_size);
+/* The same copy where dev says: a, b (and Z-curve tables) are memory of dev.
+ * TSR_DEV_CPU calls tsr_layout_transform; TSR_DEV_CUDA runs one thread per
+ * cell of the common domain (asynchronous on the default stream; the result
+ * is ready after tsr_device_sync). TSR_ERR_NOCUDA in a build without CUDA. */
+int tsr_layout_transform_device(const tsr_device_t *dev, const tsr_layout_t *src, const void *a,
+                                const tsr_layout_t *dst, void *b, size_t elem_size);
 
 /* ---------------------------------------------------------------- hot path */
 /* Cell index, ROWMAJOR: c = a + x + y*sy + z*sz. */
@@ -172,6 +249,62 @@ static inline TSR_HD int64_t tsr_layout_rm_cell(const tsr_layout_t *L, int64_t x
 static inline TSR_HD int64_t tsr_layout_zc_cell(const tsr_layout_t *L, int64_t x, int64_t y,
                                                 int64_t z) {
   return L->ztab[x + L->d[0] * y] + z * L->sz;
+}
+/* Cell index, COLMAJOR: c = a + y + x*sx + z*sz. */
+static inline TSR_HD int64_t tsr_layout_cm_cell(const tsr_layout_t *L, int64_t x, int64_t y,
+                                                int64_t z) {
+  return L->base + y + x * L->sx + z * L->sz;
+}
+/* Cell index of the tiled kinds; inner_c / tiles_c: C order inside a tile /
+ * of the tiles (constants in the four wrappers below). */
+static inline TSR_HD int64_t tsr__layout_tiled_cell(const tsr_layout_t *L, int inner_c,
+                                                    int tiles_c, int64_t x, int64_t y,
+                                                    int64_t z) {
+  const int64_t tx = L->tile[0], ty = L->tile[1];
+  const int64_t X = x >> L->ltile[0], Y = y >> L->ltile[1];
+  const int64_t xi = x & (tx - 1), yi = y & (ty - 1);
+  const int64_t w0 = L->d[0] - X * tx, h0 = L->d[1] - Y * ty;
+  const int64_t w = w0 < tx ? w0 : tx, h = h0 < ty ? h0 : ty; /* this tile's sides */
+  const int64_t start = tiles_c ? X * tx * L->d[1] + Y * ty * w : Y * ty * L->d[0] + X * tx * h;
+  const int64_t inside = inner_c ? xi * h + yi : yi * w + xi;
+  return start + inside + z * L->sz;
+}
+static inline TSR_HD int64_t tsr_layout_rc_cell(const tsr_layout_t *L, int64_t x, int64_t y,
+                                                int64_t z) {
+  return tsr__layout_tiled_cell(L, 0, 1, x, y, z);
+}
+static inline TSR_HD int64_t tsr_layout_cr_cell(const tsr_layout_t *L, int64_t x, int64_t y,
+                                                int64_t z) {
+  return tsr__layout_tiled_cell(L, 1, 0, x, y, z);
+}
+static inline TSR_HD int64_t tsr_layout_rr_cell(const tsr_layout_t *L, int64_t x, int64_t y,
+                                                int64_t z) {
+  return tsr__layout_tiled_cell(L, 0, 0, x, y, z);
+}
+static inline TSR_HD int64_t tsr_layout_cc_cell(const tsr_layout_t *L, int64_t x, int64_t y,
+                                                int64_t z) {
+  return tsr__layout_tiled_cell(L, 1, 1, x, y, z);
+}
+/* Cell index for kind K (see "Layout-agnostic kernels" above): a constant K
+ * folds to one per-kind function. L must be of kind K (ZCURVE: with its
+ * table on this side). An unknown K gives -1. */
+static inline TSR_HD int64_t tsr_layout_cell_as(int K, const tsr_layout_t *L, int64_t x,
+                                                int64_t y, int64_t z) {
+  switch (K) {
+  case TSR_LAYOUT_ROWMAJOR: return tsr_layout_rm_cell(L, x, y, z);
+  case TSR_LAYOUT_ZCURVE: return tsr_layout_zc_cell(L, x, y, z);
+  case TSR_LAYOUT_COLMAJOR: return tsr_layout_cm_cell(L, x, y, z);
+  case TSR_LAYOUT_RC: return tsr_layout_rc_cell(L, x, y, z);
+  case TSR_LAYOUT_CR: return tsr_layout_cr_cell(L, x, y, z);
+  case TSR_LAYOUT_RR: return tsr_layout_rr_cell(L, x, y, z);
+  case TSR_LAYOUT_CC: return tsr_layout_cc_cell(L, x, y, z);
+  default: return -1;
+  }
+}
+/* Cell index by L's own kind (run-time switch). */
+static inline TSR_HD int64_t tsr_layout_cell(const tsr_layout_t *L, int64_t x, int64_t y,
+                                             int64_t z) {
+  return tsr_layout_cell_as(L->kind, L, x, y, z);
 }
 /* Element offset of field f of cell index c, per placement. */
 static inline TSR_HD int64_t tsr_layout_soa(const tsr_layout_t *L, int64_t c, int f) {
@@ -191,6 +324,14 @@ static inline TSR_HD int64_t tsr_layout_rm_offset(const tsr_layout_t *L, int64_t
 static inline TSR_HD int64_t tsr_layout_zc_offset(const tsr_layout_t *L, int64_t x, int64_t y,
                                                   int64_t z, int f) {
   return tsr_layout_soa(L, tsr_layout_zc_cell(L, x, y, z), f);
+}
+/* Element offset of field f of cell index c by L's placement (run-time switch). */
+static inline TSR_HD int64_t tsr_layout_place(const tsr_layout_t *L, int64_t c, int f) {
+  switch (L->fields) {
+  case TSR_SOA: return tsr_layout_soa(L, c, f);
+  case TSR_AOS: return tsr_layout_aos(L, c, f);
+  default: return tsr_layout_aosoa(L, c, f);
+  }
 }
 
 #ifdef __cplusplus

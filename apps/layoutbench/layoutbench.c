@@ -1,0 +1,245 @@
+/* tsr-layoutbench: seed 004's layout experiments on Tessera's layout API.
+ *
+ *   cpu|cuda/matmul/AxB=C   the layout-agnostic tiled matmul (float) for
+ *                           every combination of the matrix layouts R, C,
+ *                           RC, CR, RR, CC (kernels/layout/matmul.h), at
+ *                           each --size N; time / N^3 and the speed-up over
+ *                           R x R = R on the same device; each combination
+ *                           verified against an independent CPU reference
+ *   cuda/cublas             cuBLAS SGEMM (R x R = R), the reference rate
+ *   cpu|cuda/transform/S-D  tsr_layout_transform_device of an N x N float
+ *                           matrix from layout S to D; after the matmul
+ *                           rows, "best+transform" rows say whether
+ *                           transforming R inputs to the best layouts (and
+ *                           the output back) beats R x R = R at that N
+ *   cpu/stencil/CC/BUILD    100 sweeps (--iterations) of the 7-point
+ *                           stencil on a 32 x 32 x 2^20 float grid, one
+ *                           source built with run-time extents (runtime),
+ *                           constant extents through the layout (cindex),
+ *                           and constant extents and loop bounds (cloops),
+ *                           by gcc and by clang (-O3)
+ * docs/LAYOUTBENCH.md explains the experiments, the columns and the results.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/layoutbench/layoutbench.h"
+
+#define NMATMUL (MATMUL_NKINDS * MATMUL_NKINDS * MATMUL_NKINDS)
+#define NTRANSFORM (2 * (MATMUL_NKINDS - 1))
+#define NVAR (2 * NMATMUL + 1 + 2 * NTRANSFORM + 6)
+
+static char names[NVAR][48];
+static char helps[NVAR][96];
+static tsr_variant_t table[NVAR];
+
+static const char *const cc_name[2] = {"gcc", "clang"};
+static const char *const build_name[3] = {"runtime", "cindex", "cloops"};
+static const char *const build_help[3] = {
+    "extents and strides from a run-time tsr_layout_t", "constant layout for the offsets, "
+    "run-time loop bounds", "constant layout for the offsets and the loop bounds"};
+
+static int add(int n, const char *name, tsr_devkind_t dev, const char *help, int id) {
+  snprintf(names[n], sizeof names[n], "%s", name);
+  snprintf(helps[n], sizeof helps[n], "%s", help);
+  table[n].name = names[n];
+  table[n].help = helps[n];
+  table[n].device = dev;
+  table[n].id = id;
+  return n + 1;
+}
+
+static int build_table(void) {
+  int n = 0;
+  char name[48], help[96];
+  for (int d = 0; d < 2; d++) {
+    const char *dn = d ? "cuda" : "cpu";
+    for (int ia = 0; ia < MATMUL_NKINDS; ia++)
+      for (int ib = 0; ib < MATMUL_NKINDS; ib++)
+        for (int ic = 0; ic < MATMUL_NKINDS; ic++) {
+          const char *a = tsr_layout_kind_short(matmul_kinds[ia]),
+                     *b = tsr_layout_kind_short(matmul_kinds[ib]),
+                     *c = tsr_layout_kind_short(matmul_kinds[ic]);
+          snprintf(name, sizeof name, "%s/matmul/%sx%s=%s", dn, a, b, c);
+          snprintf(help, sizeof help, "tiled matmul, A in %s, B in %s, C in %s", a, b, c);
+          n = add(n, name, d ? TSR_DEV_CUDA : TSR_DEV_CPU, help,
+                  LB_ID(LB_MATMUL, (ia * MATMUL_NKINDS + ib) * MATMUL_NKINDS + ic));
+        }
+  }
+  n = add(n, "cuda/cublas", TSR_DEV_CUDA, "cuBLAS SGEMM, R x R = R (reference rate)",
+          LB_ID(LB_CUBLAS, 0));
+  for (int d = 0; d < 2; d++)
+    for (int i = 1; i < MATMUL_NKINDS; i++)
+      for (int back = 0; back < 2; back++) {
+        int from = back ? matmul_kinds[i] : TSR_LAYOUT_ROWMAJOR;
+        int to = back ? TSR_LAYOUT_ROWMAJOR : matmul_kinds[i];
+        snprintf(name, sizeof name, "%s/transform/%s-%s", d ? "cuda" : "cpu",
+                 tsr_layout_kind_short(from), tsr_layout_kind_short(to));
+        snprintf(help, sizeof help, "tsr_layout_transform_device of an N x N float matrix, %s to %s",
+                 tsr_layout_kind_short(from), tsr_layout_kind_short(to));
+        n = add(n, name, d ? TSR_DEV_CUDA : TSR_DEV_CPU, help, LB_ID(LB_TRANSFORM, from * 8 + to));
+      }
+  for (int c = 0; c < 2; c++)
+    for (int b = 0; b < 3; b++) {
+      snprintf(name, sizeof name, "cpu/stencil/%s/%s", cc_name[c], build_name[b]);
+      snprintf(help, sizeof help, "7-point stencil, %s -O3: %s", cc_name[c], build_help[b]);
+      n = add(n, name, TSR_DEV_CPU, help, LB_ID(LB_STENCIL, c * 3 + b));
+    }
+  return n;
+}
+
+tsr_result_t lb_row(const char *variant, const tsr_device_t *dev, const char *precision) {
+  tsr_result_t r;
+  memset(&r, 0, sizeof r);
+  snprintf(r.app, sizeof r.app, "layout");
+  snprintf(r.variant, sizeof r.variant, "%s", variant);
+  snprintf(r.device, sizeof r.device, "%.63s", dev ? dev->name : "-");
+  snprintf(r.precision, sizeof r.precision, "%s", precision);
+  r.ranks = 1;
+  r.verify = TSR_VERIFY_NA;
+  return r;
+}
+
+int lb_skip(lb_t *B, const char *variant, int64_t n, const char *why) {
+  tsr_result_t r = lb_row(variant, NULL, "-");
+  r.size[0] = r.size[1] = r.size[2] = n;
+  snprintf(r.note, sizeof r.note, "skipped: %s", why);
+  TSR_CALL(tsr_report_add(B->rep, &r));
+  return TSR_SUCCESS;
+}
+
+int lb_time(const tsr_device_t *dev, int warmup, int runs, double max_seconds,
+            int (*fn)(void *), void *arg, tsr_stats_t *st) {
+  tsr_timer_t *tm = NULL;
+  double *t = malloc((size_t)runs * sizeof *t);
+  TSR_CHECK(t, TSR_ERR_ALLOC, "cannot allocate %d samples", runs);
+  int rc = tsr_timer_create(dev, &tm), n = 0;
+  for (int i = 0; !rc && i < warmup; i++) rc = fn(arg);
+  if (!rc) rc = tsr_device_sync(dev);
+  double spent = 0;
+  while (!rc && n < runs && (n < 3 || spent < max_seconds)) {
+    rc = tsr_timer_start(tm);
+    if (!rc) rc = fn(arg);
+    if (!rc) rc = tsr_timer_stop(tm, &t[n]);
+    if (!rc) spent += t[n++];
+  }
+  if (!rc) *st = tsr_stats(t, n);
+  free(t);
+  if (tm) tsr_timer_destroy(&tm);
+  return rc ? tsr_error_trace(rc, __FILE__, __LINE__, __func__) : TSR_SUCCESS;
+}
+
+static int parse_sizes(const char *s, lb_t *B) {
+  B->nsizes = 0;
+  const char *p = s;
+  while (*p) {
+    char *end;
+    long long v = strtoll(p, &end, 10);
+    TSR_CHECK(end != p && v >= 1 && v <= 1000000 && (*end == ',' || *end == 0), TSR_ERR_ARG,
+              "option --size '%s': expected a comma-separated list of matrix sizes N >= 1", s);
+    TSR_CHECK(B->nsizes < LB_MAXSIZES, TSR_ERR_ARG, "option --size: at most %d sizes",
+              LB_MAXSIZES);
+    B->sizes[B->nsizes++] = v;
+    p = *end ? end + 1 : end;
+  }
+  TSR_CHECK(B->nsizes > 0, TSR_ERR_ARG, "option --size: no size given");
+  return TSR_SUCCESS;
+}
+
+static int bench(int argc, char **argv, int *failures) {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  lb_t B;
+  memset(&B, 0, sizeof B);
+  tsr_cli_init(&B.cli, "tsr-layoutbench",
+               "seed 004's layout experiments: tiled matmul over layout combinations, "
+               "layout transforms, constant vs run-time extents");
+  B.cli.iterations = 100;
+  B.cli.warmup = 1;
+  B.tile = TSR_LAYOUT_TILE;
+  B.align = 1;
+  B.cpu_max_n = 2048;
+  B.cpu_runs = 3;
+  B.max_seconds = 2.0;
+  B.verify_full = 2048;
+  B.verify_rows = 24;
+  B.stencil_runs = 3;
+  const char *sizes = "1008,10080", *stencil = "32x32x1048576";
+  tsr_opt_t opts[] = {
+      {"size", 0, TSR_OPT_STRING, &sizes, "N[,N..]", "square matrix sizes (default 1008,10080)"},
+      {"tile", 0, TSR_OPT_INT, &B.tile, "T", "tile side of RC, CR, RR, CC (power of two, default 16)"},
+      {"align", 0, TSR_OPT_LONG, &B.align, "A", "alignment of R and C rows/columns, elements (default 1)"},
+      {"cpu-max-n", 0, TSR_OPT_LONG, &B.cpu_max_n, "N", "skip CPU matmuls above this N (default 2048)"},
+      {"cpu-runs", 0, TSR_OPT_INT, &B.cpu_runs, "N", "timed runs of a CPU matmul (default 3)"},
+      {"max-seconds", 0, TSR_OPT_DOUBLE, &B.max_seconds, "S",
+       "stop timing a variant after S seconds, >= 3 runs (default 2)"},
+      {"verify-full", 0, TSR_OPT_LONG, &B.verify_full, "N",
+       "verify every row up to this N, sampled rows above (default 2048)"},
+      {"verify-rows", 0, TSR_OPT_INT, &B.verify_rows, "R", "rows verified above --verify-full (default 24)"},
+      {"stencil-size", 0, TSR_OPT_STRING, &stencil, "NXxNYxNZ",
+       "stencil grid, x fastest (default 32x32x1048576, the constant builds' shape)"},
+      {"stencil-runs", 0, TSR_OPT_INT, &B.stencil_runs, "N",
+       "timed runs of --iterations sweeps per stencil build (default 3)"},
+  };
+  const int nopts = (int)(sizeof opts / sizeof opts[0]);
+  TSR_CALL(tsr_cli_parse(&B.cli, argc, argv, opts, nopts, comm, NULL, 0, NULL));
+  if (B.cli.exit_now) return TSR_SUCCESS;
+  const int nv = build_table();
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (B.cli.list_variants) {
+    if (rank == 0) tsr_variant_list(table, nv, stdout);
+    return TSR_SUCCESS;
+  }
+  int size;
+  MPI_Comm_size(comm, &size);
+  TSR_CHECK(size == 1, TSR_ERR_ARG, "tsr-layoutbench runs on one rank (got %d)", size);
+  TSR_CALL(parse_sizes(sizes, &B));
+  TSR_CALL(tsr_parse_size3(stencil, B.stencil));
+  TSR_CHECK(B.tile >= 1 && B.tile <= TSR_LAYOUT_MAX_TILE && (B.tile & (B.tile - 1)) == 0,
+            TSR_ERR_ARG, "option --tile: %d, expected a power of two in 1..%d", B.tile,
+            TSR_LAYOUT_MAX_TILE);
+  TSR_CHECK(B.align >= 1 && B.align <= 4096, TSR_ERR_ARG, "option --align: %lld, expected 1..4096",
+            (long long)B.align);
+  TSR_CHECK(B.cpu_runs >= 1 && B.stencil_runs >= 1 && B.verify_rows >= 1 && B.max_seconds > 0,
+            TSR_ERR_ARG, "options --cpu-runs, --stencil-runs, --verify-rows and --max-seconds "
+            "must be positive");
+  TSR_CHECK(B.stencil[0] >= 3 && B.stencil[1] >= 3 && B.stencil[2] >= 3, TSR_ERR_ARG,
+            "option --stencil-size: every extent must be >= 3");
+  const char *spec = B.cli.variants;
+  if (!spec) {
+    int cuda = strcmp(B.cli.device, "cuda") == 0 ||
+               (strcmp(B.cli.device, "auto") == 0 && tsr_device_cuda_count() > 0);
+    spec = cuda ? "cuda/*" : "cpu/*";
+  }
+  int *sel = malloc(sizeof(int) * NVAR), nsel = 0;
+  TSR_CHECK(sel, TSR_ERR_ALLOC, "out of memory");
+  int rc = tsr_variant_select(table, nv, spec, sel, &nsel);
+  if (!rc) rc = tsr_report_create(&B.rep);
+  if (!rc && !B.cli.quiet)
+    printf("tsr-layoutbench: %d variants; sizes %s; tile %d; %d warm-up + up to %d timed runs "
+           "(CPU matmul %d), %g s per variant at most\n",
+           nsel, sizes, B.tile, B.cli.warmup, B.cli.runs, B.cpu_runs, B.max_seconds);
+  if (!rc) rc = lb_matmul_run(&B, table, sel, nsel);
+  if (!rc) rc = lb_stencil_run(&B, table, sel, nsel);
+  if (!rc) {
+    tsr_report_print(B.rep, comm, stdout);
+    if (B.cli.csv) rc = tsr_report_write_csv(B.rep, comm, B.cli.csv);
+    *failures = tsr_report_failures(B.rep);
+  }
+  tsr_report_destroy(&B.rep);
+  free(sel);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  tsr_error_set_progname(argv[0]);
+  int failures = 0;
+  TSR_CALL_ABORT(MPI_COMM_WORLD, tsr_error_agree(MPI_COMM_WORLD, bench(argc, argv, &failures)));
+  matmul_cublas_release();
+  MPI_Finalize();
+  return failures ? EXIT_FAILURE : EXIT_SUCCESS;
+}

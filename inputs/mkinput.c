@@ -177,11 +177,14 @@ static int mk_run(MPI_Comm comm, const tsr_cli_t *cli, const mk_opts_t *o) {
   free(order);
   tsr_neigh_destroy(&nb);
   TSR_CALL(rc);
-  if (rank == 0 && !cli->quiet)
-    printf("tsr-mkinput: wrote %s: %s %lldx%lldx%lld, %d field%s (%s, %s%s)\n", cli->output,
+  if (rank == 0 && !cli->quiet) {
+    char init[64];
+    if (o->analytic) snprintf(init, sizeof init, "analytic");
+    else snprintf(init, sizeof init, "random, seed %lld", o->seed);
+    printf("tsr-mkinput: wrote %s: %s %lldx%lldx%lld, %d field%s (%s, %s)\n", cli->output,
            o->xy ? "xy-grid" : "regular grid", (long long)nx, (long long)ny, (long long)nz,
-           o->nfields, o->nfields == 1 ? "" : "s", tsr_dtype_name(o->type),
-           o->analytic ? "analytic" : "random, seed ", o->analytic ? "" : "");
+           o->nfields, o->nfields == 1 ? "" : "s", tsr_dtype_name(o->type), init);
+  }
   return TSR_SUCCESS;
 }
 

@@ -311,15 +311,20 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
   int rc = tsr_device_select(S->comm, v->device, &E.dev);
   if (tsr_error_agree(S->comm, rc)) return st_skip(r, rc);
   snprintf(r->device, sizeof r->device, "%.63s", E.dev.name);
-  if (v->id == STENCIL_V_CUDA_REG_TILE && S->kind == STENCIL_FASTWAVES) {
+  if ((v->id == STENCIL_V_CUDA_REG_TILE || v->id == STENCIL_V_CUDA_REG_TILE_KLOOP) &&
+      S->kind == STENCIL_FASTWAVES) {
     snprintf(r->note, sizeof r->note, "skipped: the shared tile is for laplap and hdiff");
     r->skipped = 1;
     return TSR_SUCCESS;
   }
   rc = st_setup(&E, r);
   if (!rc && E.dev.kind == TSR_DEV_CUDA) {
+    /* the shape against the region, and against the kernel's registers and
+       shared memory (cudaFuncGetAttributes): a shape it cannot run is skipped */
     stencil_cfg_t cfg;
-    rc = stencil_cuda_cfg(S->kind, E.strategy, &E.gall, E.shape, E.es, &cfg, r->note, sizeof r->note);
+    stencil_fields_t f = stencil_problem_fields(&S->P, E.init, E.c, E.a, S->flat);
+    if (E.have_u && S->kind == STENCIL_FASTWAVES) f.Lc = E.U.Lc, f.Luv = E.U.Luv;
+    rc = stencil_cuda_plan(S->kind, E.strategy, &E.gall, &f, E.shape, &cfg, r->note, sizeof r->note);
     if (rc == 1) { /* the block does not fit: every rank has the same region sizes? agree */
       rc = TSR_RAISE(TSR_ERR_UNSUPPORTED, "%s", r->note);
     }

@@ -12,7 +12,7 @@ endif
 kernels_stencil_libtsr_stencil_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 EXTRA_DIST += kernels/stencil/stencil_arith.inc kernels/stencil/stencil_ref.inc \
 	kernels/stencil/stencil_cpu.inc kernels/stencil/stencil_cuda.cuh
-STENCIL_LDADD = kernels/stencil/libtsr_stencil.la lib/libtessera.la $(HDF5_LIBS) -lm
+STENCIL_LDADD = kernels/stencil/libtsr_stencil.la lib/libtessera.la $(HDF5_LIBS) $(METIS_LIBS) -lm
 if HAVE_CUDA
 STENCIL_LDADD += $(CUDA_LIBS) -lstdc++
 endif
@@ -30,7 +30,7 @@ apps_tsr_stencil_SOURCES = apps/stencil/stencil_main.c
 apps_tsr_stencil_LDADD = apps/stencil/libtsr_stencil_app.la $(STENCIL_LDADD)
 noinst_LTLIBRARIES += apps/stencil/libtsr_stencil_app.la
 apps_stencil_libtsr_stencil_app_la_SOURCES = apps/stencil/stencil_app.h \
-	apps/stencil/stencil_exec.c apps/stencil/stencil_io.c
+	apps/stencil/stencil_exec.c apps/stencil/stencil_io.c apps/stencil/stencil_umpi.c
 EXTRA_DIST += kernels/stencil/variants.def
 
 TESTS += tests/apps/stencil.sh

@@ -37,6 +37,8 @@ typedef struct {
   stencil_problem_t G;       /* rank 0 with several ranks: the global problem */
   void *ref;                 /* rank 0: the reference result on G (or P), or NULL */
   int have_ref;
+  int *upart;                /* several ranks, unstructured: METIS owner of each inner plane
+                                cell (x fastest), made on first use (stencil_umpi.c) */
 } stencil_state_t;
 
 /* Set up (collective): decompose, allocate, fill from the seed or read the
@@ -74,6 +76,23 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r);
 
 /* The original's benchmark name of a run. */
 void stencil_run_name(const stencil_state_t *S, const stencil_run_t *r, char *buf, size_t n);
+
+/* Unstructured grids on several ranks (stencil_umpi.c): this rank's slots
+ * (owned core, owned boundary, halo), the halo lists for tsr_halo_create
+ * (elements = slot cells s + z*zs, every level), and its inputs in the
+ * slot layouts (host), sent by rank 0. Collective. */
+typedef struct {
+  stencil_ugrid_t U;
+  int nneigh, *ranks, *scount, *rcount;
+  tsr_idx_t *sidx, *ridx;
+  void *uin, *ucst;
+} stencil_umpi_t;
+int stencil_umpi_create(stencil_state_t *S, const stencil_ucfg_t *u, stencil_umpi_t *M);
+void stencil_umpi_destroy(stencil_umpi_t *M);
+/* Every rank's owned slots of `local` (layout Lu) into rank 0's glob
+ * (regular layout Lglob of the global problem). Collective. */
+int stencil_umpi_gather(const stencil_state_t *S, const stencil_umpi_t *M, const tsr_layout_t *Lu,
+                        const void *local, const tsr_layout_t *Lglob, void *glob);
 
 /* HDF5 (stencil_io.c). Field names: laplap in; hdiff in, coeff; fastwaves
  * u_in, v_in, u_tens, v_tens, rho, ppuv, fx, wgtfac, hhl. Outputs: out /

@@ -75,6 +75,8 @@ void stencil_state_free(stencil_state_t *S) {
   stencil_problem_destroy(&S->G);
   free(S->ref);
   S->ref = NULL;
+  free(S->upart);
+  S->upart = NULL;
 }
 
 static const void *st_in(const stencil_problem_t *P) {
@@ -121,6 +123,8 @@ typedef struct {
   tsr_device_t dev;
   stencil_ugrid_t U;
   int have_u;
+  stencil_umpi_t M;             /* unstructured on several ranks (U is M.U then) */
+  int have_m;
   stencil_grid_t gall;          /* the whole updated region */
   stencil_grid_t parts[5];      /* interior + boundary strips (halo exchange) */
   int nparts;
@@ -198,9 +202,24 @@ static int st_setup(st_exec_t *E, stencil_run_t *r) {
   E->es = stencil_problem_esize(P);
   const void *hin = st_in(P), *hcst = st_cst(P);
   void *uin = NULL, *ucst = NULL;
-  if (E->grid == STENCIL_GRID_UNSTR) {
-    TSR_CHECK(S->size == 1, TSR_ERR_UNSUPPORTED,
-              "unstructured grids run on one rank in this version (regular grids decompose)");
+  if (E->grid == STENCIL_GRID_UNSTR && S->size > 1) {
+    TSR_CHECK(P->kind != STENCIL_FASTWAVES || P->Luv.fields != TSR_AOSOA, TSR_ERR_UNSUPPORTED,
+              "fastwaves: AoSoA placement runs on one rank only");
+    TSR_CALL(stencil_umpi_create((stencil_state_t *)S, &r->u, &E->M));
+    E->have_m = 1;
+    E->have_u = 1;
+    E->U = E->M.U;
+    E->Lio = P->kind == STENCIL_FASTWAVES ? &E->U.Luv : &E->U.L;
+    E->Lcst = P->kind == STENCIL_FASTWAVES ? &E->U.Lc : &E->U.L;
+    hin = E->M.uin, hcst = E->M.ucst;
+    if (E->dev.kind == TSR_DEV_CUDA) TSR_CALL(tsr_neigh_upload(E->U.nb, &E->dev));
+    const int dv = E->dev.kind == TSR_DEV_CUDA;
+    TSR_CALL(stencil_ugrid_grid(&E->U, P, dv, 0, E->U.nown, &E->gall));
+    TSR_CALL(stencil_ugrid_grid(&E->U, P, dv, 0, E->U.ncore, &E->parts[0]));
+    TSR_CALL(stencil_ugrid_grid(&E->U, P, dv, E->U.ncore, E->U.nown, &E->parts[1]));
+    E->nparts = 2;
+    if (dv) TSR_CALL(stencil_cuda_prepare(P->kind, &E->gall));
+  } else if (E->grid == STENCIL_GRID_UNSTR) {
     TSR_CALL(stencil_ugrid_create(P, r->u.order, r->u.zw, S->seed, r->u.depth, r->u.comp, &E->U));
     E->have_u = 1;
     E->Lio = P->kind == STENCIL_FASTWAVES ? &E->U.Luv : &E->U.L;
@@ -231,8 +250,21 @@ static int st_setup(st_exec_t *E, stencil_run_t *r) {
   free(uin);
   free(ucst);
   TSR_CALL(rc);
+  /* the halo of an unstructured grid on several ranks: slot cells, every
+     level; SoA fields one exchange each, AoS cells of both velocities */
+  if (E->have_m) {
+    const int nf = P->kind == STENCIL_FASTWAVES ? STENCIL_FW_NUV : 1;
+    const int aos = P->kind == STENCIL_FASTWAVES && E->Lio->fields == TSR_AOS;
+    E->nhalo = aos ? 1 : nf;
+    E->hdim = aos ? nf : 1;
+    for (int h = 0; h < E->nhalo; h++) {
+      E->hoff[h] = aos ? 0 : (int64_t)h * (nf > 1 ? E->Lio->sf : 0);
+      TSR_CALL(tsr_halo_create(S->comm, E->M.nneigh, E->M.ranks, E->U.L.sy * E->U.nz,
+                               E->M.scount, E->M.sidx, E->M.rcount, E->M.ridx, &E->halo[h]));
+    }
+  }
   /* the halo of a decomposed regular grid */
-  if (S->size > 1) {
+  if (S->size > 1 && !E->have_m) {
     const tsr_layout_t *L = &P->L;
     TSR_CHECK(L->sz == L->sy * L->d[1], TSR_ERR_INTERNAL, "regular layout planes are not sy*d1");
     tsr_grid_box_t box = {L->sy, L->d[1], L->d[2], P->halo[0], P->halo[1], 0};
@@ -255,7 +287,8 @@ static void st_teardown(st_exec_t *E) {
   if (E->a) tsr_device_free(&E->dev, &E->a);
   if (E->b) tsr_device_free(&E->dev, &E->b);
   if (E->c) tsr_device_free(&E->dev, &E->c);
-  if (E->have_u) stencil_ugrid_destroy(&E->U);
+  if (E->have_m) stencil_umpi_destroy(&E->M);
+  else if (E->have_u) stencil_ugrid_destroy(&E->U);
 }
 
 /* Timed runs; the final state of the last run in *final (host, local). */
@@ -311,15 +344,20 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
   int rc = tsr_device_select(S->comm, v->device, &E.dev);
   if (tsr_error_agree(S->comm, rc)) return st_skip(r, rc);
   snprintf(r->device, sizeof r->device, "%.63s", E.dev.name);
-  if (v->id == STENCIL_V_CUDA_REG_TILE && S->kind == STENCIL_FASTWAVES) {
+  if ((v->id == STENCIL_V_CUDA_REG_TILE || v->id == STENCIL_V_CUDA_REG_TILE_KLOOP) &&
+      S->kind == STENCIL_FASTWAVES) {
     snprintf(r->note, sizeof r->note, "skipped: the shared tile is for laplap and hdiff");
     r->skipped = 1;
     return TSR_SUCCESS;
   }
   rc = st_setup(&E, r);
   if (!rc && E.dev.kind == TSR_DEV_CUDA) {
+    /* the shape against the region, and against the kernel's registers and
+       shared memory (cudaFuncGetAttributes): a shape it cannot run is skipped */
     stencil_cfg_t cfg;
-    rc = stencil_cuda_cfg(S->kind, E.strategy, &E.gall, E.shape, E.es, &cfg, r->note, sizeof r->note);
+    stencil_fields_t f = stencil_problem_fields(&S->P, E.init, E.c, E.a, S->flat);
+    if (E.have_u && S->kind == STENCIL_FASTWAVES) f.Lc = E.U.Lc, f.Luv = E.U.Luv;
+    rc = stencil_cuda_plan(S->kind, E.strategy, &E.gall, &f, E.shape, &cfg, r->note, sizeof r->note);
     if (rc == 1) { /* the block does not fit: every rank has the same region sizes? agree */
       rc = TSR_RAISE(TSR_ERR_UNSUPPORTED, "%s", r->note);
     }
@@ -335,7 +373,22 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
   rc = tsr_error_agree(S->comm, rc);
   /* back to the regular picture, gathered on rank 0, compared */
   void *loc = NULL;
-  if (!rc) {
+  if (!rc && E.have_m) { /* owned slots straight into rank 0's global picture */
+    void *glob = NULL;
+    if (S->rank == 0) {
+      const size_t bg = (size_t)st_lio(&S->G)->size * E.es;
+      glob = malloc(bg);
+      if (!glob) rc = TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate the gathered result");
+      else memcpy(glob, st_in(&S->G), bg);
+    }
+    rc = tsr_error_agree(S->comm, rc);
+    if (!rc) rc = stencil_umpi_gather(S, &E.M, E.Lio, final, S->rank == 0 ? st_lio(&S->G) : NULL, glob);
+    free(final);
+    final = NULL;
+    loc = glob;
+  }
+  rc = tsr_error_agree(S->comm, rc);
+  if (!rc && !E.have_m) {
     const stencil_problem_t *P = &S->P;
     const size_t breg = (size_t)st_lio(P)->size * E.es;
     if (E.have_u) {
@@ -352,7 +405,7 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
     final = NULL;
   }
   rc = tsr_error_agree(S->comm, rc);
-  if (!rc && S->size > 1) {
+  if (!rc && S->size > 1 && !E.have_m) {
     void *glob = NULL;
     if (S->rank == 0) {
       const size_t bg = (size_t)st_lio(&S->G)->size * E.es;

@@ -225,7 +225,10 @@ typedef enum {
   STENCIL_CU_KLOOP,       /* one thread per column, lookups at every level */
   STENCIL_CU_IDXVAR_KLOOP,        /* one thread per column, lookups once, loop over z */
   STENCIL_CU_IDXVAR_KLOOP_SLICED, /* one thread per kpt levels of a column */
-  STENCIL_CU_TILE,        /* regular laplap/hdiff: the input tile (+halo) in shared memory */
+  STENCIL_CU_TILE,        /* regular laplap/hdiff: the input tile (+halo) in shared memory, one
+                             level per thread layer, L fused in shared memory */
+  STENCIL_CU_TILE_KLOOP,  /* regular laplap/hdiff: as TILE, each thread layer marching up kpt
+                             levels (next level prefetched into registers) */
   STENCIL_CU_NSTRATEGIES
 } stencil_cuda_strategy_t;
 
@@ -234,15 +237,48 @@ typedef struct {
   int kpt;         /* levels per thread (sliced) */
 } stencil_launch_t;
 
-/* A checked launch: blocks, threads, dynamic shared memory, levels. */
+/* What the CUDA runtime says about the kernel a launch would use
+ * (cudaFuncGetAttributes) and the device's shared-memory limit. */
+typedef struct {
+  int max_threads;   /* most threads per block the kernel can be launched with */
+  int regs;          /* registers per thread */
+  size_t local_bytes; /* local memory (spills, arrays) per thread */
+  size_t smem_max;   /* dynamic shared memory a block may use (opt-in limit) */
+} stencil_kattr_t;
+
+/* Shared-tile strategies: each thread loads at most STENCIL_TILE_LOADS
+ * input values per level, so (bx+4)(by+4) <= STENCIL_TILE_LOADS*bx*by; the
+ * dynamic shared memory per block: per thread layer two input tiles
+ * (bx+4)(by+4) (double-buffered over levels) and the L tile (bx+2)(by+2). */
+#define STENCIL_TILE_LOADS 8
+static inline size_t stencil_tile_smem(int bx, int by, int bz, size_t elem) {
+  return ((size_t)2 * (bx + 4) * (by + 4) + (size_t)(bx + 2) * (by + 2)) * (size_t)bz * elem;
+}
+
+/* A checked launch: blocks, threads, dynamic shared memory, levels. With
+ * attr != NULL the launchers below do not launch: they fill *attr for the
+ * kernel they would launch. */
 typedef struct {
   unsigned grid[3], block[3];
   size_t smem;
   int kpt;
   int64_t z0, z1;
+  stencil_kattr_t *attr;
 } stencil_cfg_t;
 int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
                      size_t elem, stencil_cfg_t *cfg, char *note, size_t n);
+/* Whether a launch cfg fits the kernel it would run (host arithmetic, every
+ * build): 0, or 1 with a note when the block has more threads than the
+ * kernel's register use allows (a.max_threads) or needs more shared memory
+ * than a.smem_max. sn: the strategy's name for the note. */
+int stencil_cuda_fits(const stencil_cfg_t *cfg, const stencil_kattr_t *a, const char *sn,
+                      char *note, size_t n);
+/* stencil_cuda_cfg plus, in CUDA builds, the kernel's attributes and
+ * stencil_cuda_fits: 0 = runs, 1 = skip with a note, < 0 an error. Fields:
+ * only prec and the placements are used. Without CUDA, the 48 KiB default
+ * shared-memory limit is applied and no register check is made. */
+int stencil_cuda_plan(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
+                      stencil_launch_t s, stencil_cfg_t *cfg, char *note, size_t n);
 /* The per-stencil launchers behind stencil_cuda_run (CUDA builds only). */
 int stencil_cuda_laplap(int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
                         const stencil_cfg_t *cfg);
@@ -268,7 +304,10 @@ const char *stencil_cuda_strategy_name(int strategy);
  * returns the grid of blocks it would use. */
 int stencil_cuda_shape(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
                        unsigned blocks[3], char *note, size_t n);
-/* Run one CUDA variant (asynchronous on the default stream). Without CUDA:
+/* Run one CUDA variant (asynchronous on the default stream); checks the
+ * shape against the region only (stencil_cuda_cfg): ask stencil_cuda_plan
+ * once before, so that a block the kernel cannot take is skipped rather
+ * than failing at launch (cudaErrorLaunchOutOfResources). Without CUDA:
  * TSR_ERR_NOCUDA. The grid's tables and the fields must be device memory;
  * compressed dictionaries are copied to constant memory (at most
  * STENCIL_CUDA_DICT_BYTES, checked). */

@@ -54,6 +54,32 @@ static __device__ __forceinline__ double st_laplap(const double *v) { return ste
 static __device__ __forceinline__ float st_laplap(const float *v) { return stencil_laplap_point_f(v); }
 static __device__ __forceinline__ double st_hdiff(const double *v, double c) { return stencil_hdiff_point_d(v, c); }
 static __device__ __forceinline__ float st_hdiff(const float *v, float c) { return stencil_hdiff_point_f(v, c); }
+static __device__ __forceinline__ double st_lap(double c, double w, double e, double s, double n) {
+  return stencil_lap_d(c, w, e, s, n);
+}
+static __device__ __forceinline__ float st_lap(float c, float w, float e, float s, float n) {
+  return stencil_lap_f(c, w, e, s, n);
+}
+static __device__ __forceinline__ double st_lap_h(double c, double w, double e, double s, double n) {
+  return stencil_lap_h_d(c, w, e, s, n);
+}
+static __device__ __forceinline__ float st_lap_h(float c, float w, float e, float s, float n) {
+  return stencil_lap_h_f(c, w, e, s, n);
+}
+static __device__ __forceinline__ double st_flux(double a, double b, double c, double d) {
+  return stencil_hdiff_flux_d(a, b, c, d);
+}
+static __device__ __forceinline__ float st_flux(float a, float b, float c, float d) {
+  return stencil_hdiff_flux_f(a, b, c, d);
+}
+static __device__ __forceinline__ double st_hdiff_out(double c, double k, double a, double b,
+                                                      double d, double e) {
+  return stencil_hdiff_out_d(c, k, a, b, d, e);
+}
+static __device__ __forceinline__ float st_hdiff_out(float c, float k, float a, float b, float d,
+                                                     float e) {
+  return stencil_hdiff_out_f(c, k, a, b, d, e);
+}
 static __device__ __forceinline__ double st_ppgrad(const double pp[2][3], const double w[2][2],
                                                    const double h[2][2], int flat) {
   return stencil_fw_ppgrad_d(pp, w, h, flat);
@@ -266,7 +292,8 @@ __global__ void st_k_kloop(S st, G g, int64_t z0, int64_t z1) {
 
 /* z-loop over levels [z0 + k*kpt, z0 + (k+1)*kpt) (kpt = all: one slice). */
 template <class S, class G>
-__global__ void st_k_idxvar_kloop(S st, G g, int64_t z0, int64_t z1, int kpt) {
+__device__ __forceinline__ void st_idxvar_kloop_body(const S &st, const G &g, int64_t z0, int64_t z1,
+                                                     int kpt) {
   int64_t base, s;
   if (!g.column(base, s)) return;
   const int64_t za = z0 + (blockIdx.z * (int64_t)blockDim.z + threadIdx.z) * kpt;
@@ -278,79 +305,155 @@ __global__ void st_k_idxvar_kloop(S st, G g, int64_t z0, int64_t z1, int kpt) {
   int64_t c = base + za * g.zs;
   for (int64_t z = za; z < zb; z++, c += g.zs) st.apply(c, z, g.zs, [&](int p) { return off[p]; });
 }
+/* The compiler keeps many loads of the z-loop in flight (ptxas for sm_90:
+ * laplap unstructured 79 registers, fastwaves up to 128), which caps the
+ * block at 512..832 threads: 128x1x8 then fails to launch. So blocks of up
+ * to 512 threads run the unbounded kernel, larger ones the same body
+ * compiled for 1024-thread blocks (__launch_bounds__: <= 64 registers, a
+ * few spills on the unstructured grids). */
+template <class S, class G>
+__global__ void st_k_idxvar_kloop(S st, G g, int64_t z0, int64_t z1, int kpt) {
+  st_idxvar_kloop_body(st, g, z0, z1, kpt);
+}
+template <class S, class G>
+__global__ void __launch_bounds__(1024) st_k_idxvar_kloop_lb(S st, G g, int64_t z0, int64_t z1,
+                                                             int kpt) {
+  st_idxvar_kloop_body(st, g, z0, z1, kpt);
+}
+#define STENCIL_CU_BIG_BLOCK 512
 
-/* Regular laplap / hdiff: each level's (bx+4) x (by+4) input tile in shared
- * memory, loaded once by the block, then the 13 points from it. */
+/* Regular laplap / hdiff through shared memory (TILE, TILE_KLOOP). Block
+ * (bx, by, bz): thread layer k owns the bx x by output tile of the block at
+ * levels [za, za + kpt) with za = z0 + (blockIdx.z*bz + k)*kpt (TILE: kpt 1).
+ * Per level: the (bx+4) x (by+4) input tile goes to shared memory (each
+ * thread at most STENCIL_TILE_LOADS values, 32-bit offsets from the tile
+ * origin; the next level's values are loaded into registers before this
+ * level is computed, so the loads overlap the arithmetic), then L(in) on the
+ * (bx+2) x (by+2) tile + 1 ring into shared memory, then each output from L
+ * (laplap: L(L)) or from L and in (hdiff: the limited fluxes). The input
+ * tiles are double-buffered over levels: two barriers per level. The point
+ * functions are the ones stencil_*_point compose, in the same order, so the
+ * results are the same bits as every other variant. */
 template <typename T, int HDIFF>
-__global__ void st_k_tile(StK13<T, HDIFF> st, StGridReg g, int64_t z0, int64_t z1) {
+__global__ void __launch_bounds__(1024)
+st_k_tile(StK13<T, HDIFF> st, StGridReg g, int64_t z0, int64_t z1, int kpt) {
   extern __shared__ unsigned char st_tile_raw[];
-  T *tile = reinterpret_cast<T *>(st_tile_raw);
-  const int tw = blockDim.x + 4, th = blockDim.y + 4;
-  T *mytile = tile + (size_t)threadIdx.z * tw * th;
-  const int64_t z = z0 + blockIdx.z * (int64_t)blockDim.z + threadIdx.z;
-  const int64_t bx0 = g.lo0 + blockIdx.x * (int64_t)blockDim.x - 2;
-  const int64_t by0 = g.lo1 + blockIdx.y * (int64_t)blockDim.y - 2;
-  if (z < z1) {
-    for (int t = threadIdx.y * blockDim.x + threadIdx.x; t < tw * th; t += blockDim.x * blockDim.y) {
-      const int64_t x = bx0 + t % tw, y = by0 + t / tw;
-      if (x < g.hi0 + 2 && y < g.hi1 + 2)
-        mytile[t] = __ldg(st.in + tsr_layout_rm_cell(&g.L, x, y, z));
+  const int bx = blockDim.x, by = blockDim.y, tw = bx + 4, th = by + 4, lw = bx + 2, lh = by + 2;
+  const int nt = bx * by, tid = threadIdx.y * bx + threadIdx.x, ntile = tw * th;
+  T *const tin0 = reinterpret_cast<T *>(st_tile_raw) + (size_t)threadIdx.z * (2 * ntile + lw * lh);
+  T *const tlap = tin0 + 2 * ntile;
+  const int64_t za = z0 + ((int64_t)blockIdx.z * blockDim.z + threadIdx.z) * kpt;
+  const int64_t x0 = g.lo0 + (int64_t)blockIdx.x * bx - 2, y0 = g.lo1 + (int64_t)blockIdx.y * by - 2;
+  const int32_t sy = (int32_t)g.L.sy;
+  /* this thread's loads: tile element t = tid + i*nt, offset from the origin */
+  int32_t goff[STENCIL_TILE_LOADS];
+#pragma unroll
+  for (int i = 0; i < STENCIL_TILE_LOADS; i++) {
+    const int t = tid + i * nt, tx = t % tw, ty = t / tw;
+    goff[i] = (t < ntile && x0 + tx < g.hi0 + 2 && y0 + ty < g.hi1 + 2) ? ty * sy + tx : -1;
+  }
+  const int64_t org = tsr_layout_rm_cell(&g.L, x0, y0, 0);
+  T pre[STENCIL_TILE_LOADS];
+  auto load = [&](int64_t z) {
+    const T *src = st.in + org + z * g.zs;
+#pragma unroll
+    for (int i = 0; i < STENCIL_TILE_LOADS; i++) pre[i] = goff[i] >= 0 ? __ldg(src + goff[i]) : (T)0;
+  };
+  if (za < z1) load(za);
+  const int ox = threadIdx.x, oy = threadIdx.y;
+  const bool mine = g.lo0 + (int64_t)blockIdx.x * bx + ox < g.hi0 && g.lo1 + (int64_t)blockIdx.y * by + oy < g.hi1;
+  const int64_t oc = tsr_layout_rm_cell(&g.L, x0 + 2 + ox, y0 + 2 + oy, 0);
+  for (int k = 0; k < kpt; k++) {
+    const int64_t z = za + k;
+    const bool live = z < z1; /* the same for the whole thread layer, not the block */
+    T *tin = tin0 + (k & 1) * ntile;
+    if (live) {
+#pragma unroll
+      for (int i = 0; i < STENCIL_TILE_LOADS; i++) {
+        const int t = tid + i * nt;
+        if (t < ntile) tin[t] = pre[i];
+      }
+    }
+    __syncthreads();
+    if (live && z + 1 < z1 && k + 1 < kpt) load(z + 1);
+    if (live) {
+      for (int t = tid; t < lw * lh; t += nt) {
+        const T *c = tin + (t / lw + 1) * tw + t % lw + 1;
+        tlap[t] = HDIFF ? st_lap_h(c[0], c[-1], c[1], c[-tw], c[tw]) : st_lap(c[0], c[-1], c[1], c[-tw], c[tw]);
+      }
+    }
+    __syncthreads();
+    if (live && mine) {
+      const T *l = tlap + (oy + 1) * lw + ox + 1;
+      T r;
+      if (HDIFF) {
+        const T *c = tin + (oy + 2) * tw + ox + 2;
+        const T flx = st_flux(l[0], l[1], c[0], c[1]);
+        const T flx_w = st_flux(l[-1], l[0], c[-1], c[0]);
+        const T fly = st_flux(l[0], l[lw], c[0], c[tw]);
+        const T fly_s = st_flux(l[-lw], l[0], c[-tw], c[0]);
+        r = st_hdiff_out(c[0], __ldg(st.coeff + oc + z * g.zs), flx, flx_w, fly, fly_s);
+      } else {
+        r = st_lap(l[0], l[-1], l[1], l[-lw], l[lw]);
+      }
+      st.out[oc + z * g.zs] = r;
     }
   }
-  __syncthreads();
-  int64_t base, s;
-  if (!g.column(base, s) || z >= z1) return;
-  T v[STENCIL_NP13];
-  const T *ctr = mytile + (threadIdx.y + 2) * tw + threadIdx.x + 2;
-#pragma unroll
-  for (int p = 0; p < STENCIL_NP13; p++)
-    v[p] = p == 0 ? ctr[0] : ctr[tsr_neigh_rel_dx(p - 1) + tsr_neigh_rel_dy(p - 1) * tw];
-  const int64_t c = base + z * g.zs;
-  st.out[c] = HDIFF ? st_hdiff(v, __ldg(st.coeff + c)) : st_laplap(v);
 }
 
 /* ------------------------------------------------------------ launching */
-struct StLaunch {
-  dim3 grid, block;
-  size_t smem;
-  int kpt;
-  int64_t z0, z1;
-  StLaunch(const stencil_cfg_t &c)
-      : grid(c.grid[0], c.grid[1], c.grid[2]), block(c.block[0], c.block[1], c.block[2]),
-        smem(c.smem), kpt(c.kpt), z0(c.z0), z1(c.z1) {}
-};
 
-template <class S, class G>
-static int st_launch(int strategy, const S &st, const G &g, const StLaunch &l) {
-  switch (strategy) {
-    case STENCIL_CU_NAIVE: st_k_naive<S, G><<<l.grid, l.block>>>(st, g, l.z0, l.z1); break;
-    case STENCIL_CU_IDXVAR: st_k_idxvar<S, G><<<l.grid, l.block>>>(st, g, l.z0, l.z1); break;
-    case STENCIL_CU_SHARED:
-      st_k_shared<S, G><<<l.grid, l.block, l.smem>>>(st, g, l.z0, l.z1);
-      break;
-    case STENCIL_CU_WARP: st_k_warp<S, G><<<l.grid, l.block>>>(st, g, l.z0, l.z1); break;
-    case STENCIL_CU_KLOOP: st_k_kloop<S, G><<<l.grid, l.block>>>(st, g, l.z0, l.z1); break;
-    case STENCIL_CU_IDXVAR_KLOOP:
-    case STENCIL_CU_IDXVAR_KLOOP_SLICED:
-      st_k_idxvar_kloop<S, G><<<l.grid, l.block>>>(st, g, l.z0, l.z1, l.kpt);
-      break;
-    default:
-      return TSR_RAISE(TSR_ERR_UNSUPPORTED, "CUDA strategy %d is not available here", strategy);
+/* Launch kernel k (or, with cfg->attr, report its attributes instead). */
+template <typename... P, typename... A>
+static int st_go(void (*k)(P...), const stencil_cfg_t *cfg, A... args) {
+  if (cfg->attr) {
+    cudaFuncAttributes fa;
+    TSR_CALL_CUDA(cudaFuncGetAttributes(&fa, k));
+    int dev = 0, optin = 0;
+    TSR_CALL_CUDA(cudaGetDevice(&dev));
+    TSR_CALL_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    cfg->attr->max_threads = fa.maxThreadsPerBlock;
+    cfg->attr->regs = fa.numRegs;
+    cfg->attr->local_bytes = fa.localSizeBytes;
+    cfg->attr->smem_max = optin > (int)fa.sharedSizeBytes ? (size_t)optin - fa.sharedSizeBytes : 0;
+    return TSR_SUCCESS;
   }
+  if (cfg->smem > 48 * 1024)
+    TSR_CALL_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cfg->smem));
+  const dim3 grid(cfg->grid[0], cfg->grid[1], cfg->grid[2]), block(cfg->block[0], cfg->block[1], cfg->block[2]);
+  k<<<grid, block, cfg->smem>>>(args...);
   TSR_CHECK_LAUNCH("stencil kernel launch");
   return TSR_SUCCESS;
 }
 
+template <class S, class G>
+static int st_launch(int strategy, const S &st, const G &g, const stencil_cfg_t *c) {
+  switch (strategy) {
+    case STENCIL_CU_NAIVE: return st_go(st_k_naive<S, G>, c, st, g, c->z0, c->z1);
+    case STENCIL_CU_IDXVAR: return st_go(st_k_idxvar<S, G>, c, st, g, c->z0, c->z1);
+    case STENCIL_CU_SHARED: return st_go(st_k_shared<S, G>, c, st, g, c->z0, c->z1);
+    case STENCIL_CU_WARP: return st_go(st_k_warp<S, G>, c, st, g, c->z0, c->z1);
+    case STENCIL_CU_KLOOP: return st_go(st_k_kloop<S, G>, c, st, g, c->z0, c->z1);
+    case STENCIL_CU_IDXVAR_KLOOP:
+    case STENCIL_CU_IDXVAR_KLOOP_SLICED:
+      if (c->block[0] * c->block[1] * c->block[2] > STENCIL_CU_BIG_BLOCK)
+        return st_go(st_k_idxvar_kloop_lb<S, G>, c, st, g, c->z0, c->z1, c->kpt);
+      return st_go(st_k_idxvar_kloop<S, G>, c, st, g, c->z0, c->z1, c->kpt);
+    default:
+      return TSR_RAISE(TSR_ERR_UNSUPPORTED, "CUDA strategy %d is not available here", strategy);
+  }
+}
+
 /* Dispatch over the grid kinds for a stencil functor S. */
 template <class S>
-static int st_run_grids(int strategy, const S &st, const stencil_grid_t *g, const StLaunch &l) {
+static int st_run_grids(int strategy, const S &st, const stencil_grid_t *g, const stencil_cfg_t *l) {
   if (g->kind == STENCIL_GRID_REGULAR) {
     StGridReg gr;
     gr.L = g->L;
     gr.lo0 = g->lo[0], gr.lo1 = g->lo[1], gr.hi0 = g->hi[0], gr.hi1 = g->hi[1], gr.zs = g->zs;
     return st_launch(strategy, st, gr, l);
   }
-  if (g->comp) TSR_CALL(stencil_cuda_dict_upload(g));
+  if (g->comp && !l->attr) TSR_CALL(stencil_cuda_dict_upload(g));
 #define ST_UN(C, D)                                                                       \
   do {                                                                                    \
     StGridUn<C, D> gu;                                                                    \
@@ -382,13 +485,13 @@ static int st_run13(int strategy, const stencil_grid_t *g, const stencil_fields_
   st.in = (const T *)f->in;
   st.coeff = (const T *)f->coeff;
   st.out = (T *)f->out;
-  const StLaunch l(*cfg);
-  if (strategy == STENCIL_CU_TILE) {
-    st_k_tile<T, HDIFF><<<l.grid, l.block, l.smem>>>(st, st_grid_reg(g), l.z0, l.z1);
-    TSR_CHECK_LAUNCH("stencil tile kernel launch");
+  if (strategy == STENCIL_CU_TILE || strategy == STENCIL_CU_TILE_KLOOP) {
+    TSR_CHECK(g->kind == STENCIL_GRID_REGULAR, TSR_ERR_UNSUPPORTED,
+              "the shared-tile strategies run on regular grids only");
+    TSR_CALL(st_go(st_k_tile<T, HDIFF>, cfg, st, st_grid_reg(g), cfg->z0, cfg->z1, cfg->kpt));
     return TSR_SUCCESS;
   }
-  TSR_CALL(st_run_grids(strategy, st, g, l));
+  TSR_CALL(st_run_grids(strategy, st, g, cfg));
   return TSR_SUCCESS;
 }
 

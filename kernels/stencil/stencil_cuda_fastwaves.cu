@@ -14,7 +14,7 @@ static int st_run_fw(int strategy, const stencil_grid_t *g, const stencil_fields
   st.Lc = f->Lc;
   st.Luv = f->Luv;
   st.flat_level = f->flat_level;
-  TSR_CALL(st_run_grids(strategy, st, g, StLaunch(*cfg)));
+  TSR_CALL(st_run_grids(strategy, st, g, cfg));
   return TSR_SUCCESS;
 }
 

@@ -9,7 +9,7 @@
 
 static const char *const st_strategy_names[STENCIL_CU_NSTRATEGIES] = {
     "naive", "idxvar", "idxvar-shared", "idxvar-warp", "kloop", "idxvar-kloop",
-    "idxvar-kloop-sliced", "shared"};
+    "idxvar-kloop-sliced", "shared", "tile-kloop"};
 
 const char *stencil_cuda_strategy_name(int strategy) {
   return strategy >= 0 && strategy < STENCIL_CU_NSTRATEGIES ? st_strategy_names[strategy] : NULL;
@@ -42,8 +42,9 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   const int bx = s.bx, by = s.by, bz = s.bz;
   TSR_CALL(stencil_cuda_shape_valid(strategy, s));
   const int unstr = g->kind == STENCIL_GRID_UNSTR;
-  TSR_CHECK(strategy != STENCIL_CU_TILE || (!unstr && kind != STENCIL_FASTWAVES),
-            TSR_ERR_UNSUPPORTED, "the shared-tile strategy runs laplap and hdiff on regular grids only");
+  const int tile = strategy == STENCIL_CU_TILE || strategy == STENCIL_CU_TILE_KLOOP;
+  TSR_CHECK(!tile || (!unstr && kind != STENCIL_FASTWAVES), TSR_ERR_UNSUPPORTED,
+            "the shared-tile strategies (%s) run laplap and hdiff on regular grids only", sn);
   const int64_t ex = g->hi[0] - g->lo[0], ey = g->hi[1] - g->lo[1], ez = g->hi[2] - g->lo[2];
   if (ex <= 0 || ey <= 0 || ez <= 0) return ST_SKIP("nothing to update");
   const int zloop = strategy == STENCIL_CU_KLOOP || strategy == STENCIL_CU_IDXVAR_KLOOP;
@@ -52,10 +53,14 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   if (unstr ? (int64_t)bx * by > ex : (bx > ex || by > ey))
     return ST_SKIP("block %dx%dx%d larger than the updated region %lldx%lld", bx, by, bz,
                    (long long)ex, (long long)ey);
-  const int64_t nsl = strategy == STENCIL_CU_IDXVAR_KLOOP_SLICED ? (ez + s.kpt - 1) / s.kpt : ez;
+  if (tile && (int64_t)(bx + 4) * (by + 4) > (int64_t)STENCIL_TILE_LOADS * bx * by)
+    return ST_SKIP("block %dx%dx%d: the %dx%d input tile needs more than %d loads per thread (%s)",
+                   bx, by, bz, bx + 4, by + 4, STENCIL_TILE_LOADS, sn);
+  const int sliced = strategy == STENCIL_CU_IDXVAR_KLOOP_SLICED || strategy == STENCIL_CU_TILE_KLOOP;
+  const int64_t nsl = sliced ? (ez + s.kpt - 1) / s.kpt : ez;
   if (!zloop && bz > nsl)
     return ST_SKIP("block z %d larger than the %lld %s", bz, (long long)nsl,
-                   strategy == STENCIL_CU_IDXVAR_KLOOP_SLICED ? "slices" : "levels");
+                   sliced ? "slices" : "levels");
   const int64_t gx = unstr ? (ex + (int64_t)bx * by - 1) / ((int64_t)bx * by) : (ex + bx - 1) / bx;
   const int64_t gy = unstr ? 1 : (ey + by - 1) / by;
   const int64_t gz = zloop ? 1 : (nsl + bz - 1) / bz;
@@ -66,13 +71,43 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   cfg->block[0] = (unsigned)bx, cfg->block[1] = (unsigned)by, cfg->block[2] = (unsigned)bz;
   cfg->z0 = g->lo[2];
   cfg->z1 = g->hi[2];
-  cfg->kpt = strategy == STENCIL_CU_IDXVAR_KLOOP_SLICED ? s.kpt : (int)ez;
+  cfg->kpt = sliced ? s.kpt : strategy == STENCIL_CU_TILE ? 1 : (int)ez;
   const int np = kind == STENCIL_FASTWAVES ? STENCIL_NP3 : STENCIL_NP13;
   if (strategy == STENCIL_CU_SHARED) cfg->smem = (size_t)bx * by * (size_t)(np | 1) * 4;
-  if (strategy == STENCIL_CU_TILE) cfg->smem = (size_t)(bx + 4) * (by + 4) * bz * elem;
-  if (cfg->smem > 48 * 1024)
-    return ST_SKIP("block %dx%dx%d needs %zu bytes of shared memory (> 48 KiB)", bx, by, bz, cfg->smem);
+  if (tile) cfg->smem = stencil_tile_smem(bx, by, bz, elem);
   return 0;
+}
+
+int stencil_cuda_fits(const stencil_cfg_t *cfg, const stencil_kattr_t *a, const char *sn,
+                      char *note, size_t n) {
+  const long threads = (long)cfg->block[0] * cfg->block[1] * cfg->block[2];
+  if (threads > a->max_threads)
+    return ST_SKIP("block %ux%ux%u: %ld threads, but the %s kernel uses %d registers per thread "
+                   "and runs at most %d threads per block",
+                   cfg->block[0], cfg->block[1], cfg->block[2], threads, sn, a->regs,
+                   a->max_threads);
+  if (cfg->smem > a->smem_max)
+    return ST_SKIP("block %ux%ux%u needs %zu bytes of shared memory, the device allows %zu (%s)",
+                   cfg->block[0], cfg->block[1], cfg->block[2], cfg->smem, a->smem_max, sn);
+  return 0;
+}
+
+int stencil_cuda_plan(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
+                      stencil_launch_t s, stencil_cfg_t *cfg, char *note, size_t n) {
+  const size_t elem = f->prec == STENCIL_FLOAT ? 4 : 8;
+  int rc = stencil_cuda_cfg(kind, strategy, g, s, elem, cfg, note, n);
+  if (rc < 0 || rc > 1) return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
+  if (rc == 1) return 1;
+  stencil_kattr_t a = {1024, 0, 0, 48 * 1024};
+#ifdef TSR_HAVE_CUDA
+  cfg->attr = &a;
+  if (kind == STENCIL_LAPLAP) rc = stencil_cuda_laplap(strategy, g, f, cfg);
+  else if (kind == STENCIL_HDIFF) rc = stencil_cuda_hdiff(strategy, g, f, cfg);
+  else rc = stencil_cuda_fastwaves(strategy, g, f, cfg);
+  cfg->attr = NULL;
+  TSR_CALL(rc);
+#endif
+  return stencil_cuda_fits(cfg, &a, stencil_cuda_strategy_name(strategy), note, n);
 }
 
 int stencil_cuda_shape(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
@@ -87,10 +122,12 @@ int stencil_cuda_shape(int kind, int strategy, const stencil_grid_t *g, stencil_
 int stencil_cuda_run(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
                      stencil_launch_t s) {
 #ifdef TSR_HAVE_CUDA
+  /* the region check only: no attribute queries inside timed loops (the
+     caller asks stencil_cuda_plan once before) */
   stencil_cfg_t cfg;
-  char note[160];
-  const size_t elem = f->prec == STENCIL_FLOAT ? 4 : 8;
-  int rc = stencil_cuda_cfg(kind, strategy, g, s, elem, &cfg, note, sizeof note);
+  char note[256];
+  int rc = stencil_cuda_cfg(kind, strategy, g, s, f->prec == STENCIL_FLOAT ? 4 : 8, &cfg, note,
+                            sizeof note);
   if (rc == 1) return TSR_RAISE(TSR_ERR_UNSUPPORTED, "%s", note);
   TSR_CALL(rc);
   if (kind == STENCIL_LAPLAP) TSR_CALL(stencil_cuda_laplap(strategy, g, f, &cfg));

@@ -3,7 +3,13 @@
  * and fastwaves (SoA, AoS, AoSoA), double and float, an odd (37x29x8) and an
  * even (32x24x8) domain; unstructured grids in row-major, z-curve and random
  * order, compressed or not, chasing or not; thread shapes 32x1x4, 64x2x1,
- * 32x1x1, 8x1x4 (warp broadcast with 8 columns sharing), sliced with kpt 3.
+ * 32x1x1, 8x1x4 (warp broadcast with 8 columns sharing), 16x2x1 (fits every
+ * variant on both sizes, block z 1 for the z-loops) and 32x16x2 (1024
+ * threads, kpt 1: more than the unbounded z-loop kernels' registers allow, so the
+ * launch-bounded z-loop must take it; the others kpt 3, sliced and tile-kloop
+ * the last slice is partial). Every variant must run for at least one shape;
+ * the 1024-thread shape must run (not be skipped) for the sliced and tile
+ * variants on the odd size; any skip must be a note, never an error.
  * 2 iterations (ping-pong). Tolerance |err| <= tol * max(1, max|ref|)
  * (double 1e-12, float 1e-5), though the kernels' unfused arithmetic gives
  * the reference's bits. Every variant must have run at least once. */
@@ -12,7 +18,9 @@
 #include "tsr_check.h"
 #include "apps/stencil/stencil_app.h"
 
-static const stencil_launch_t shapes[4] = {{32, 1, 4, 3}, {64, 2, 1, 3}, {32, 1, 1, 3}, {8, 1, 4, 3}};
+#define NSHAPES 6
+static const stencil_launch_t shapes[NSHAPES] = {{32, 1, 4, 3}, {64, 2, 1, 3}, {32, 1, 1, 3},
+                                                 {8, 1, 4, 3},  {16, 2, 1, 3}, {32, 16, 2, 1}};
 
 static void sweep(int kind, int prec, int placement, const int64_t size[3]) {
   stencil_state_t S;
@@ -20,11 +28,15 @@ static void sweep(int kind, int prec, int placement, const int64_t size[3]) {
   ck_tsr(stencil_state_reference(&S, 2));
   for (int id = 0; id < STENCIL_NVARIANTS; id++) {
     if (stencil_variants[id].device != TSR_DEV_CUDA) continue;
-    if (id == STENCIL_V_CUDA_REG_TILE && kind == STENCIL_FASTWAVES) continue;
+    if ((id == STENCIL_V_CUDA_REG_TILE || id == STENCIL_V_CUDA_REG_TILE_KLOOP) &&
+        kind == STENCIL_FASTWAVES)
+      continue;
+    const int big_must_run = size[0] % 2 && (id == STENCIL_V_CUDA_REG_SLICED || id == STENCIL_V_CUDA_UN_SLICED ||
+                                             id == STENCIL_V_CUDA_REG_TILE || id == STENCIL_V_CUDA_REG_TILE_KLOOP);
     const int unstr = stencil_variant_grid(id) == STENCIL_GRID_UNSTR;
     int ran = 0;
     for (int u = 0; u < (unstr ? 12 : 1); u++)
-      for (int t = 0; t < 4; t++) {
+      for (int t = 0; t < NSHAPES; t++) {
         stencil_run_t r;
         double times[1];
         memset(&r, 0, sizeof r);
@@ -34,6 +46,9 @@ static void sweep(int kind, int prec, int placement, const int64_t size[3]) {
         r.shape = shapes[t];
         r.iterations = 2, r.runs = 1, r.warmup = 0, r.verify = 1, r.times = times;
         ck_tsr(stencil_run_variant(&S, &r));
+        if (r.skipped && big_must_run && t == NSHAPES - 1)
+          ck_abort_msg("%s: %s skipped the 1024-thread block: %s", stencil_name(kind),
+                       stencil_variants[id].name, r.note);
         if (!r.skipped) {
           ran++;
           ck_assert_msg(r.verdict == TSR_VERIFY_PASS,

@@ -5,13 +5,26 @@
  * the serial CPU reference (computed on rank 0 on the whole domain) EXACTLY
  * (max |err| = 0: the same arithmetic on the same bits), so results are
  * identical for every rank count. A CUDA variant is checked too where a GPU
- * is present. Odd sizes: 23x19x4 (fastwaves 23x19x8). */
+ * is present. Odd sizes: 23x19x4 (fastwaves 23x19x8).
+ * Unstructured grids: the METIS partition of the X-Y plane, local tables of
+ * owned + halo cells, halo exchange through tsr_halo_create lists, core
+ * computed while the exchange is in flight; every CPU strategy (naive,
+ * idxvar, idxvar-kloop) in row-major, z-curve and random order, tables
+ * compressed or not, chasing or not; fastwaves in SoA and AoS; the gathered
+ * result must equal the serial reference EXACTLY at every rank count (1
+ * rank: the serial unstructured grid), and be run (not skipped). */
 #include "config.h"
 #include <check.h>
 #include "tsr_check.h"
 #include "apps/stencil/stencil_app.h"
 
+static void check_one_u(int kind, int prec, int placement, int id, stencil_ucfg_t u);
 static void check_one(int kind, int prec, int placement, int id) {
+  stencil_ucfg_t u = {0, 2, 0, 2};
+  check_one_u(kind, prec, placement, id, u);
+}
+
+static void check_one_u(int kind, int prec, int placement, int id, stencil_ucfg_t u) {
   const int64_t size[3] = {23, 19, kind == STENCIL_FASTWAVES ? 8 : 4};
   stencil_state_t S;
   int rc = stencil_state_init(&S, MPI_COMM_WORLD, kind, prec, placement, size, 5, NULL, 0);
@@ -21,6 +34,7 @@ static void check_one(int kind, int prec, int placement, int id) {
   memset(&r, 0, sizeof r);
   double times[1];
   r.id = id;
+  r.u = u;
   r.shape = (stencil_launch_t){32, 1, 1, 8};
   r.iterations = 3, r.runs = 1, r.warmup = 0, r.verify = 1, r.times = times;
   rc = stencil_run_variant(&S, &r);
@@ -28,10 +42,11 @@ static void check_one(int kind, int prec, int placement, int id) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int good = r.skipped || (r.verdict == TSR_VERIFY_PASS && (rank != 0 || r.maxerr == 0));
-  ck_assert_msg(tsr_test_all(good), "%s %s placement %d variant %s: %s (max err %.3e)",
+  ck_assert_msg(tsr_test_all(good), "%s %s placement %d variant %s order %d comp %d depth %d: %s (max err %.3e)",
                 stencil_name(kind), prec ? "float" : "double", placement,
-                stencil_variants[id].name, tsr_verify_name(r.verdict), r.maxerr);
-  ck_assert(tsr_test_all(id != STENCIL_V_CPU_REGULAR || !r.skipped));
+                stencil_variants[id].name, u.order, u.comp, u.depth, tsr_verify_name(r.verdict), r.maxerr);
+  ck_assert_msg(tsr_test_all(stencil_variants[id].device != TSR_DEV_CPU || !r.skipped),
+                "%s %s skipped: %s", stencil_name(kind), stencil_variants[id].name, r.note);
   free(r.result);
   stencil_state_free(&S);
 }
@@ -45,11 +60,32 @@ START_TEST(test_regular_ranks) {
 }
 END_TEST
 
+START_TEST(test_unstr_ranks) {
+  const int kind = _i / 2, prec = _i % 2;
+  static const int ids[3] = {STENCIL_V_CPU_UNSTR_NAIVE, STENCIL_V_CPU_UNSTR_IDXVAR,
+                             STENCIL_V_CPU_UNSTR_KLOOP};
+  for (int c = 0; c < 6; c++) {
+    stencil_ucfg_t u = {c % 3, 2, c % 2, kind == STENCIL_FASTWAVES ? 1 : 1 + (c / 3)};
+    check_one_u(kind, prec, TSR_SOA, ids[c % 3], u);
+  }
+  if (kind == STENCIL_FASTWAVES) {
+    stencil_ucfg_t u = {STENCIL_ORDER_ZCURVE, 2, 0, 1};
+    check_one_u(kind, prec, TSR_AOS, STENCIL_V_CPU_UNSTR_IDXVAR, u);
+  }
+  if (tsr_test_all(tsr_test_have_gpu())) {
+    stencil_ucfg_t u = {STENCIL_ORDER_ZCURVE, 2, 1, 1};
+    check_one_u(kind, prec, TSR_SOA, STENCIL_V_CUDA_UN_IDXVAR, u);
+    check_one_u(kind, prec, TSR_SOA, STENCIL_V_CUDA_UN_SLICED, u);
+  }
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("stencil_mpi");
   TCase *t = tcase_create("ranks");
   tcase_set_timeout(t, 120);
   tcase_add_loop_test(t, test_regular_ranks, 0, 6);
+  tcase_add_loop_test(t, test_unstr_ranks, 0, 6);
   suite_add_tcase(s, t);
   return s;
 }

@@ -23,7 +23,8 @@ tests_cuda_check_sparse_cuda_LDADD = kernels/sparse/libfastsg.la $(TEST_LDADD)
 endif
 
 bin_PROGRAMS += apps/tsr-fastsg
-apps_tsr_fastsg_SOURCES = apps/fastsg/fastsg.c apps/fastsg/fastsg_run.c apps/fastsg/fastsg.h
+apps_tsr_fastsg_SOURCES = apps/fastsg/fastsg.c apps/fastsg/fastsg_run.c apps/fastsg/fastsg_io.c \
+	apps/fastsg/fastsg.h
 apps_tsr_fastsg_LDADD = $(FASTSG_LIBS)
 TESTS += tests/apps/fastsg.sh
 EXTRA_DIST += tests/apps/fastsg.sh

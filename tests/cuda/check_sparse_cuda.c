@@ -54,8 +54,10 @@ START_TEST(test_hier_cuda) {
         for (int split = 0; split < 2; split++) { /* whole sweep, or two block ranges */
           void *d = to_dev(orig, bytes);
           fastsg_kernel_args_t B = {.grid = &G, .prec = prec, .coef = d, .par1d = dpar};
+          /* ranges in place on one array: the higher range first, since a
+           * block's parents lie in lower blocks (sg_kernels.h) */
           for (B.t = 0; B.t < G.dim; B.t++)
-            for (int q = 0; q <= split; q++) {
+            for (int q = split; q >= 0; q--) {
               fastsg_block_range(&G, q, split + 1, &B.b0, &B.b1);
               ck_tsr(fns[v](&B));
             }

@@ -28,3 +28,6 @@ apps_tsr_fastsg_SOURCES = apps/fastsg/fastsg.c apps/fastsg/fastsg_run.c apps/fas
 apps_tsr_fastsg_LDADD = $(FASTSG_LIBS)
 TESTS += tests/apps/fastsg.sh
 EXTRA_DIST += tests/apps/fastsg.sh
+check_PROGRAMS += tests/apps/fastsg_mkbad
+tests_apps_fastsg_mkbad_SOURCES = tests/apps/fastsg_mkbad.c
+tests_apps_fastsg_mkbad_LDADD = lib/libtessera.la $(HDF5_LIBS)

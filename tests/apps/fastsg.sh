@@ -89,7 +89,7 @@ run "-i without attributes, D and n given" 0 -i "$h5/noattr.h5" -d 2 -n 3 --runs
   --variant cpu/eval/plain --points 50
 bad "-i /values of the wrong length" "dataset '/values': expected \[17\] values.*found \[16\]" \
   -i "$h5/short.h5"
-bad "-i without attributes, wrong n" "dataset '/values': expected \[7\] values" \
+bad "-i without attributes, wrong n" "expected \[5\] values.*found \[17\]" \
   -i "$h5/noattr.h5" -d 2 -n 2
 bad "-i /points with D+1 columns" "dataset '/points': expected \[M\]\[2\].*found \[5, 3\]" \
   -i "$h5/pointsdim.h5"

@@ -371,7 +371,15 @@ int main(int argc, char **argv) {
     const tsr_variant_t *v = &fastsg_table[sel[k]];
     int hier = strstr(v->name, "/hier/") != NULL;
     if (hier ? !app.do_hier : !app.do_eval) continue;
+    const int big = app.grid.npoints >= ((int64_t)1 << 24) ||
+                    (double)app.npoints_eval * (double)app.grid.nblocks >= 1e10;
+    double tv = tsr_wtime();
     rc = hier ? fastsg_run_hier(&app, &cli, v, rep) : fastsg_run_eval(&app, &cli, v, rep);
+    if (big && app.rank == 0 && !cli.quiet) { /* progress of long runs */
+      printf("tsr-fastsg: %s: %d+%d runs and verification in %.2f s\n", v->name, cli.warmup,
+             cli.runs, tsr_wtime() - tv);
+      fflush(stdout);
+    }
     TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, rc));
   }
   tsr_report_print(rep, app.comm, stdout);

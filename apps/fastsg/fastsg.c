@@ -5,6 +5,7 @@
 #include "config.h"
 #include "apps/fastsg/fastsg.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,7 @@ static int fastsg_setup(fastsg_app_t *app, const tsr_cli_t *cli) {
   app->es = tsr_dtype_size(app->prec);
   TSR_CHECK(app->npoints_eval >= 0 && app->npoints_eval <= ((int64_t)1 << 40), TSR_ERR_ARG,
             "--points %lld: expected 0 .. 2^40", (long long)app->npoints_eval);
+  if (app->input) TSR_CALL(fastsg_io_open(app)); /* may set D and n */
   TSR_CALL(fastsg_grid_init(app->dim, app->level, &app->grid));
   TSR_CALL(fastsg_check_memory(app));
   const fastsg_grid_t *G = &app->grid;
@@ -141,43 +143,90 @@ static int fastsg_setup(fastsg_app_t *app, const tsr_cli_t *cli) {
             "cannot allocate the grid arrays (%lld points)", (long long)N);
   fastsg_par1d_fill(app->level, app->par1d);
   fastsg_btab_fill(G, app->btab);
+  double t0 = tsr_wtime();
+  if (app->input && app->in_values) {
+    TSR_CALL(fastsg_io_read_values(app));
+  } else {
+    snprintf(app->source, sizeof app->source, "%s", app->function);
 #pragma omp parallel for schedule(static)
-  for (int64_t p = 0; p < N; p++) {
-    int l[FASTSG_MAX_DIM], i[FASTSG_MAX_DIM];
-    double x[FASTSG_MAX_DIM];
-    int g = fastsg_idx2l(G, p, l);
-    fastsg_idx2i(G, p, g, l, i);
-    for (int t = 0; t < app->dim; t++) x[t] = fastsg_coord1d(l[t], i[t]);
-    fastsg_put(app->samples, app->prec, p, fastsg_fun_eval(app->fun, x, app->dim));
-  }
-  /* the reference coefficients: cpu/hier/plain (ichg1 with --no-verify) */
-  memcpy(app->coef, app->samples, (size_t)N * app->es);
-  TSR_CALL(fastsg_hierarchize_cpu(app, cli->verify ? FASTSG_V_cpu_hier_plain
-                                                   : FASTSG_V_cpu_hier_ichg1, app->coef));
-  /* this rank's evaluation points */
-  const int64_t P = app->npoints_eval;
-  app->k0 = P * app->rank / app->size;
-  app->m = P * (app->rank + 1) / app->size - app->k0;
-  const int D = app->dim;
-  app->x = malloc((size_t)(app->m * D + 1) * app->es);
-  app->fx = malloc((size_t)(app->m + 1) * app->es);
-  app->nref = cli->verify ? TSR_MIN(app->m, 2048) : 0;
-  app->ref = malloc((size_t)(app->nref + 1) * app->es);
-  TSR_CHECK(app->x && app->fx && app->ref, TSR_ERR_ALLOC, "cannot allocate %lld points",
-            (long long)app->m);
-  for (int64_t k = 0; k < app->m; k++) {
-    double x[FASTSG_MAX_DIM];
-    for (int t = 0; t < D; t++) {
-      x[t] = fastsg_rand01((uint64_t)app->seed, (uint64_t)((app->k0 + k) * D + t));
-      if (app->prec == TSR_FLOAT) x[t] = (float)x[t];
-      fastsg_put(app->x, app->prec, k * D + t, x[t]);
+    for (int64_t p = 0; p < N; p++) {
+      int l[FASTSG_MAX_DIM], i[FASTSG_MAX_DIM];
+      double x[FASTSG_MAX_DIM];
+      int g = fastsg_idx2l(G, p, l);
+      fastsg_idx2i(G, p, g, l, i);
+      for (int t = 0; t < app->dim; t++) x[t] = fastsg_coord1d(l[t], i[t]);
+      fastsg_put(app->samples, app->prec, p, fastsg_fun_eval(app->fun, x, app->dim));
     }
-    fastsg_put(app->fx, app->prec, k, fastsg_fun_eval(app->fun, x, D));
   }
-  if (app->nref > 0) {
-    fastsg_kernel_args_t A = {.grid = G, .prec = app->prec, .coef = app->coef, .npts = app->nref,
-                              .x = app->x, .r = app->ref};
-    TSR_CALL(fastsg_eval_plain_cpu(&A));
+  double t1 = tsr_wtime();
+  /* the reference coefficients: cpu/hier/plain when hierarchization
+   * variants are verified against them, else ichg1 (bit-identical to plain,
+   * tests/unit/check_sparse.c; about 100 times faster at D = 10, n = 11) */
+  const int hv = app->do_hier && cli->verify ? FASTSG_V_cpu_hier_plain : FASTSG_V_cpu_hier_ichg1;
+  app->hier_ref = hv == FASTSG_V_cpu_hier_plain ? "cpu/hier/plain" : "cpu/hier/ichg1";
+  memcpy(app->coef, app->samples, (size_t)N * app->es);
+  TSR_CALL(fastsg_hierarchize_cpu(app, hv, app->coef));
+  double t2 = tsr_wtime();
+  /* this rank's evaluation points */
+  const int D = app->dim;
+  if (app->input && app->in_points) {
+    TSR_CALL(fastsg_io_read_points(app));
+    app->have_fx = app->in_pvalues;
+    if (!app->have_fx && !app->in_values) { /* f is the built-in function */
+      for (int64_t k = 0; k < app->m; k++) {
+        double x[FASTSG_MAX_DIM];
+        for (int t = 0; t < D; t++)
+          x[t] = app->prec == TSR_FLOAT ? ((float *)app->x)[k * D + t] : ((double *)app->x)[k * D + t];
+        fastsg_put(app->fx, app->prec, k, fastsg_fun_eval(app->fun, x, D));
+      }
+      app->have_fx = 1;
+    }
+  } else {
+    const int64_t P = app->npoints_eval;
+    app->k0 = P * app->rank / app->size;
+    app->m = P * (app->rank + 1) / app->size - app->k0;
+    app->x = malloc((size_t)(app->m * D + 1) * app->es);
+    app->fx = malloc((size_t)(app->m + 1) * app->es);
+    TSR_CHECK(app->x && app->fx, TSR_ERR_ALLOC, "cannot allocate %lld points", (long long)app->m);
+    app->have_fx = !(app->input && app->in_values); /* values from a file: f unknown */
+    for (int64_t k = 0; k < app->m; k++) {
+      double x[FASTSG_MAX_DIM];
+      for (int t = 0; t < D; t++) {
+        x[t] = fastsg_rand01((uint64_t)app->seed, (uint64_t)((app->k0 + k) * D + t));
+        if (app->prec == TSR_FLOAT) x[t] = (float)x[t];
+        fastsg_put(app->x, app->prec, k * D + t, x[t]);
+      }
+      fastsg_put(app->fx, app->prec, k, app->have_fx ? fastsg_fun_eval(app->fun, x, D) : 0.0);
+    }
+  }
+  /* the reference values: cpu/eval/plain at a sample of the rank's points,
+   * spread evenly over them, at most 2^26 point-blocks of work (~1 s on 16
+   * cores) and 2048 points, at least 64 (all when there are fewer) */
+  app->nref = 0;
+  if (cli->verify && app->do_eval)
+    app->nref = TSR_MIN(app->m, TSR_MIN((int64_t)2048,
+                                        TSR_MAX((int64_t)64, ((int64_t)1 << 26) / G->nblocks)));
+  app->ref = malloc((size_t)(app->nref + 1) * app->es);
+  void *xs = malloc((size_t)(app->nref * D + 1) * app->es);
+  TSR_CHECK(app->ref && xs, TSR_ERR_ALLOC, "cannot allocate %lld reference points",
+            (long long)app->nref);
+  for (int64_t s = 0; s < app->nref; s++)
+    memcpy((char *)xs + s * D * app->es, (char *)app->x + fastsg_ref_index(app, s) * D * app->es,
+           D * app->es);
+  fastsg_kernel_args_t A = {.grid = G, .prec = app->prec, .coef = app->coef, .npts = app->nref,
+                            .x = xs, .r = app->ref};
+  int rc = app->nref > 0 ? fastsg_eval_plain_cpu(&A) : TSR_SUCCESS;
+  free(xs);
+  TSR_CALL(rc);
+  double t3 = tsr_wtime();
+  if (app->rank == 0 && !cli->quiet) {
+    printf("tsr-fastsg: setup: samples %.2f s, coefficients (%s) %.2f s", t1 - t0, app->hier_ref,
+           t2 - t1);
+    if (app->nref > 0)
+      printf(", reference (cpu/eval/plain at %lld sampled points per rank) %.2f s",
+             (long long)app->nref, t3 - t2);
+    printf("\n");
+    fflush(stdout);
   }
   return TSR_SUCCESS;
 }
@@ -206,7 +255,7 @@ static int fastsg_print_points(fastsg_app_t *app, const double *pts, int npts) {
 
 static void fastsg_free(fastsg_app_t *app) {
   free(app->samples); free(app->coef); free(app->par1d); free(app->btab);
-  free(app->x); free(app->fx); free(app->ref);
+  free(app->x); free(app->fx); free(app->ref); free(app->res);
 }
 
 int main(int argc, char **argv) {
@@ -217,8 +266,8 @@ int main(int argc, char **argv) {
   app.comm = MPI_COMM_WORLD;
   MPI_Comm_rank(app.comm, &app.rank);
   MPI_Comm_size(app.comm, &app.size);
-  app.dim = 2;
-  app.level = 6;
+  app.dim = INT_MIN; /* unset: the input file's, else 2 */
+  app.level = INT_MIN; /* unset: the input file's, else 6 */
   app.function = "bump";
   app.mode = "both";
   app.precision = "double";
@@ -229,11 +278,11 @@ int main(int argc, char **argv) {
                "regular sparse grids without boundary (fastsg): hierarchization and evaluation");
   cli.runs = 5;
   cli.warmup = 1;
-  /* no HDF5 input/output yet; one sweep per run */
-  cli.options &= ~(unsigned)(TSR_CLI_INPUT | TSR_CLI_OUTPUT | TSR_CLI_ITERATIONS);
+  cli.options &= ~(unsigned)TSR_CLI_ITERATIONS; /* one hierarchization or evaluation per run */
   tsr_opt_t opts[] = {
-      {"dim", 'd', TSR_OPT_INT, &app.dim, "D", "dimension (1..32; default 2)"},
-      {"level", 'n', TSR_OPT_INT, &app.level, "n", "level: points with |l|_1 <= n-1 (1..30; default 6)"},
+      {"dim", 'd', TSR_OPT_INT, &app.dim, "D", "dimension (1..32; default: -i's, else 2)"},
+      {"level", 'n', TSR_OPT_INT, &app.level, "n",
+       "level: points with |l|_1 <= n-1 (1..30; default: -i's, else 6)"},
       {"function", 0, TSR_OPT_STRING, &app.function, "NAME",
        "function sampled at the grid points: bump = prod 4x(1-x) (default), sinprod = prod sin(pi x)"},
       {"points", 'p', TSR_OPT_LONG, &app.npoints_eval, "N", "random evaluation points (default 10000)"},
@@ -246,6 +295,12 @@ int main(int argc, char **argv) {
   const int nopts = (int)(sizeof opts / sizeof opts[0]);
   TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, tsr_cli_parse(&cli, argc, argv, opts, nopts,
                                                                     app.comm, NULL, 0, NULL)));
+  app.dim_given = app.dim != INT_MIN;
+  app.level_given = app.level != INT_MIN;
+  if (!app.dim_given) app.dim = 2;
+  if (!app.level_given) app.level = 6;
+  app.input = cli.input;
+  app.output = cli.output;
   if (cli.exit_now) {
     MPI_Finalize();
     return 0;
@@ -268,24 +323,46 @@ int main(int argc, char **argv) {
                                                                          spec, sel, &nsel)));
   double *pts = NULL;
   int npts = 0;
-  int rc = fastsg_parse_points(&app, &pts, &npts);
-  if (rc == 0) rc = fastsg_setup(&app, &cli);
+  int rc = fastsg_setup(&app, &cli); /* -i may set D: --eval-point is read after */
+  if (rc == 0) rc = fastsg_parse_points(&app, &pts, &npts);
   TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, rc));
   if (app.rank == 0 && !cli.quiet) {
     printf("tsr-fastsg: D = %d, n = %d: %lld grid points (%.4g MiB in %s), %lld blocks, %d rank%s\n",
            app.dim, app.level, (long long)app.grid.npoints,
            (double)app.grid.npoints * app.es / 1048576.0, app.precision,
            (long long)app.grid.nblocks, app.size, app.size > 1 ? "s" : "");
-    if (app.do_eval)
-      printf("tsr-fastsg: %lld evaluation points (seed %lld), function %s, analytic error bound "
-             "%.4e\n", (long long)app.npoints_eval, (long long)app.seed, app.function,
-             fastsg_fun_bound(app.fun, app.dim, app.level));
+    if (app.do_eval) {
+      if (app.input && app.in_points)
+        printf("tsr-fastsg: %lld evaluation points from %s", (long long)app.npoints_eval,
+               app.input);
+      else
+        printf("tsr-fastsg: %lld evaluation points (seed %lld)", (long long)app.npoints_eval,
+               (long long)app.seed);
+      if (app.input && app.in_values)
+        printf(", values from %s:/values%s\n", app.input,
+               app.have_fx ? ", f at the points from /point_values" : " (f unknown: no error)");
+      else
+        printf(", function %s, analytic error bound %.4e\n", app.function,
+               fastsg_fun_bound(app.fun, app.dim, app.level));
+      if (cli.verify)
+        printf("tsr-fastsg: evaluation variants are verified against cpu/eval/plain at %lld "
+               "sampled points per rank%s\n", (long long)app.nref,
+               app.nref < app.m ? " (spread over its points)" : " (all)");
+    }
   }
-  if (app.rank == 0 && !cli.quiet) { /* FNV-1a of the coefficient bytes: equal for any rank count */
-    uint64_t hsh = 1469598103934665603ULL;
+  if (app.rank == 0 && !cli.quiet) { /* FNV-1a over the coefficients' 8-byte words (and the
+                                        tail bytes): equal for any rank count */
+    uint64_t hsh = 1469598103934665603ULL, w;
     const unsigned char *c = app.coef;
-    for (size_t k = 0; k < (size_t)app.grid.npoints * app.es; k++) hsh = (hsh ^ c[k]) * 1099511628211ULL;
+    const size_t nb = (size_t)app.grid.npoints * app.es;
+    size_t k = 0;
+    for (; k + 8 <= nb; k += 8) {
+      memcpy(&w, c + k, 8);
+      hsh = (hsh ^ w) * 1099511628211ULL;
+    }
+    for (; k < nb; k++) hsh = (hsh ^ c[k]) * 1099511628211ULL;
     printf("tsr-fastsg: coefficient checksum %016llx\n", (unsigned long long)hsh);
+    fflush(stdout);
   }
   TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, fastsg_print_points(&app, pts, npts)));
   tsr_report_t *rep;
@@ -294,10 +371,19 @@ int main(int argc, char **argv) {
     const tsr_variant_t *v = &fastsg_table[sel[k]];
     int hier = strstr(v->name, "/hier/") != NULL;
     if (hier ? !app.do_hier : !app.do_eval) continue;
+    const int big = app.grid.npoints >= ((int64_t)1 << 24) ||
+                    (double)app.npoints_eval * (double)app.grid.nblocks >= 1e10;
+    double tv = tsr_wtime();
     rc = hier ? fastsg_run_hier(&app, &cli, v, rep) : fastsg_run_eval(&app, &cli, v, rep);
+    if (big && app.rank == 0 && !cli.quiet) { /* progress of long runs */
+      printf("tsr-fastsg: %s: %d+%d runs and verification in %.2f s\n", v->name, cli.warmup,
+             cli.runs, tsr_wtime() - tv);
+      fflush(stdout);
+    }
     TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, rc));
   }
   tsr_report_print(rep, app.comm, stdout);
+  if (app.output) TSR_CALL_ABORT(app.comm, fastsg_io_write(&app, &cli));
   if (cli.csv) TSR_CALL_ABORT(app.comm, tsr_report_write_csv(rep, app.comm, cli.csv));
   int fails = tsr_report_failures(rep);
   if (app.rank == 0 && fails) fprintf(stderr, "tsr-fastsg: FAIL: %d variant(s) failed verification\n", fails);

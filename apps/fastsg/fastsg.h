@@ -32,9 +32,23 @@ typedef struct {
   int64_t k0, m;
   void *x;                     /* [m][D] */
   void *fx;                    /* [m] f at the points */
-  void *ref;                   /* [nref] reference values (cpu/eval/plain) */
-  int64_t nref;                /* points verified against the reference */
+  int have_fx;                 /* f is known at the points (else no error is measured) */
+  void *ref;                   /* [nref] reference values (cpu/eval/plain) at the sample */
+  int64_t nref;                /* sampled points verified: local k = s * m / nref, s < nref */
+  const char *hier_ref;        /* the CPU variant that made coef */
+  /* HDF5 (fastsg_io.c) */
+  const char *input, *output;  /* -i, -o */
+  int dim_given, level_given;  /* --dim / --level on the command line */
+  int in_values, in_points, in_pvalues; /* datasets present in the input */
+  char source[600];            /* where the samples come from (function or file) */
+  void *res;                   /* [m] results of res_variant (-o only) */
+  char res_variant[64], res_device[64];
 } fastsg_app_t;
+
+/* Local index of sampled reference point s (0 <= s < nref). */
+static inline int64_t fastsg_ref_index(const fastsg_app_t *app, int64_t s) {
+  return s * app->m / app->nref;
+}
 
 /* f at x (D coordinates). */
 double fastsg_fun_eval(fastsg_fun_t f, const double *x, int D);
@@ -46,6 +60,16 @@ int fastsg_run_hier(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t
                     tsr_report_t *rep);
 int fastsg_run_eval(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t *v,
                     tsr_report_t *rep);
+/* fastsg_io.c: -i FILE: check the file and take D and n from it (before
+ * the grid is set up); read /values, /points, /point_values (collective). */
+int fastsg_io_open(fastsg_app_t *app);
+int fastsg_io_read_values(fastsg_app_t *app);
+int fastsg_io_read_points(fastsg_app_t *app);
+/* -o FILE: values, coefficients, coordinates, points, results, provenance. */
+int fastsg_io_write(fastsg_app_t *app, const tsr_cli_t *cli);
+/* The rank's rows of the coefficient array (its block range). */
+void fastsg_io_rows(const fastsg_app_t *app, int64_t *p0, int64_t *p1);
+
 /* Coefficients by D sweeps of a CPU variant, split over the ranks. */
 int fastsg_hierarchize_cpu(fastsg_app_t *app, int variant, void *a);
 

@@ -23,7 +23,11 @@ tests_cuda_check_sparse_cuda_LDADD = kernels/sparse/libfastsg.la $(TEST_LDADD)
 endif
 
 bin_PROGRAMS += apps/tsr-fastsg
-apps_tsr_fastsg_SOURCES = apps/fastsg/fastsg.c apps/fastsg/fastsg_run.c apps/fastsg/fastsg.h
+apps_tsr_fastsg_SOURCES = apps/fastsg/fastsg.c apps/fastsg/fastsg_run.c apps/fastsg/fastsg_io.c \
+	apps/fastsg/fastsg.h
 apps_tsr_fastsg_LDADD = $(FASTSG_LIBS)
 TESTS += tests/apps/fastsg.sh
 EXTRA_DIST += tests/apps/fastsg.sh
+check_PROGRAMS += tests/apps/fastsg_mkbad
+tests_apps_fastsg_mkbad_SOURCES = tests/apps/fastsg_mkbad.c
+tests_apps_fastsg_mkbad_LDADD = lib/libtessera.la $(HDF5_LIBS)

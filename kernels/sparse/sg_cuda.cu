@@ -8,7 +8,8 @@
  * instead gives each warp one pole (fixed l_s, s != t) and walks its blocks
  * from the highest l_t down inside one launch per sweep.
  * Evaluation (seed algorithm 2): each warp owns a chunk of 32*K points, lanes
- * stride it; every thread sums over all blocks in the grid's order. */
+ * stride it; every thread sums over all blocks in the grid's order (plain:
+ * level vectors unranked once per CUDA block into shared memory). */
 #include "config.h"
 #include "kernels/sparse/sg_kernels.h"
 #include "tessera/cuda.h"
@@ -160,37 +161,57 @@ __device__ __forceinline__ int64_t xat(int64_t j, int t, int D) {
   return TILED ? ((j >> 5) * D + t) * 32 + (j & 31) : j * D + t;
 }
 
-/* plain (seed algorithm 2) and vec1' (transposed x): every block unranked,
- * divisions by 2^-l. */
+/* plain (seed algorithm 2) and vec1' (transposed x): every point walks
+ * every block in the grid's order, unranked from its number, with divisions
+ * by 2^-l. As in the seed, where one thread computes a block's level vector
+ * for its CUDA block ("if threadIdx.x = 0: compute l"), the level vectors are
+ * computed once per CUDA block and shared: its kTPB threads unrank a batch
+ * of kTPB consecutive blocks (one each) into shared memory, then every
+ * thread walks the batch. (Unranking in every thread costs ~20 64-bit
+ * integer divisions per point and block: ~17 s per run for 10^6 points at
+ * D=10, n=11 on an H100.) */
 template <typename R, bool TILED>
 __global__ void __launch_bounds__(kTPB)
 eval_plain(fastsg_grid_t G, const R *__restrict__ a, int64_t npts, const R *__restrict__ x,
            R *__restrict__ r) {
+  __shared__ uint8_t sl[kTPB][FASTSG_MAX_DIM]; /* levels of the batch's blocks */
   const int lane = threadIdx.x & 31, D = G.dim;
   const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const int64_t c0 = warp * 32 * kK, c1 = TSR_MIN(c0 + 32 * kK, npts);
-  for (int64_t j = c0 + lane; j < c1; j += 32) {
+  for (int q = 0; q < kK; q++) { /* the same trip count in every thread (barriers) */
+    const int64_t j = c0 + q * 32 + lane;
+    const bool active = j < c1;
     R sum = 0;
     int64_t idx23 = 0;
     for (int g = 0; g < G.level; g++) {
       const int64_t nb = fastsg_group_blocks(D, g);
-      for (int64_t b = 0; b < nb; b++) {
-        int l[FASTSG_MAX_DIM];
-        fastsg_block_unrank(D, g, b, l);
-        int64_t idx1 = 0;
-        R p = 1;
-        for (int t = 0; t < D; t++) {
-          const R div = (R)1 / (R)(1 << l[t]);
-          const R xs = x[xat<TILED>(j, t, D)] / div;
-          const int c = fastsg_cell(xs, l[t]);
-          idx1 = (idx1 << l[t]) + c;
-          p *= hat(xs, c);
+      for (int64_t b0 = 0; b0 < nb; b0 += kTPB) {
+        const int nbat = (int)TSR_MIN((int64_t)kTPB, nb - b0);
+        __syncthreads(); /* the previous batch is consumed */
+        if ((int)threadIdx.x < nbat) {
+          int l[FASTSG_MAX_DIM];
+          fastsg_block_unrank(D, g, b0 + threadIdx.x, l);
+          for (int t = 0; t < D; t++) sl[threadIdx.x][t] = (uint8_t)l[t];
         }
-        sum += a[idx23 + idx1] * p;
-        idx23 += (int64_t)1 << g;
+        __syncthreads();
+        if (active)
+          for (int b = 0; b < nbat; b++) {
+            int64_t idx1 = 0;
+            R p = 1;
+            for (int t = 0; t < D; t++) {
+              const int lt = sl[b][t];
+              const R div = (R)1 / (R)(1 << lt);
+              const R xs = x[xat<TILED>(j, t, D)] / div;
+              const int c = fastsg_cell(xs, lt);
+              idx1 = (idx1 << lt) + c;
+              p *= hat(xs, c);
+            }
+            sum += a[idx23 + idx1] * p;
+            idx23 += (int64_t)1 << g;
+          }
       }
     }
-    r[j] = sum;
+    if (active) r[j] = sum;
   }
 }
 

@@ -3,7 +3,11 @@
  *
  * Every variant of variants.def is one function taking a fastsg_kernel_args_t:
  *   hier: one hierarchization sweep in dimension t, updating only the global
- *         blocks [b0, b1) (all of them: 0, nblocks) in place;
+ *         blocks [b0, b1) (all of them: 0, nblocks) in place. A block's
+ *         parents lie in lower blocks and must still hold their values from
+ *         before the sweep: ranges swept one after the other on one array go
+ *         from the highest range down (ranks with their own copies need no
+ *         order);
  *   eval: r[j] = interpolant at point j for j < npts.
  * Pointers are host memory for cpu variants and device memory for cuda
  * variants; the grid descriptor is always a host pointer (copied by value). */

@@ -534,3 +534,48 @@ int tsr__write_rows(tsr_file_t *f, const char *name, int rank, const tsr_idx_t d
   TSR_CALL(tsr_error_agree(f->comm, rc));
   return TSR_SUCCESS;
 }
+
+int tsr_file_write_rows(tsr_file_t *f, const char *name, int rank, const tsr_idx_t dims[3],
+                        tsr_dtype_t type, tsr_idx_t first, tsr_idx_t count, const void *buf) {
+  TSR_CHECK(f && name && dims && f->writing, TSR_ERR_ARG,
+            "tsr_file_write_rows: needs a file opened for writing and a dataset name");
+  TSR_CHECK(rank >= 1 && rank <= 3, TSR_ERR_ARG, "%s: dataset '%s': rank %d, expected 1..3",
+            f->path, name, rank);
+  TSR_CHECK(type == TSR_INT32 || type == TSR_INT64 || type == TSR_FLOAT || type == TSR_DOUBLE,
+            TSR_ERR_ARG, "%s: dataset '%s': type %s cannot be written", f->path, name,
+            tsr_dtype_name(type));
+  int ok = 1;
+  for (int i = 0; i < rank; i++) ok = ok && dims[i] >= 0;
+  TSR_CHECK(ok && first >= 0 && count >= 0 && first + count <= dims[0] && (count == 0 || buf),
+            TSR_ERR_ARG, "%s: dataset '%s': rows [%lld, %lld) of %lld cannot be written", f->path,
+            name, (long long)first, (long long)(first + count), (long long)dims[0]);
+  TSR_CALL(tsr__write_rows(f, name, rank, dims, type, first, count, buf));
+  return TSR_SUCCESS;
+}
+
+static int tsr__attr_write(tsr_file_t *f, const char *obj, const char *name, const char *str,
+                           const int64_t *val, int count) {
+  const char *on = obj && *obj ? obj : "/";
+  TSR_CHECK(f && name && f->writing, TSR_ERR_ARG,
+            "writing attribute '%s': needs a file opened for writing", name ? name : "(null)");
+  TSR_CHECK(str || (val && count > 0), TSR_ERR_ARG, "%s: attribute '%s': no value", f->path, name);
+  hid_t o = tsr__obj_open(f, obj);
+  int rc = o >= 0 ? 0 : TSR_RAISE(TSR_ERR_ARG, "%s: object '%s' not found", f->path, on);
+  if (!rc) rc = str ? tsr__attr_write_string(f, o, name, str)
+                    : tsr__attr_write_int(f, o, name, val, count, TSR_INT64);
+  if (o >= 0) H5Oclose(o);
+  TSR_CALL(tsr_error_agree(f->comm, rc));
+  return TSR_SUCCESS;
+}
+
+int tsr_file_write_attr_string(tsr_file_t *f, const char *obj, const char *name,
+                               const char *value) {
+  TSR_CALL(tsr__attr_write(f, obj, name, value ? value : "", NULL, 0));
+  return TSR_SUCCESS;
+}
+
+int tsr_file_write_attr_int(tsr_file_t *f, const char *obj, const char *name, const int64_t *val,
+                            int count) {
+  TSR_CALL(tsr__attr_write(f, obj, name, NULL, val, count));
+  return TSR_SUCCESS;
+}

@@ -54,8 +54,10 @@ START_TEST(test_hier_cuda) {
         for (int split = 0; split < 2; split++) { /* whole sweep, or two block ranges */
           void *d = to_dev(orig, bytes);
           fastsg_kernel_args_t B = {.grid = &G, .prec = prec, .coef = d, .par1d = dpar};
+          /* ranges in place on one array: the higher range first, since a
+           * block's parents lie in lower blocks (sg_kernels.h) */
           for (B.t = 0; B.t < G.dim; B.t++)
-            for (int q = 0; q <= split; q++) {
+            for (int q = split; q >= 0; q--) {
               fastsg_block_range(&G, q, split + 1, &B.b0, &B.b1);
               ck_tsr(fns[v](&B));
             }
@@ -75,8 +77,11 @@ static double get(const void *a, tsr_dtype_t prec, int64_t k) {
 }
 
 START_TEST(test_eval_cuda) {
-  struct { int D, n; int64_t m; } cases[] = {{1, 10, 1000}, {2, 7, 333}, {4, 5, 129}, {10, 4, 515}};
-  for (int c = 0; c < 4; c++)
+  /* D=6 n=7: groups of up to 462 blocks, more than one batch of the 256
+   * level vectors cuda/eval/plain unranks per CUDA block */
+  struct { int D, n; int64_t m; } cases[] = {{1, 10, 1000}, {2, 7, 333}, {4, 5, 129}, {10, 4, 515},
+                                             {6, 7, 300}};
+  for (int c = 0; c < 5; c++)
     for (int pr = 0; pr < 2; pr++) {
       tsr_dtype_t prec = pr ? TSR_FLOAT : TSR_DOUBLE;
       double tol = pr ? 2e-5 : 1e-12;

@@ -409,6 +409,24 @@ START_TEST(test_hier_ranges) {
       free(next);
     }
     REQUIRE(memcmp(cur, ref, bytes) == 0, "split sweep (variant %d) differs", variants[k]);
+    /* the ranges one after the other in place on one array (as the CUDA
+     * test does): from the highest range down equals the whole sweep; from
+     * the lowest up it reads parents already updated, and differs */
+    for (int up = 0; up < 2; up++) {
+      memcpy(cur, orig, bytes);
+      for (int t = 0; t < G.dim; t++)
+        for (int s = 0; s < P; s++) {
+          int q = up ? s : P - 1 - s;
+          fastsg_kernel_args_t A = {.grid = &G, .prec = TSR_DOUBLE, .coef = cur, .t = t};
+          fastsg_block_range(&G, q, P, &A.b0, &A.b1);
+          int (*fn)(const fastsg_kernel_args_t *) =
+              k == 0 ? fastsg_hier_plain_cpu : k == 1 ? fastsg_hier_inv3_cpu : fastsg_hier_ichg1_cpu;
+          ck_tsr(fn(&A));
+        }
+      REQUIRE((memcmp(cur, ref, bytes) == 0) == !up, "in-place ranges %s (variant %d): %s",
+              up ? "low to high" : "high to low", variants[k],
+              up ? "equal to the whole sweep, expected a difference" : "differ");
+    }
     free(cur);
     free(part);
   }

@@ -75,6 +75,19 @@ int tsr_file_dataset_shape(tsr_file_t *f, const char *name, int *rank, tsr_idx_t
  * if every value read is integral and in range). Collective; count may be 0. */
 int tsr_file_read_rows(tsr_file_t *f, const char *name, tsr_idx_t first, tsr_idx_t count,
                        tsr_dtype_t type, void *buf);
+/* Create dataset `name` (and missing groups on its path) of rank 1..3 with
+ * dims[0..rank), element type `type` (TSR_INT32, TSR_INT64, TSR_FLOAT or
+ * TSR_DOUBLE; the file keeps it), and write this rank's rows [first, first +
+ * count) of dim 0 from buf [count][dims[1]][dims[2]]. Collective on a file
+ * being written; count may be 0. */
+int tsr_file_write_rows(tsr_file_t *f, const char *name, int rank, const tsr_idx_t dims[3],
+                        tsr_dtype_t type, tsr_idx_t first, tsr_idx_t count, const void *buf);
+/* Root (obj NULL or "/") or dataset attributes of a file being written: a
+ * string, or `count` integers stored as int64. Collective, same arguments. */
+int tsr_file_write_attr_string(tsr_file_t *f, const char *obj, const char *name,
+                               const char *value);
+int tsr_file_write_attr_int(tsr_file_t *f, const char *obj, const char *name, const int64_t *val,
+                            int count);
 
 /* ---- unstructured meshes in OP2's layout (io_mesh.c) ------------------ */
 typedef struct {

@@ -36,7 +36,7 @@ START_TEST(test_histories) {
   airfoil_run_t rs = {N, AIRFOIL_DOUBLE, ref, NULL, 0};
   ck_tsr(airfoil_cpu_ref(&ps, &rs));
   for (int how = AIRFOIL_REORDER_NONE; how <= AIRFOIL_REORDER_PARTITION; how++) {
-    airfoil_setup_t o = {(airfoil_reorder_t)how, 64, 1.001, 0};
+    airfoil_setup_t o = {(airfoil_reorder_t)how, 64, 1.001, 0, TSR_PARTITIONER_METIS};
     airfoil_local_t l;
     ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, "gen", &o, &l));
     airfoil_run_t r = {N, AIRFOIL_DOUBLE, rms, NULL, 0};
@@ -73,7 +73,7 @@ START_TEST(test_output_and_block_read) {
   /* read by blocks, partition, reorder, run, write back */
   tsr_mesh_t *m = NULL;
   ck_tsr(airfoil_mesh_read(MPI_COMM_WORLD, in, &m));
-  airfoil_setup_t o = {AIRFOIL_REORDER_GPS, 64, 1.001, 0};
+  airfoil_setup_t o = {AIRFOIL_REORDER_GPS, 64, 1.001, 0, TSR_PARTITIONER_METIS};
   airfoil_local_t l;
   ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, in, &o, &l));
   double *q = malloc(sizeof(double) * (4 * l.p.ncell + 1));

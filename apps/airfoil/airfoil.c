@@ -154,9 +154,11 @@ static int af_main(int argc, char **argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const int say = !cli.quiet && rank == 0;
   airfoil_setup_t setup = {AIRFOIL_REORDER_NONE, block, imbalance, eps, TSR_PARTITIONER_METIS};
-  TSR_CALL(tsr_partitioner_parse(partitioner, &setup.partitioner));
-  TSR_CHECK(setup.partitioner != TSR_PARTITIONER_BLOCK, TSR_ERR_ARG,
-            "--partitioner block: expected metis or ptscotch");
+  if (tsr_partitioner_parse(partitioner, &setup.partitioner) ||
+      setup.partitioner == TSR_PARTITIONER_BLOCK) {
+    tsr_error_clear();
+    return TSR_RAISE(TSR_ERR_ARG, "--partitioner '%s': expected metis or ptscotch", partitioner);
+  }
   TSR_CHECK(setup.partitioner != TSR_PARTITIONER_PTSCOTCH || tsr_partitioner_have_ptscotch(),
             TSR_ERR_UNSUPPORTED, "--partitioner ptscotch: this build has no PT-Scotch "
             "(configure --with-ptscotch)");

@@ -107,12 +107,10 @@ static tsr_verify_t af_check(int standard, airfoil_prec_t prec, const double *rm
   return worst < tol ? TSR_VERIFY_PASS : TSR_VERIFY_FAIL;
 }
 
-static int af_run_one(const airfoil_problem_t *p, int vid, int block, airfoil_run_t *r) {
+static int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, airfoil_run_t *r) {
   if (vid == AIRFOIL_V_CPU_REF) TSR_CALL(airfoil_cpu_ref(p, r));
-  else if (p->halo)
-    return TSR_RAISE(TSR_ERR_UNSUPPORTED, "the CUDA variants run on one rank (MPI: cpu/ref)");
   else {
-    airfoil_cuda_opts_t o = {af_incr[vid], af_layout[vid], block};
+    airfoil_cuda_opts_t o = {af_incr[vid], af_layout[vid], block, fuse};
     TSR_CALL(airfoil_cuda_run(p, &o, r));
   }
   return 0;
@@ -125,8 +123,8 @@ static int af_main(int argc, char **argv) {
   cli.runs = 1;
   cli.warmup = 0;
   int64_t size[3] = {400, 600, 1};
-  const char *precision = "double", *reorder = "none";
-  int block = 256, exact = 0;
+  const char *precision = "double", *reorder = "none", *partitioner = "metis";
+  int block = 256, exact = 0, nofuse = 0;
   double imbalance = 1.001, eps = 0;
   tsr_opt_t opts[] = {
       {"size", 's', TSR_OPT_SIZE3, size, "IxJ", "generated mesh when no -i (400x600: OP2's)"},
@@ -138,8 +136,14 @@ static int af_main(int argc, char **argv) {
        "<= --block with cells sorted by their blocks (none)"},
       {"imbalance", 0, TSR_OPT_DOUBLE, &imbalance, "L", "METIS block imbalance of --reorder partition (1.001)"},
       {"eps", 0, TSR_OPT_DOUBLE, &eps, "E", "margin of l' = (S + E) / S' (0)"},
+      {"partitioner", 0, TSR_OPT_STRING, &partitioner, "metis|ptscotch",
+       "cells over the ranks: METIS on rank 0, or PT-Scotch in parallel (built --with-ptscotch) "
+       "(metis)"},
+      {"no-fuse", 0, TSR_OPT_FLAG, &nofuse, NULL,
+       "CUDA: one kernel per loop as OP2 (default: update fused with the next adt_calc and "
+       "save_soln, gather's sum inside update)"},
   };
-  TSR_CALL(tsr_cli_parse(&cli, argc, argv, opts, 7, MPI_COMM_WORLD, NULL, 0, NULL));
+  TSR_CALL(tsr_cli_parse(&cli, argc, argv, opts, 9, MPI_COMM_WORLD, NULL, 0, NULL));
   if (cli.exit_now) return 0;
   if (cli.list_variants) {
     tsr_variant_list(af_variants, AIRFOIL_NVARIANTS, stdout);
@@ -149,7 +153,15 @@ static int af_main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const int say = !cli.quiet && rank == 0;
-  airfoil_setup_t setup = {AIRFOIL_REORDER_NONE, block, imbalance, eps};
+  airfoil_setup_t setup = {AIRFOIL_REORDER_NONE, block, imbalance, eps, TSR_PARTITIONER_METIS};
+  if (tsr_partitioner_parse(partitioner, &setup.partitioner) ||
+      setup.partitioner == TSR_PARTITIONER_BLOCK) {
+    tsr_error_clear();
+    return TSR_RAISE(TSR_ERR_ARG, "--partitioner '%s': expected metis or ptscotch", partitioner);
+  }
+  TSR_CHECK(setup.partitioner != TSR_PARTITIONER_PTSCOTCH || tsr_partitioner_have_ptscotch(),
+            TSR_ERR_UNSUPPORTED, "--partitioner ptscotch: this build has no PT-Scotch "
+            "(configure --with-ptscotch)");
   if (strcmp(reorder, "gps") == 0) setup.reorder = AIRFOIL_REORDER_GPS;
   else if (strcmp(reorder, "rcm") == 0) setup.reorder = AIRFOIL_REORDER_RCM;
   else if (strcmp(reorder, "partition") == 0) setup.reorder = AIRFOIL_REORDER_PARTITION;
@@ -210,8 +222,9 @@ static int af_main(int argc, char **argv) {
   if (!rms || (cli.output && !qout)) rc = TSR_RAISE(TSR_ERR_ALLOC, "no memory for %d iterations", niter);
   if (!rc && say)
     printf("tsr-airfoil: %s: %lld nodes, %lld cells, %lld edges, %lld bedges; %d iterations, %s, "
-           "%d rank%s\n", source, (long long)gcount[3], (long long)gcount[0], (long long)gcount[1],
-           (long long)gcount[2], niter, precision, nranks, nranks == 1 ? "" : "s");
+           "%d rank%s (%s)\n", source, (long long)gcount[3], (long long)gcount[0], (long long)gcount[1],
+           (long long)gcount[2], niter, precision, nranks, nranks == 1 ? "" : "s",
+           tsr_partitioner_name(setup.partitioner));
   /* What the reordering did (rank 0's part), and the shared-memory plan
    * of res_calc at this block size. */
   airfoil_plan_info_t pi;
@@ -264,7 +277,7 @@ static int af_main(int argc, char **argv) {
     airfoil_run_t r = {niter, prec, rms, have_q ? NULL : qout, 0};
     int notrun = 0;
     for (int k = 0; !rc && !notrun && k < cli.warmup + cli.runs; k++) {
-      rc = af_run_one(&p, sel[s], block, &r);
+      rc = af_run_one(&p, sel[s], block, !nofuse, &r);
       if (rc == TSR_ERR_UNSUPPORTED) { /* same answer on every rank */
         snprintf(row.note, sizeof row.note, "not run: %s", tsr_error_message());
         row.verify = TSR_VERIFY_NA;

@@ -54,6 +54,8 @@ typedef struct {
   int block;        /* PARTITION: largest block (the CUDA block size)          */
   double imbalance; /* PARTITION: METIS imbalance l (1.001)                    */
   double eps;       /* PARTITION: margin eps of l' = (S + eps) / S' (0)        */
+  tsr_partitioner_t partitioner; /* cells over the ranks: METIS (default) or
+                                    PT-Scotch (built --with-ptscotch)         */
 } airfoil_setup_t;
 
 /* This rank's part of the problem. */

@@ -172,7 +172,7 @@ int airfoil_local_create(MPI_Comm comm, const tsr_mesh_t *in, const char *source
     rc = airfoil_problem_from_mesh(in, source, &chk);
   }
   TSR_CALL(tsr_error_agree(comm, rc));
-  tsr_mesh_part_opts_t po = {"cells", "pecell", TSR_PARTITIONER_METIS, NULL};
+  tsr_mesh_part_opts_t po = {"cells", "pecell", o ? o->partitioner : TSR_PARTITIONER_METIS, NULL};
   TSR_CALL(tsr_mesh_partition(comm, in, &po, &l->mesh));
   rc = 0;
   if (o && o->reorder == AIRFOIL_REORDER_GPS) rc = af_reorder_bandwidth(l->mesh, AIRFOIL_REORDER_GPS, l);

@@ -6,8 +6,12 @@
  *                   (no two edges of a colour share a cell), plain +=
  *   AIRFOIL_GATHER  fluxes stored per edge, then one thread per cell sums
  *                   them through the inverse maps, edges then boundary edges
- *                   in element order (the CPU reference's order)
- * The arithmetic is kernels/airfoil/airfoil.h, shared with the CPU. */
+ *                   in element order (the CPU reference's order); fused, the
+ *                   sum is done by update itself and res is never stored
+ * (AIRFOIL_SHARED: airfoil_cuda_shared.cu). Each launcher runs one loop (one
+ * part of the executed elements) so that the host driver can put the halo
+ * exchanges between them. The arithmetic is kernels/airfoil/airfoil.h,
+ * shared with the CPU. */
 #include "config.h"
 
 #include "tessera/cuda.h"
@@ -58,33 +62,47 @@ template <typename R, bool SOA, int DIM>
 __device__ inline void load(const R *v, int64_t i, int64_t size, R *out) {
   for (int n = 0; n < DIM; n++) out[n] = v[at<SOA>(i, n, size, DIM)];
 }
+template <typename R, bool SOA, int DIM>
+__device__ inline void store(R *v, int64_t i, int64_t size, const R *in) {
+  for (int n = 0; n < DIM; n++) v[at<SOA>(i, n, size, DIM)] = in[n];
+}
 
+/* adt_calc of cell c from its state qc. */
+template <typename R, bool SOA, typename KC>
+__device__ inline R cell_adt(const KC &k, int64_t c, int nn, const int32_t *__restrict__ pcell,
+                             const R *__restrict__ x, const R *qc) {
+  R xs[4][2];
+  for (int m = 0; m < 4; m++) load<R, SOA, 2>(x, pcell[4 * c + m], nn, xs[m]);
+  return af_adt(k, xs[0], xs[1], xs[2], xs[3], qc);
+}
+
+/* nco: cells to run (the owned ones), nc: the rows of the dats (SoA stride). */
 template <typename R, bool SOA>
-__global__ void k_save(int nc, const R *__restrict__ q, R *__restrict__ qold) {
+__global__ void k_save(int nco, int nc, const R *__restrict__ q, R *__restrict__ qold) {
   int c = blockIdx.x * blockDim.x + threadIdx.x;
-  if (c >= nc) return;
+  if (c >= nco) return;
   for (int n = 0; n < 4; n++) qold[at<SOA>(c, n, nc, 4)] = q[at<SOA>(c, n, nc, 4)];
 }
 
 template <typename R, bool SOA, typename KC>
-__global__ void k_adt(KC k, int nc, int nn, const int32_t *__restrict__ pcell,
+__global__ void k_adt(KC k, int nco, int nc, int nn, const int32_t *__restrict__ pcell,
                       const R *__restrict__ x, const R *__restrict__ q, R *__restrict__ adt) {
   int c = blockIdx.x * blockDim.x + threadIdx.x;
-  if (c >= nc) return;
-  R xs[4][2], qc[4];
-  for (int m = 0; m < 4; m++) load<R, SOA, 2>(x, pcell[4 * c + m], nn, xs[m]);
+  if (c >= nco) return;
+  R qc[4];
   load<R, SOA, 4>(q, c, nc, qc);
-  adt[c] = af_adt(k, xs[0], xs[1], xs[2], xs[3], qc);
+  adt[c] = cell_adt<R, SOA>(k, c, nn, pcell, x, qc);
 }
 
+/* Elements first + t (or list[t]) for t < n. */
 template <typename R, bool SOA, int MODE, typename KC>
-__global__ void k_res(KC k, int n, const int32_t *__restrict__ list, int nn, int nc,
+__global__ void k_res(KC k, int n, int first, const int32_t *__restrict__ list, int nn, int nc,
                       const int32_t *__restrict__ pedge, const int32_t *__restrict__ pecell,
                       const R *__restrict__ x, const R *__restrict__ q, const R *__restrict__ adt,
                       R *res, R *__restrict__ eflux) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= n) return;
-  int e = MODE == AIRFOIL_COLOUR ? list[t] : t;
+  int e = MODE == AIRFOIL_COLOUR ? list[t] : first + t;
   int c0 = pecell[2 * e], c1 = pecell[2 * e + 1];
   R x1[2], x2[2], q1[4], q2[4], f[4];
   load<R, SOA, 2>(x, pedge[2 * e], nn, x1);
@@ -106,14 +124,14 @@ __global__ void k_res(KC k, int n, const int32_t *__restrict__ list, int nn, int
 }
 
 template <typename R, bool SOA, int MODE, typename KC>
-__global__ void k_bres(KC k, int n, const int32_t *__restrict__ list, int nn, int nc,
+__global__ void k_bres(KC k, int n, int first, const int32_t *__restrict__ list, int nn, int nc,
                        const int32_t *__restrict__ pbedge, const int32_t *__restrict__ pbecell,
                        const int32_t *__restrict__ bound, const R *__restrict__ x,
                        const R *__restrict__ q, const R *__restrict__ adt, R *res,
                        R *__restrict__ bflux) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= n) return;
-  int b = MODE == AIRFOIL_COLOUR ? list[t] : t;
+  int b = MODE == AIRFOIL_COLOUR ? list[t] : first + t;
   int c = pbecell[b];
   R x1[2], x2[2], q1[4], f[4];
   load<R, SOA, 2>(x, pbedge[2 * b], nn, x1);
@@ -127,141 +145,243 @@ __global__ void k_bres(KC k, int n, const int32_t *__restrict__ list, int nn, in
   }
 }
 
-template <typename R, bool SOA>
-__global__ void k_gather(int nc, const int64_t *__restrict__ ce_off,
-                         const int32_t *__restrict__ ce_elem, const int32_t *__restrict__ ce_side,
-                         const int64_t *__restrict__ cb_off, const int32_t *__restrict__ cb_elem,
-                         const R *__restrict__ eflux, const R *__restrict__ bflux, R *res) {
-  int c = blockIdx.x * blockDim.x + threadIdx.x;
-  if (c >= nc) return;
-  R acc[4];
-  load<R, SOA, 4>(res, c, nc, acc);
+/* acc += the fluxes of cell c's executed edges (e: +f, ~e: -f), then of its
+ * boundary edges, in element order. */
+template <typename R>
+__device__ inline void gather(int64_t c, const int64_t *__restrict__ ce_off,
+                              const int32_t *__restrict__ ce_elem,
+                              const int64_t *__restrict__ cb_off,
+                              const int32_t *__restrict__ cb_elem, const R *__restrict__ eflux,
+                              const R *__restrict__ bflux, R *acc) {
   for (int64_t j = ce_off[c]; j < ce_off[c + 1]; j++) {
-    const R *f = eflux + 4 * (int64_t)ce_elem[j];
-    if (ce_side[j] == 0)
+    int32_t e = ce_elem[j];
+    if (e >= 0) {
+      const R *f = eflux + 4 * (int64_t)e;
       for (int m = 0; m < 4; m++) acc[m] += f[m];
-    else
+    } else {
+      const R *f = eflux + 4 * (int64_t)~e;
       for (int m = 0; m < 4; m++) acc[m] -= f[m];
+    }
   }
   for (int64_t j = cb_off[c]; j < cb_off[c + 1]; j++) {
     const R *f = bflux + 4 * (int64_t)cb_elem[j];
     for (int m = 0; m < 4; m++) acc[m] += f[m];
   }
-  for (int m = 0; m < 4; m++) res[at<SOA>(c, m, nc, 4)] = acc[m];
 }
 
-/* update, with the block's sum of del^2 in partial[blockIdx.x] (blockDim.x a
- * power of two <= 1024). */
 template <typename R, bool SOA>
-__global__ void k_update(int nc, const R *__restrict__ qold, R *__restrict__ q,
-                         R *__restrict__ res, const R *__restrict__ adt, double *partial) {
-  __shared__ double s[1024];
+__global__ void k_gather(int nco, int nc, const int64_t *__restrict__ ce_off,
+                         const int32_t *__restrict__ ce_elem, const int64_t *__restrict__ cb_off,
+                         const int32_t *__restrict__ cb_elem, const R *__restrict__ eflux,
+                         const R *__restrict__ bflux, R *res) {
   int c = blockIdx.x * blockDim.x + threadIdx.x;
-  double sum = 0;
-  if (c < nc) {
-    R qo[4], qn[4], r[4];
-    load<R, SOA, 4>(qold, c, nc, qo);
-    load<R, SOA, 4>(res, c, nc, r);
-    af_update(qo, qn, r, adt[c], &sum);
-    for (int m = 0; m < 4; m++) {
-      q[at<SOA>(c, m, nc, 4)] = qn[m];
-      res[at<SOA>(c, m, nc, 4)] = r[m];
-    }
-  }
-  s[threadIdx.x] = sum;
-  __syncthreads();
-  for (int h = blockDim.x / 2; h > 0; h /= 2) {
-    if ((int)threadIdx.x < h) s[threadIdx.x] += s[threadIdx.x + h];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) partial[blockIdx.x] = s[0];
+  if (c >= nco) return;
+  R acc[4];
+  load<R, SOA, 4>(res, c, nc, acc);
+  gather<R>(c, ce_off, ce_elem, cb_off, cb_elem, eflux, bflux, acc);
+  store<R, SOA, 4>(res, c, nc, acc);
 }
 
-/* rms = sqrt(sum(partial) / ncell), one block of 1024 threads. */
-__global__ void k_rms(int nb, const double *__restrict__ partial, int64_t nc, double *rms) {
+/* update on cells [0, nco), res zeroed on the halo rows [nco, nc) (the exec
+ * halo's increments: not ours). FUSED_GATHER: the increments are summed from
+ * the fluxes here (res is neither read nor written). fuse: adt of the new q
+ * too, and with last also qold = q (the next iteration's save_soln). rms:
+ * the block sums of del^2 into partial, the last block to finish adds them
+ * in block order into *sum (deterministic). blockDim.x a power of two. */
+template <typename R, bool SOA, bool FUSED_GATHER, typename KC>
+__global__ void k_update(KC k, int nco, int nc, int nn, const int32_t *__restrict__ pcell,
+                         const R *__restrict__ x, R *__restrict__ qold, R *__restrict__ q,
+                         R *__restrict__ res, R *__restrict__ adt, const int64_t *__restrict__ ce_off,
+                         const int32_t *__restrict__ ce_elem, const int64_t *__restrict__ cb_off,
+                         const int32_t *__restrict__ cb_elem, const R *__restrict__ eflux,
+                         const R *__restrict__ bflux, int fuse, int last, int rms,
+                         double *partial, unsigned int *counter, double *sum) {
   __shared__ double s[1024];
-  double sum = 0;
-  for (int i = threadIdx.x; i < nb; i += blockDim.x) sum += partial[i];
-  s[threadIdx.x] = sum;
+  __shared__ bool final_block;
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  double del2 = 0;
+  if (c < nco) {
+    R qo[4], qn[4], r[4] = {0, 0, 0, 0};
+    load<R, SOA, 4>(qold, c, nc, qo);
+    if (FUSED_GATHER) gather<R>(c, ce_off, ce_elem, cb_off, cb_elem, eflux, bflux, r);
+    else load<R, SOA, 4>(res, c, nc, r);
+    af_update(qo, qn, r, adt[c], &del2);
+    store<R, SOA, 4>(q, c, nc, qn);
+    if (!FUSED_GATHER) store<R, SOA, 4>(res, c, nc, r);
+    if (fuse) {
+      adt[c] = cell_adt<R, SOA>(k, c, nn, pcell, x, qn);
+      if (last) store<R, SOA, 4>(qold, c, nc, qn);
+    }
+  } else if (!FUSED_GATHER && c < nc) {
+    for (int m = 0; m < 4; m++) res[at<SOA>(c, m, nc, 4)] = 0;
+  }
+  if (!rms) return;
+  const int t = threadIdx.x;
+  s[t] = del2;
   __syncthreads();
   for (int h = blockDim.x / 2; h > 0; h /= 2) {
-    if ((int)threadIdx.x < h) s[threadIdx.x] += s[threadIdx.x + h];
+    if (t < h) s[t] += s[t + h];
     __syncthreads();
   }
-  if (threadIdx.x == 0) *rms = sqrt(s[0] / (double)nc);
+  if (t == 0) {
+    partial[blockIdx.x] = s[0];
+    __threadfence();
+    final_block = atomicAdd(counter, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!final_block) return;
+  double a = 0;
+  for (int i = t; i < (int)gridDim.x; i += blockDim.x) a += __ldcg(partial + i);
+  s[t] = a;
+  __syncthreads();
+  for (int h = blockDim.x / 2; h > 0; h /= 2) {
+    if (t < h) s[t] += s[t + h];
+    __syncthreads();
+  }
+  if (t == 0) {
+    *sum = s[0];
+    *counter = 0;
+  }
 }
 
 inline int grid(int64_t n, int block) { return (int)((n + block - 1) / block); }
 
 template <typename R, bool SOA, int MODE, typename KC>
-int increments(const airfoil_cuda_t *d, KC k) {
+int increments(const airfoil_cuda_t *d, KC k, int part) {
   const int B = d->block;
   R *x = (R *)d->x, *q = (R *)d->q, *adt = (R *)d->adt, *res = (R *)d->res;
   if (MODE == AIRFOIL_COLOUR) {
-    for (int c = 0; c < d->necol; c++) {
-      int n = (int)(d->ecol_off[c + 1] - d->ecol_off[c]);
+    for (int c = 0; c < d->necol[part]; c++) {
+      int n = (int)(d->ecol_off[part][c + 1] - d->ecol_off[part][c]);
       if (n == 0) continue;
-      k_res<R, SOA, MODE><<<grid(n, B), B>>>(k, n, d->ecol + d->ecol_off[c], d->nnode, d->ncell,
-                                              d->pedge, d->pecell, x, q, adt, res, (R *)0);
+      k_res<R, SOA, MODE><<<grid(n, B), B>>>(k, n, 0, d->ecol[part] + d->ecol_off[part][c],
+                                              d->nnode, d->ncell, d->pedge, d->pecell, x, q, adt,
+                                              res, (R *)0);
     }
-    for (int c = 0; c < d->nbcol; c++) {
-      int n = (int)(d->bcol_off[c + 1] - d->bcol_off[c]);
+    for (int c = 0; c < d->nbcol[part]; c++) {
+      int n = (int)(d->bcol_off[part][c + 1] - d->bcol_off[part][c]);
       if (n == 0) continue;
-      k_bres<R, SOA, MODE><<<grid(n, B), B>>>(k, n, d->bcol + d->bcol_off[c], d->nnode, d->ncell,
-                                               d->pbedge, d->pbecell, d->bound, x, q, adt, res,
-                                               (R *)0);
+      k_bres<R, SOA, MODE><<<grid(n, B), B>>>(k, n, 0, d->bcol[part] + d->bcol_off[part][c],
+                                               d->nnode, d->ncell, d->pbedge, d->pbecell, d->bound,
+                                               x, q, adt, res, (R *)0);
     }
     TSR_CHECK_LAUNCH("airfoil res_calc/bres_calc (colour)");
     return 0;
   }
-  if (d->nedge > 0)
-    k_res<R, SOA, MODE><<<grid(d->nedge, B), B>>>(k, d->nedge, (const int32_t *)0, d->nnode,
-                                                   d->ncell, d->pedge, d->pecell, x, q, adt, res,
-                                                   (R *)d->eflux);
-  if (d->nbedge > 0)
-    k_bres<R, SOA, MODE><<<grid(d->nbedge, B), B>>>(k, d->nbedge, (const int32_t *)0, d->nnode,
-                                                     d->ncell, d->pbedge, d->pbecell, d->bound, x,
-                                                     q, adt, res, (R *)d->bflux);
-  if (MODE == AIRFOIL_GATHER)
-    k_gather<R, SOA><<<grid(d->ncell, B), B>>>(d->ncell, d->ce_off, d->ce_elem, d->ce_side,
-                                               d->cb_off, d->cb_elem, (const R *)d->eflux,
-                                               (const R *)d->bflux, res);
+  const int e0 = d->erange[part], ne = d->erange[part + 1] - e0;
+  const int b0 = d->brange[part], nb = d->brange[part + 1] - b0;
+  if (ne > 0)
+    k_res<R, SOA, MODE><<<grid(ne, B), B>>>(k, ne, e0, (const int32_t *)0, d->nnode, d->ncell,
+                                             d->pedge, d->pecell, x, q, adt, res, (R *)d->eflux);
+  if (nb > 0)
+    k_bres<R, SOA, MODE><<<grid(nb, B), B>>>(k, nb, b0, (const int32_t *)0, d->nnode, d->ncell,
+                                              d->pbedge, d->pbecell, d->bound, x, q, adt, res,
+                                              (R *)d->bflux);
+  if (MODE == AIRFOIL_GATHER && part == 1 && !d->fuse && d->ncell_owned > 0)
+    k_gather<R, SOA><<<grid(d->ncell_owned, B), B>>>(d->ncell_owned, d->ncell, d->ce_off,
+                                                     d->ce_elem, d->cb_off, d->cb_elem,
+                                                     (const R *)d->eflux, (const R *)d->bflux, res);
   TSR_CHECK_LAUNCH("airfoil res_calc/bres_calc");
   return 0;
 }
 
 template <typename R, bool SOA, typename KC>
-int iterate(const airfoil_cuda_t *d, KC k, int niter) {
-  const int B = d->block, nc = d->ncell;
-  R *x = (R *)d->x, *q = (R *)d->q, *qold = (R *)d->qold, *adt = (R *)d->adt, *res = (R *)d->res;
-  for (int it = 0; it < niter; it++) {
-    k_save<R, SOA><<<grid(nc, B), B>>>(nc, q, qold);
-    for (int stage = 0; stage < 2; stage++) {
-      k_adt<R, SOA><<<grid(nc, B), B>>>(k, nc, d->nnode, d->pcell, x, q, adt);
-      if (d->incr == AIRFOIL_ATOMIC) TSR_CALL((increments<R, SOA, AIRFOIL_ATOMIC>(d, k)));
-      else if (d->incr == AIRFOIL_COLOUR) TSR_CALL((increments<R, SOA, AIRFOIL_COLOUR>(d, k)));
-      else if (d->incr == AIRFOIL_SHARED) TSR_CALL(airfoil_shared_cuda(d));
-      else TSR_CALL((increments<R, SOA, AIRFOIL_GATHER>(d, k)));
-      k_update<R, SOA><<<grid(nc, B), B>>>(nc, qold, q, res, adt, d->partial);
-    }
-    k_rms<<<1, 1024>>>(grid(nc, B), d->partial, nc, d->rms + it);
-    TSR_CHECK_LAUNCH("airfoil save_soln/adt_calc/update");
+int incr(const airfoil_cuda_t *d, KC k, int part) {
+  switch (d->incr) {
+  case AIRFOIL_ATOMIC: TSR_CALL((increments<R, SOA, AIRFOIL_ATOMIC>(d, k, part))); break;
+  case AIRFOIL_COLOUR: TSR_CALL((increments<R, SOA, AIRFOIL_COLOUR>(d, k, part))); break;
+  case AIRFOIL_GATHER: TSR_CALL((increments<R, SOA, AIRFOIL_GATHER>(d, k, part))); break;
+  case AIRFOIL_SHARED: TSR_CALL(airfoil_shared_cuda(d, part)); break;
   }
+  return 0;
+}
+
+template <typename R, bool SOA, typename KC>
+int save(const airfoil_cuda_t *d, KC, int) {
+  if (d->ncell_owned > 0)
+    k_save<R, SOA><<<grid(d->ncell_owned, d->block), d->block>>>(d->ncell_owned, d->ncell,
+                                                                 (const R *)d->q, (R *)d->qold);
+  TSR_CHECK_LAUNCH("airfoil save_soln");
+  return 0;
+}
+
+template <typename R, bool SOA, typename KC>
+int adt(const airfoil_cuda_t *d, KC k, int) {
+  if (d->ncell_owned > 0)
+    k_adt<R, SOA><<<grid(d->ncell_owned, d->block), d->block>>>(
+        k, d->ncell_owned, d->ncell, d->nnode, d->pcell, (const R *)d->x, (const R *)d->q,
+        (R *)d->adt);
+  TSR_CHECK_LAUNCH("airfoil adt_calc");
+  return 0;
+}
+
+/* arg: stage * 2^30 + it */
+template <typename R, bool SOA, typename KC>
+int update(const airfoil_cuda_t *d, KC k, int arg) {
+  const int stage = arg >> 30, it = arg & ((1 << 30) - 1), B = d->block, nc = d->ncell;
+  if (nc == 0) return 0;
+  const bool fg = d->incr == AIRFOIL_GATHER && d->fuse;
+  const int rms = stage == 1;
+  if (fg)
+    k_update<R, SOA, true><<<grid(nc, B), B>>>(
+        k, d->ncell_owned, nc, d->nnode, d->pcell, (const R *)d->x, (R *)d->qold, (R *)d->q,
+        (R *)d->res, (R *)d->adt, d->ce_off, d->ce_elem, d->cb_off, d->cb_elem,
+        (const R *)d->eflux, (const R *)d->bflux, d->fuse, rms, rms, d->partial, d->counter,
+        d->sums + it);
+  else
+    k_update<R, SOA, false><<<grid(nc, B), B>>>(
+        k, d->ncell_owned, nc, d->nnode, d->pcell, (const R *)d->x, (R *)d->qold, (R *)d->q,
+        (R *)d->res, (R *)d->adt, d->ce_off, d->ce_elem, d->cb_off, d->cb_elem,
+        (const R *)d->eflux, (const R *)d->bflux, d->fuse, rms, rms, d->partial, d->counter,
+        d->sums + it);
+  TSR_CHECK_LAUNCH("airfoil update");
   return 0;
 }
 
 }  // namespace
 
-extern "C" int airfoil_iterate_cuda(const airfoil_cuda_t *d, int niter) {
+/* FN<R, SOA>(d, constants, arg) in d's precision and layout. */
+#define AF_DISPATCH(FN, d, arg)                                                              \
+  do {                                                                                       \
+    const bool soa_ = (d)->layout == AIRFOIL_SOA;                                            \
+    if ((d)->prec == AIRFOIL_DOUBLE) {                                                       \
+      if (soa_) TSR_CALL((FN<double, true>((d), (d)->kd, (arg))));                           \
+      else TSR_CALL((FN<double, false>((d), (d)->kd, (arg))));                               \
+    } else {                                                                                 \
+      if (soa_) TSR_CALL((FN<float, true>((d), (d)->kf, (arg))));                            \
+      else TSR_CALL((FN<float, false>((d), (d)->kf, (arg))));                                \
+    }                                                                                        \
+  } while (0)
+
+static int af_check_block(const airfoil_cuda_t *d) {
   TSR_CHECK(d->block >= 32 && d->block <= 1024 && (d->block & (d->block - 1)) == 0, TSR_ERR_ARG,
             "airfoil CUDA: block %d must be a power of two in [32, 1024]", d->block);
-  const bool soa = d->layout == AIRFOIL_SOA;
-  if (d->prec == AIRFOIL_DOUBLE) {
-    if (soa) TSR_CALL((iterate<double, true>(d, d->kd, niter)));
-    else TSR_CALL((iterate<double, false>(d, d->kd, niter)));
-  } else {
-    if (soa) TSR_CALL((iterate<float, true>(d, d->kf, niter)));
-    else TSR_CALL((iterate<float, false>(d, d->kf, niter)));
-  }
+  return 0;
+}
+
+extern "C" int airfoil_cuda_save(const airfoil_cuda_t *d) {
+  TSR_CALL(af_check_block(d));
+  AF_DISPATCH(save, d, 0);
+  return 0;
+}
+
+extern "C" int airfoil_cuda_adt(const airfoil_cuda_t *d) {
+  TSR_CALL(af_check_block(d));
+  AF_DISPATCH(adt, d, 0);
+  return 0;
+}
+
+extern "C" int airfoil_cuda_incr(const airfoil_cuda_t *d, int part) {
+  TSR_CALL(af_check_block(d));
+  TSR_CHECK(part == 0 || part == 1, TSR_ERR_ARG, "airfoil CUDA: part %d, expected 0 or 1", part);
+  AF_DISPATCH(incr, d, part);
+  return 0;
+}
+
+extern "C" int airfoil_cuda_update(const airfoil_cuda_t *d, int stage, int it) {
+  TSR_CALL(af_check_block(d));
+  TSR_CHECK((stage == 0 || stage == 1) && it >= 0 && it < (1 << 30), TSR_ERR_ARG,
+            "airfoil CUDA: update of stage %d, iteration %d", stage, it);
+  AF_DISPATCH(update, d, stage * (1 << 30) + it);
   return 0;
 }

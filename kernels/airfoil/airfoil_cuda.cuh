@@ -1,6 +1,13 @@
 /* kernels/airfoil/airfoil_cuda.cuh: what the host driver (airfoil_cuda_run.c)
- * hands to the CUDA launchers (airfoil_cuda.cu). Plain C; every pointer is
- * device memory. REAL arrays are double or float as prec says. */
+ * hands to the CUDA launchers (airfoil_cuda.cu, airfoil_cuda_shared.cu).
+ * Plain C; every pointer is device memory unless marked host. REAL arrays
+ * are double or float as prec says.
+ *
+ * The executed elements of a loop with indirect increments come in two
+ * PARTS (OP2's owner-compute on several ranks): part 0, the core, reads
+ * owned cells only and runs while the halo exchanges are in flight; part 1
+ * is the rest (owned elements next to the halo and the exec halo). On one
+ * rank part 1 is empty. */
 #ifndef TSR_KERNELS_AIRFOIL_CUDA_CUH
 #define TSR_KERNELS_AIRFOIL_CUDA_CUH
 
@@ -28,36 +35,56 @@ typedef struct {
 } airfoil_cuda_plan_t;
 
 typedef struct {
-  int nnode, ncell, nedge, nbedge;
+  int nnode, ncell;        /* local rows (halo included)                     */
+  int ncell_owned;         /* cells updated here: [0, ncell_owned)           */
+  int erange[3], brange[3];/* edges / bedges of part p: [r[p], r[p+1])       */
   airfoil_prec_t prec;
   airfoil_layout_t layout; /* AoS: v[i*dim + n]; SoA: v[n*size + i]          */
   airfoil_incr_t incr;
   int block;
+  int fuse;                /* update also computes the next adt (and, in the
+                              second stage, qold = q: save_soln); gather's sum
+                              is done inside update (no res array)          */
   airfoil_kc_d_t kd;       /* constants (the one matching prec is used)      */
   airfoil_kc_f_t kf;
   const int32_t *pcell, *pedge, *pecell, *pbedge, *pbecell, *bound; /* AoS as in the mesh */
   void *x;                 /* REAL [nnode][2] in layout                      */
   void *q, *qold, *res;    /* REAL [ncell][4] in layout                      */
   void *adt;               /* REAL [ncell]                                   */
-  /* AIRFOIL_COLOUR: edges and bedges grouped by colour */
-  int necol, nbcol;
-  const int64_t *ecol_off, *bcol_off; /* host arrays [ncol + 1]              */
-  const int32_t *ecol, *bcol;         /* device: element ids by colour       */
-  /* AIRFOIL_GATHER: per-edge fluxes and the inverse maps cell -> (edge, side) */
-  void *eflux, *bflux;     /* REAL [nedge][4], [nbedge][4]                   */
-  const int64_t *ce_off, *cb_off;     /* device [ncell + 1]                  */
-  const int32_t *ce_elem, *ce_side, *cb_elem; /* device                      */
-  /* AIRFOIL_SHARED: two-level colouring plans (tessera/colour.h) of the
-   * edges (res_calc) and of the bedges (bres_calc) */
-  airfoil_cuda_plan_t eplan, bplan;
-  double *partial;         /* [ceil(ncell / block)] block sums of del^2       */
-  double *rms;             /* [niter] rms history (device)                   */
+  /* AIRFOIL_COLOUR: each part's edges and bedges grouped by colour */
+  int necol[2], nbcol[2];
+  const int64_t *ecol_off[2], *bcol_off[2]; /* host arrays [ncol + 1]        */
+  const int32_t *ecol[2], *bcol[2];         /* element ids by colour         */
+  /* AIRFOIL_GATHER: per-edge fluxes and the inverse maps owned cell ->
+   * executed (edge, side), (bedge): ce_elem holds e (side 0) or ~e (side 1) */
+  void *eflux, *bflux;     /* REAL [nedge_exec][4], [nbedge_exec][4]         */
+  const int64_t *ce_off, *cb_off;     /* [ncell_owned + 1]                    */
+  const int32_t *ce_elem, *cb_elem;
+  /* AIRFOIL_SHARED: two-level colouring plans (tessera/colour.h) of each
+   * part's edges (res_calc) and bedges (bres_calc) */
+  airfoil_cuda_plan_t eplan[2], bplan[2];
+  /* rms: block sums of del^2 of the second update, the last block adds them
+   * up in a fixed order into sums[it] (deterministic) */
+  double *partial;         /* [ceil(ncell / block)]                          */
+  unsigned int *counter;   /* [1], zero between launches                     */
+  double *sums;            /* [niter] this rank's sum of del^2 per iteration */
 } airfoil_cuda_t;
 
-/* Run niter iterations on the device (asynchronous on the default stream). */
-int airfoil_iterate_cuda(const airfoil_cuda_t *d, int niter);
-/* res_calc and bres_calc with shared-memory staging (airfoil_cuda_shared.cu). */
-int airfoil_shared_cuda(const airfoil_cuda_t *d);
+/* The launchers; all asynchronous on the default stream. */
+/* save_soln on the owned cells: qold = q. */
+int airfoil_cuda_save(const airfoil_cuda_t *d);
+/* adt_calc on the owned cells. */
+int airfoil_cuda_adt(const airfoil_cuda_t *d);
+/* res_calc and bres_calc of part `part` (0 core, 1 rest); after part 1 the
+ * unfused gather sums the fluxes into res. */
+int airfoil_cuda_incr(const airfoil_cuda_t *d, int part);
+/* update of stage (0, 1) of iteration it on the owned cells (halo rows of
+ * res zeroed); stage 1 stores the sum of del^2 in sums[it]. Fused (d->fuse):
+ * adt_calc of the new q, and in stage 1 qold = q. */
+int airfoil_cuda_update(const airfoil_cuda_t *d, int stage, int it);
+/* res_calc and bres_calc of one part with shared-memory staging
+ * (airfoil_cuda_shared.cu). */
+int airfoil_shared_cuda(const airfoil_cuda_t *d, int part);
 /* Allow the shared kernels d's dynamic shared memory (above 48 KiB). */
 int airfoil_shared_setup_cuda(const airfoil_cuda_t *d);
 

@@ -1,17 +1,297 @@
 /* kernels/airfoil/airfoil_cuda_run.c: host side of the CUDA variants: the
- * dats converted to the run's precision and layout, the colourings or the
- * inverse maps the increment strategy needs, uploads, the timed iterations
- * (airfoil_iterate_cuda in airfoil_cuda.cu) and the downloads. */
+ * dats converted to the run's precision and layout, the colourings, inverse
+ * maps or plans the increment strategy needs (for each part: core, rest),
+ * uploads, the timed iterations with the halo exchanges of q and adt on
+ * several ranks, the rms reduction and the downloads.
+ *
+ * One stage on several ranks (OP2's owner-compute; the exchanges run on
+ * device memory through tsr_halo, host-staged; SoA dats as one exchange of
+ * four planes):
+ *   unfused  begin q; adt_calc (owned); end q; begin adt;
+ *            res/bres core; end adt; res/bres rest; update
+ *   fused    begin q; begin adt; res/bres core; end q; end adt;
+ *            res/bres rest; update + adt_calc (+ save_soln in stage 2)
+ * The GPU runs the core while the host waits for the messages. Each rank
+ * keeps its sums of del^2 on the device; one MPI_Allreduce after the last
+ * iteration gives the rms history (the iterations do not depend on it). */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef TSR_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
+
 #include "tessera/colour.h"
 #include "tessera/device.h"
 #include "tessera/error.h"
+#include "tessera/halo.h"
 #include "tessera/mesh.h"
 #include "kernels/airfoil/airfoil_cuda.cuh"
+
+#ifdef TSR_HAVE_CUDA
+/* Device allocations of one run, freed together. */
+typedef struct {
+  tsr_device_t dev;
+  void *p[128];
+  int n;
+} af_mem_t;
+
+static int af_alloc(af_mem_t *m, void *field, size_t bytes) {
+  TSR_CHECK(m->n < 128, TSR_ERR_INTERNAL, "airfoil CUDA: too many device arrays");
+  void *p = NULL;
+  TSR_CALL(tsr_device_malloc(&m->dev, bytes + 16, &p));
+  m->p[m->n++] = p;
+  *(void **)field = p;
+  return 0;
+}
+
+static int af_up(af_mem_t *m, void *field, const void *src, size_t bytes) {
+  TSR_CALL(af_alloc(m, field, bytes));
+  if (bytes > 0) TSR_CALL(tsr_device_upload(&m->dev, *(void **)field, src, bytes));
+  return 0;
+}
+
+/* src [n][dim] doubles into h in precision R (bytes) and layout. */
+static void af_stage(void *h, size_t R, int soa, const double *src, int64_t n, int dim) {
+  for (int64_t i = 0; i < n; i++)
+    for (int m = 0; m < dim; m++) {
+      int64_t k = soa ? m * n + i : i * dim + m;
+      if (R == sizeof(double)) ((double *)h)[k] = src[i * dim + m];
+      else ((float *)h)[k] = (float)src[i * dim + m];
+    }
+}
+
+/* Blocks of edges [r0, r1), offsets relative to r0 (malloc'd): the
+ * partition's blocks when they tile the range and none exceeds block, else
+ * uniform blocks. */
+static int af_part_blocks(const airfoil_problem_t *p, int64_t r0, int64_t r1, int block,
+                          tsr_idx_t *nb, tsr_idx_t **off) {
+  *nb = 0, *off = NULL;
+  if (p->neblock > 0 && p->eblock_off) {
+    tsr_idx_t b0 = 0;
+    while (b0 < p->neblock && p->eblock_off[b0] < r0) b0++;
+    tsr_idx_t b1 = b0;
+    int fits = b0 <= p->neblock && p->eblock_off[b0] == r0;
+    while (fits && b1 < p->neblock && p->eblock_off[b1] < r1) {
+      fits = p->eblock_off[b1 + 1] - p->eblock_off[b1] <= block;
+      b1++;
+    }
+    if (fits && p->eblock_off[b1] == r1) {
+      *off = malloc(sizeof(tsr_idx_t) * (size_t)(b1 - b0 + 1));
+      TSR_CHECK(*off, TSR_ERR_ALLOC, "airfoil CUDA: no memory for blocks");
+      for (tsr_idx_t b = b0; b <= b1; b++) (*off)[b - b0] = p->eblock_off[b] - r0;
+      *nb = b1 - b0;
+      return 0;
+    }
+  }
+  TSR_CALL(tsr_plan_uniform_blocks(r1 - r0, block, nb, off));
+  return 0;
+}
+
+/* Plan rows [r0, r1) of `map` (dim cells) with nodes through nmap, upload
+ * it into dp. bound: the bedges' bound (else NULL). */
+static int af_plan(af_mem_t *m, const airfoil_problem_t *p, const int32_t *map, int dim,
+                   const int32_t *nmap, const int32_t *bound, int64_t r0, int64_t r1,
+                   const tsr_idx_t *off, tsr_idx_t nbl, size_t R, airfoil_cuda_plan_t *dp,
+                   tsr_plan_t **plp, int32_t **hbound) {
+  tsr_plan_t *pl = NULL;
+  tsr_plan_stage_t st;
+  memset(&st, 0, sizeof st);
+  memset(dp, 0, sizeof *dp);
+  if (r1 == r0) return 0;
+  int rc = tsr_plan_create(map, dim, p->ncell, r0, r1 - r0, nbl, off, &pl);
+  if (!rc) rc = tsr_plan_stage(pl, nmap, 2, p->nnode, &st);
+  const int64_t nel = r1 - r0;
+  if (!rc) {
+    dp->nblocks = (int)nbl;
+    dp->ncolours = pl->nblock_colours;
+    dp->col_off = pl->bcolour_off;
+    dp->smem = R * (size_t)(9 * pl->inc.max_targets + 2 * st.max_targets);
+  }
+  if (!rc) rc = af_up(m, &dp->col_blocks, pl->bcolour_blocks, 4 * (size_t)nbl);
+  if (!rc) rc = af_up(m, &dp->off, pl->block_off, 8 * (size_t)(nbl + 1));
+  if (!rc) rc = af_up(m, &dp->c_off, pl->inc.target_off, 8 * (size_t)(nbl + 1));
+  if (!rc) rc = af_up(m, &dp->c_tgt, pl->inc.target, 4 * (size_t)pl->inc.target_off[nbl]);
+  if (!rc) rc = af_up(m, &dp->c_loc, pl->inc.local, 4 * (size_t)(nel * dim));
+  if (!rc) rc = af_up(m, &dp->n_off, st.target_off, 8 * (size_t)(nbl + 1));
+  if (!rc) rc = af_up(m, &dp->n_tgt, st.target, 4 * (size_t)st.target_off[nbl]);
+  if (!rc) rc = af_up(m, &dp->n_loc, st.local, 4 * (size_t)(nel * 2));
+  if (!rc) rc = af_up(m, &dp->tcol, pl->thread_colour, 4 * (size_t)nel);
+  if (!rc) rc = af_up(m, &dp->ntcol, pl->block_ncolours, 4 * (size_t)nbl);
+  if (!rc && bound) {
+    *hbound = malloc(sizeof(int32_t) * (size_t)(nel + 1));
+    if (!*hbound) rc = TSR_RAISE(TSR_ERR_ALLOC, "airfoil CUDA: no memory");
+    for (int64_t i = 0; !rc && i < nel; i++) (*hbound)[i] = bound[pl->order[i]];
+    if (!rc) rc = af_up(m, &dp->bound, *hbound, 4 * (size_t)nel);
+  }
+  tsr_plan_stage_free(&st);
+  *plp = pl; /* kept: dp->col_off points into it */
+  TSR_CALL(rc);
+  return 0;
+}
+
+/* Host-side state of one run besides the device arrays. */
+typedef struct {
+  int32_t *colour, *order[4], *hbound[2];
+  tsr_idx_t *coff[4], *boff[4];
+  tsr_plan_t *plan[4];
+  tsr_csr_t ce, cb;
+  int32_t *celem;
+  tsr_halo_t *hq, *ha;
+} af_host_t;
+
+static void af_host_free(af_host_t *h) {
+  free(h->colour);
+  for (int i = 0; i < 4; i++) {
+    free(h->order[i]);
+    free(h->coff[i]);
+    free(h->boff[i]);
+    tsr_plan_destroy(&h->plan[i]);
+  }
+  for (int i = 0; i < 2; i++) free(h->hbound[i]);
+  tsr_csr_free(&h->ce);
+  tsr_csr_free(&h->cb);
+  free(h->celem);
+  tsr_halo_destroy(&h->hq);
+  tsr_halo_destroy(&h->ha);
+}
+
+/* What each increment strategy needs, per part. */
+static int af_setup_incr(af_mem_t *m, const airfoil_problem_t *p, const airfoil_cuda_opts_t *o,
+                         size_t R, airfoil_cuda_t *d, af_host_t *h) {
+  const int64_t nc = p->ncell, nco = p->ncell_owned, nex = p->nedge_exec, nbx = p->nbedge_exec;
+  if (o->incr == AIRFOIL_COLOUR) {
+    h->colour = malloc(sizeof(int32_t) * (size_t)(TSR_MAX(nex, nbx) + 1));
+    TSR_CHECK(h->colour, TSR_ERR_ALLOC, "airfoil CUDA: no memory for colours");
+    for (int w = 0; w < 4; w++) { /* edges part 0, 1, bedges part 0, 1 */
+      const int part = w & 1, bed = w >> 1;
+      const int *r = bed ? d->brange : d->erange;
+      const int64_t r0 = r[part], n = r[part + 1] - r0;
+      const int32_t *map = bed ? p->pbecell + r0 : p->pecell + 2 * r0;
+      int ncol = 0;
+      TSR_CALL(tsr_colour_greedy(map, n, bed ? 1 : 2, nc, h->colour, &ncol));
+      TSR_CALL(tsr_colour_groups(h->colour, n, ncol, &h->coff[w], &h->order[w]));
+      for (int64_t i = 0; i < n; i++) h->order[w][i] += (int32_t)r0;
+      if (bed) {
+        d->nbcol[part] = ncol, d->bcol_off[part] = h->coff[w];
+        TSR_CALL(af_up(m, &d->bcol[part], h->order[w], 4 * (size_t)n));
+      } else {
+        d->necol[part] = ncol, d->ecol_off[part] = h->coff[w];
+        TSR_CALL(af_up(m, &d->ecol[part], h->order[w], 4 * (size_t)n));
+      }
+    }
+  }
+  if (o->incr == AIRFOIL_GATHER) {
+    tsr_map_t me = {"pecell", 0, 0, 2, (int32_t *)p->pecell};
+    tsr_map_t mb = {"pbecell", 0, 0, 1, (int32_t *)p->pbecell};
+    TSR_CALL(tsr_map_inverse(&me, nex, nc, &h->ce));
+    TSR_CALL(tsr_map_inverse(&mb, nbx, nc, &h->cb));
+    const tsr_idx_t ne_in = h->ce.offsets[nco], nb_in = h->cb.offsets[nco];
+    h->celem = malloc(sizeof(int32_t) * (size_t)(ne_in + 1));
+    TSR_CHECK(h->celem, TSR_ERR_ALLOC, "airfoil CUDA: no memory for the inverse map");
+    for (tsr_idx_t j = 0; j < ne_in; j++)
+      h->celem[j] = h->ce.corner[j] == 0 ? h->ce.elem[j] : ~h->ce.elem[j];
+    TSR_CALL(af_alloc(m, &d->eflux, R * 4 * (size_t)nex));
+    TSR_CALL(af_alloc(m, &d->bflux, R * 4 * (size_t)nbx));
+    TSR_CALL(af_up(m, &d->ce_off, h->ce.offsets, sizeof(tsr_idx_t) * (size_t)(nco + 1)));
+    TSR_CALL(af_up(m, &d->ce_elem, h->celem, 4 * (size_t)ne_in));
+    TSR_CALL(af_up(m, &d->cb_off, h->cb.offsets, sizeof(tsr_idx_t) * (size_t)(nco + 1)));
+    TSR_CALL(af_up(m, &d->cb_elem, h->cb.elem, 4 * (size_t)nb_in));
+  }
+  if (o->incr == AIRFOIL_SHARED) {
+    for (int part = 0; part < 2; part++) {
+      tsr_idx_t neb = 0, nbb = 0, *eoff = NULL, *boff = NULL;
+      const int64_t e0 = d->erange[part], e1 = d->erange[part + 1];
+      const int64_t b0 = d->brange[part], b1 = d->brange[part + 1];
+      int rc = af_part_blocks(p, e0, e1, o->block, &neb, &eoff);
+      if (!rc) rc = tsr_plan_uniform_blocks(b1 - b0, o->block, &nbb, &boff);
+      if (!rc) rc = af_plan(m, p, p->pecell, 2, p->pedge, NULL, e0, e1, eoff, neb, R,
+                            &d->eplan[part], &h->plan[part], NULL);
+      if (!rc) rc = af_plan(m, p, p->pbecell, 1, p->pbedge, p->bound, b0, b1, boff, nbb, R,
+                            &d->bplan[part], &h->plan[2 + part], &h->hbound[part]);
+      free(eoff);
+      free(boff);
+      TSR_CALL(rc);
+    }
+    TSR_CALL(airfoil_shared_setup_cuda(d));
+  }
+  return 0;
+}
+
+/* Everything on the device; halos of q and adt on several ranks. */
+static int af_setup(af_mem_t *m, const airfoil_problem_t *p, const airfoil_cuda_opts_t *o,
+                    const airfoil_run_t *r, airfoil_cuda_t *d, af_host_t *h) {
+  const size_t R = r->prec == AIRFOIL_DOUBLE ? sizeof(double) : sizeof(float);
+  const int64_t nn = p->nnode, nc = p->ncell, nex = p->nedge_exec, nbx = p->nbedge_exec;
+  const int soa = o->layout == AIRFOIL_SOA;
+  d->nnode = (int)nn, d->ncell = (int)nc, d->ncell_owned = (int)p->ncell_owned;
+  d->erange[0] = 0, d->erange[1] = (int)p->nedge_core, d->erange[2] = (int)nex;
+  d->brange[0] = 0, d->brange[1] = (int)p->nbedge_core, d->brange[2] = (int)nbx;
+  d->prec = r->prec, d->layout = o->layout, d->incr = o->incr, d->block = o->block;
+  d->fuse = o->fuse;
+  d->kd = airfoil_kc_make_d(&p->c);
+  d->kf = airfoil_kc_make_f(&p->c);
+  void *stage = malloc(R * (size_t)(4 * TSR_MAX(nc, nn) + 1));
+  TSR_CHECK(stage, TSR_ERR_ALLOC, "airfoil CUDA: no host memory for staging");
+  int rc = af_up(m, &d->pcell, p->pcell, 16 * (size_t)nc);
+  if (!rc) rc = af_up(m, &d->pedge, p->pedge, 8 * (size_t)nex);
+  if (!rc) rc = af_up(m, &d->pecell, p->pecell, 8 * (size_t)nex);
+  if (!rc) rc = af_up(m, &d->pbedge, p->pbedge, 8 * (size_t)nbx);
+  if (!rc) rc = af_up(m, &d->pbecell, p->pbecell, 4 * (size_t)nbx);
+  if (!rc) rc = af_up(m, &d->bound, p->bound, 4 * (size_t)nbx);
+  if (!rc) af_stage(stage, R, soa, p->x, nn, 2), rc = af_up(m, &d->x, stage, R * 2 * (size_t)nn);
+  if (!rc) af_stage(stage, R, soa, p->q0, nc, 4), rc = af_up(m, &d->q, stage, R * 4 * (size_t)nc);
+  free(stage);
+  if (!rc) rc = af_alloc(m, &d->qold, R * 4 * (size_t)nc);
+  if (!rc) rc = af_alloc(m, &d->res, R * 4 * (size_t)nc);
+  if (!rc) rc = af_alloc(m, &d->adt, R * (size_t)nc);
+  if (!rc) rc = af_alloc(m, &d->partial, sizeof(double) * (size_t)((nc + o->block - 1) / o->block));
+  if (!rc) rc = af_alloc(m, &d->counter, sizeof(unsigned int));
+  if (!rc) rc = af_alloc(m, &d->sums, sizeof(double) * (size_t)r->niter);
+  if (!rc) rc = tsr_device_memset(&m->dev, d->res, 0, R * 4 * (size_t)nc);
+  if (!rc) rc = tsr_device_memset(&m->dev, d->adt, 0, R * (size_t)nc);
+  if (!rc) rc = tsr_device_memset(&m->dev, d->counter, 0, sizeof(unsigned int));
+  if (!rc) rc = af_setup_incr(m, p, o, R, d, h);
+  TSR_CALL(rc);
+  return 0;
+}
+
+/* The iterations (timed by the caller). */
+static int af_iterate(const airfoil_problem_t *p, const airfoil_cuda_t *d, af_host_t *h,
+                      const tsr_device_t *dev, int niter) {
+  const tsr_dtype_t T = d->prec == AIRFOIL_DOUBLE ? TSR_DOUBLE : TSR_FLOAT;
+  const int qdim = d->layout == AIRFOIL_SOA ? 1 : 4; /* SoA: 4 planes of 1 */
+  const int halo = p->halo != NULL;
+  if (d->fuse) { /* iteration 0's save_soln and adt_calc; later ones come from update */
+    TSR_CALL(airfoil_cuda_save(d));
+    TSR_CALL(airfoil_cuda_adt(d));
+  }
+  for (int it = 0; it < niter; it++) {
+    if (!d->fuse) TSR_CALL(airfoil_cuda_save(d));
+    for (int stage = 0; stage < 2; stage++) {
+      if (!d->fuse) {
+        if (halo) TSR_CALL(tsr_halo_begin(h->hq, dev, d->q, qdim, T));
+        TSR_CALL(airfoil_cuda_adt(d));
+        if (halo) TSR_CALL(tsr_halo_end(h->hq, dev, d->q, qdim, T));
+        if (halo) TSR_CALL(tsr_halo_begin(h->ha, dev, d->adt, 1, T));
+        TSR_CALL(airfoil_cuda_incr(d, 0));
+        if (halo) TSR_CALL(tsr_halo_end(h->ha, dev, d->adt, 1, T));
+      } else {
+        if (halo) TSR_CALL(tsr_halo_begin(h->hq, dev, d->q, qdim, T));
+        if (halo) TSR_CALL(tsr_halo_begin(h->ha, dev, d->adt, 1, T));
+        TSR_CALL(airfoil_cuda_incr(d, 0));
+        if (halo) TSR_CALL(tsr_halo_end(h->hq, dev, d->q, qdim, T));
+        if (halo) TSR_CALL(tsr_halo_end(h->ha, dev, d->adt, 1, T));
+      }
+      TSR_CALL(airfoil_cuda_incr(d, 1));
+      TSR_CALL(airfoil_cuda_update(d, stage, it));
+    }
+  }
+  return 0;
+}
+#endif /* TSR_HAVE_CUDA */
 
 int airfoil_cuda_run(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, airfoil_run_t *r) {
 #ifndef TSR_HAVE_CUDA
@@ -20,180 +300,63 @@ int airfoil_cuda_run(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
   (void)r;
   return TSR_RAISE(TSR_ERR_NOCUDA, "airfoil CUDA variants: built without CUDA (configure found no nvcc)");
 #else
+  TSR_CHECK(p && o && r && r->rms && r->niter >= 0, TSR_ERR_ARG,
+            "airfoil_cuda_run: needs a problem, options and an rms array");
+  TSR_CHECK(p->ncell_owned <= p->ncell && p->nedge_core <= p->nedge_exec &&
+                p->nedge_exec <= p->nedge && p->nbedge_core <= p->nbedge_exec &&
+                p->nbedge_exec <= p->nbedge && p->ncell_global > 0 && p->ncell < INT32_MAX &&
+                p->nedge < INT32_MAX && p->nnode < INT32_MAX,
+            TSR_ERR_ARG, "airfoil_cuda_run: inconsistent ranges (build the problem with "
+            "airfoil_problem_from_mesh)");
+  TSR_CHECK(p->halo || (p->ncell_owned == p->ncell && p->nedge_exec == p->nedge),
+            TSR_ERR_ARG, "airfoil_cuda_run: a partitioned mesh needs its cells' halo");
   TSR_CHECK(tsr_device_cuda_count() > 0, TSR_ERR_NODEVICE, "airfoil CUDA variants: no GPU visible");
-  TSR_CHECK(p->ncell_owned == p->ncell && p->nedge_exec == p->nedge && p->halo == NULL,
-            TSR_ERR_UNSUPPORTED, "airfoil CUDA variants: the mesh must be whole (one rank)");
-  tsr_device_t dev;
-  memset(&dev, 0, sizeof dev);
-  dev.kind = TSR_DEV_CUDA;
-  const size_t R = r->prec == AIRFOIL_DOUBLE ? sizeof(double) : sizeof(float);
-  const int64_t nn = p->nnode, nc = p->ncell, ne = p->nedge, nb = p->nbedge;
-  const int soa = o->layout == AIRFOIL_SOA;
+  af_mem_t *m = calloc(1, sizeof *m);
+  TSR_CHECK(m, TSR_ERR_ALLOC, "airfoil CUDA: no memory");
+  m->dev.kind = TSR_DEV_CUDA;
+  int id = 0;
+  if (cudaGetDevice(&id) != cudaSuccess) id = 0;
+  m->dev.id = id;
   airfoil_cuda_t d;
+  af_host_t h;
   memset(&d, 0, sizeof d);
-  d.nnode = (int)nn, d.ncell = (int)nc, d.nedge = (int)ne, d.nbedge = (int)nb;
-  d.prec = r->prec, d.layout = o->layout, d.incr = o->incr, d.block = o->block;
-  d.kd = airfoil_kc_make_d(&p->c);
-  d.kf = airfoil_kc_make_f(&p->c);
-  int nblocks = (int)((nc + o->block - 1) / o->block);
-
-  /* Host staging: a dat in the run's precision and layout. */
-  size_t hbytes = R * (size_t)(4 * (nc > nn ? nc : nn) + 1);
-  char *h = malloc(hbytes);
-  double *hrms = malloc(sizeof(double) * (size_t)(r->niter + 1));
-  int32_t *ecolour = NULL, *bcolour = NULL, *eorder = NULL, *border = NULL;
-  tsr_idx_t *eoff = NULL, *boff = NULL;
-  tsr_csr_t ce = {0, NULL, NULL, NULL}, cb = {0, NULL, NULL, NULL};
-  void *dptr[64];
-  tsr_plan_t *pe = NULL, *pb = NULL;
-  tsr_plan_stage_t se, sb;
-  memset(&se, 0, sizeof se);
-  memset(&sb, 0, sizeof sb);
-  tsr_idx_t *ueoff = NULL, *uboff = NULL;
-  int32_t *pbound = NULL;
-  int ndptr = 0, rc = 0;
-  if (!h || !hrms) rc = TSR_RAISE(TSR_ERR_ALLOC, "airfoil CUDA: no host memory for staging");
-
-#define AF_DALLOC(field, bytes)                                                            \
-  do {                                                                                     \
-    void *pp_ = NULL;                                                                      \
-    if (!rc) rc = tsr_device_malloc(&dev, (size_t)(bytes) + 16, &pp_);                     \
-    if (!rc) dptr[ndptr++] = pp_, *(void **)&(field) = pp_;                                \
-  } while (0)
-#define AF_UP(field, src, bytes)                                                           \
-  do {                                                                                     \
-    AF_DALLOC(field, bytes);                                                               \
-    if (!rc && (bytes) > 0) rc = tsr_device_upload(&dev, (void *)(field), src, (size_t)(bytes)); \
-  } while (0)
-  /* convert src [n][dim] doubles to the staging buffer in precision + layout */
-#define AF_STAGE(src, n, dim)                                                              \
-  do {                                                                                     \
-    for (int64_t i_ = 0; i_ < (n); i_++)                                                   \
-      for (int m_ = 0; m_ < (dim); m_++) {                                                 \
-        int64_t k_ = soa ? m_ * (n) + i_ : i_ * (dim) + m_;                                \
-        if (R == sizeof(double)) ((double *)h)[k_] = (src)[i_ * (dim) + m_];               \
-        else ((float *)h)[k_] = (float)(src)[i_ * (dim) + m_];                             \
-      }                                                                                    \
-  } while (0)
-
-  AF_UP(d.pcell, p->pcell, 16 * nc);
-  AF_UP(d.pedge, p->pedge, 8 * ne);
-  AF_UP(d.pecell, p->pecell, 8 * ne);
-  AF_UP(d.pbedge, p->pbedge, 8 * nb);
-  AF_UP(d.pbecell, p->pbecell, 4 * nb);
-  AF_UP(d.bound, p->bound, 4 * nb);
-  if (!rc) AF_STAGE(p->x, nn, 2);
-  AF_UP(d.x, h, R * 2 * nn);
-  if (!rc) AF_STAGE(p->q0, nc, 4);
-  AF_UP(d.q, h, R * 4 * nc);
-  AF_DALLOC(d.qold, R * 4 * nc);
-  AF_DALLOC(d.res, R * 4 * nc);
-  AF_DALLOC(d.adt, R * nc);
-  AF_DALLOC(d.partial, sizeof(double) * nblocks);
-  AF_DALLOC(d.rms, sizeof(double) * r->niter);
-  if (!rc) rc = tsr_device_memset(&dev, d.res, 0, R * 4 * nc);
-
-  if (!rc && o->incr == AIRFOIL_COLOUR) {
-    ecolour = malloc(sizeof(int32_t) * (size_t)(ne + 1));
-    bcolour = malloc(sizeof(int32_t) * (size_t)(nb + 1));
-    if (!ecolour || !bcolour) rc = TSR_RAISE(TSR_ERR_ALLOC, "airfoil CUDA: no memory for colours");
-    if (!rc) rc = tsr_colour_greedy(p->pecell, ne, 2, nc, ecolour, &d.necol);
-    if (!rc) rc = tsr_colour_greedy(p->pbecell, nb, 1, nc, bcolour, &d.nbcol);
-    if (!rc) rc = tsr_colour_groups(ecolour, ne, d.necol, &eoff, &eorder);
-    if (!rc) rc = tsr_colour_groups(bcolour, nb, d.nbcol, &boff, &border);
-    d.ecol_off = eoff, d.bcol_off = boff;
-    AF_UP(d.ecol, eorder, 4 * ne);
-    AF_UP(d.bcol, border, 4 * nb);
+  memset(&h, 0, sizeof h);
+  const size_t R = r->prec == AIRFOIL_DOUBLE ? sizeof(double) : sizeof(float);
+  const int soa = o->layout == AIRFOIL_SOA;
+  int rc = af_setup(m, p, o, r, &d, &h);
+  if (p->halo) { /* collective: errors agreed first */
+    rc = tsr_error_agree(p->comm, rc);
+    if (!rc) rc = tsr_halo_create_planes(p->halo, soa ? 4 : 1, p->ncell, &h.hq);
+    if (!rc) rc = tsr_halo_create_planes(p->halo, 1, p->ncell, &h.ha);
   }
-  if (!rc && o->incr == AIRFOIL_GATHER) {
-    tsr_map_t me = {"pecell", 0, 0, 2, (int32_t *)p->pecell};
-    tsr_map_t mb = {"pbecell", 0, 0, 1, (int32_t *)p->pbecell};
-    rc = tsr_map_inverse(&me, ne, nc, &ce);
-    if (!rc) rc = tsr_map_inverse(&mb, nb, nc, &cb);
-    AF_DALLOC(d.eflux, R * 4 * ne);
-    AF_DALLOC(d.bflux, R * 4 * nb);
-    AF_UP(d.ce_off, ce.offsets, sizeof(tsr_idx_t) * (nc + 1));
-    AF_UP(d.ce_elem, ce.elem, 4 * (rc ? 0 : ce.offsets[nc]));
-    AF_UP(d.ce_side, ce.corner, 4 * (rc ? 0 : ce.offsets[nc]));
-    AF_UP(d.cb_off, cb.offsets, sizeof(tsr_idx_t) * (nc + 1));
-    AF_UP(d.cb_elem, cb.elem, 4 * (rc ? 0 : cb.offsets[nc]));
-  }
-  if (!rc && o->incr == AIRFOIL_SHARED) {
-    /* edges: the partition's blocks when they fit the block size, else
-     * uniform blocks; bedges: uniform blocks */
-    tsr_idx_t neb = 0, nbb = 0;
-    const tsr_idx_t *eoff = NULL;
-    int fits = p->neblock > 0 && p->eblock_off[p->neblock] == ne;
-    for (tsr_idx_t b = 0; fits && b < p->neblock; b++)
-      fits = p->eblock_off[b + 1] - p->eblock_off[b] <= o->block;
-    if (fits) neb = p->neblock, eoff = p->eblock_off;
-    else rc = tsr_plan_uniform_blocks(ne, o->block, &neb, &ueoff), eoff = ueoff;
-    if (!rc) rc = tsr_plan_create(p->pecell, 2, nc, 0, ne, neb, eoff, &pe);
-    if (!rc) rc = tsr_plan_stage(pe, p->pedge, 2, nn, &se);
-    if (!rc) rc = tsr_plan_uniform_blocks(nb, o->block, &nbb, &uboff);
-    if (!rc) rc = tsr_plan_create(p->pbecell, 1, nc, 0, nb, nbb, uboff, &pb);
-    if (!rc) rc = tsr_plan_stage(pb, p->pbedge, 2, nn, &sb);
-    if (!rc && !(pbound = malloc(sizeof(int32_t) * (size_t)(nb + 1))))
-      rc = TSR_RAISE(TSR_ERR_ALLOC, "airfoil CUDA: no memory");
-    for (tsr_idx_t i = 0; !rc && i < nb; i++) pbound[i] = p->bound[pb->order[i]];
-    for (int w = 0; w < 2 && !rc; w++) {
-      const tsr_plan_t *pl = w ? pb : pe;
-      const tsr_plan_stage_t *st = w ? &sb : &se;
-      airfoil_cuda_plan_t *dp = w ? &d.bplan : &d.eplan;
-      tsr_idx_t nbl = pl->nblocks, nel = pl->nelem;
-      dp->nblocks = (int)nbl;
-      dp->ncolours = pl->nblock_colours;
-      dp->col_off = pl->bcolour_off;
-      dp->smem = R * (size_t)(9 * pl->inc.max_targets + 2 * st->max_targets);
-      AF_UP(dp->col_blocks, pl->bcolour_blocks, 4 * nbl);
-      AF_UP(dp->off, pl->block_off, 8 * (nbl + 1));
-      AF_UP(dp->c_off, pl->inc.target_off, 8 * (nbl + 1));
-      AF_UP(dp->c_tgt, pl->inc.target, 4 * pl->inc.target_off[nbl]);
-      AF_UP(dp->c_loc, pl->inc.local, 4 * nel * pl->inc.dim);
-      AF_UP(dp->n_off, st->target_off, 8 * (nbl + 1));
-      AF_UP(dp->n_tgt, st->target, 4 * st->target_off[nbl]);
-      AF_UP(dp->n_loc, st->local, 4 * nel * 2);
-      AF_UP(dp->tcol, pl->thread_colour, 4 * nel);
-      AF_UP(dp->ntcol, pl->block_ncolours, 4 * nbl);
-      if (w) AF_UP(dp->bound, pbound, 4 * nel);
-    }
-    if (!rc) rc = airfoil_shared_setup_cuda(&d);
-  }
-  if (!rc) rc = tsr_device_sync(&dev);
+  if (!rc) rc = tsr_device_sync(&m->dev);
+  if (p->halo) rc = tsr_error_agree(p->comm, rc);
   double t0 = tsr_wtime();
-  if (!rc) rc = airfoil_iterate_cuda(&d, r->niter);
-  if (!rc) rc = tsr_device_sync(&dev);
-  r->seconds = tsr_wtime() - t0;
-  if (!rc && r->niter > 0) rc = tsr_device_download(&dev, r->rms, d.rms, sizeof(double) * r->niter);
-  if (!rc && r->q) {
-    rc = tsr_device_download(&dev, h, d.q, R * 4 * nc);
-    for (int64_t i = 0; !rc && i < nc; i++)
-      for (int m = 0; m < 4; m++) {
-        int64_t k = soa ? m * nc + i : i * 4 + m;
-        r->q[4 * i + m] = R == sizeof(double) ? ((double *)h)[k] : (double)((float *)h)[k];
-      }
+  if (!rc) rc = af_iterate(p, &d, &h, &m->dev, r->niter);
+  if (!rc) rc = tsr_device_sync(&m->dev);
+  if (!rc && r->niter > 0) rc = tsr_device_download(&m->dev, r->rms, d.sums, sizeof(double) * (size_t)r->niter);
+  if (p->halo) {
+    rc = tsr_error_agree(p->comm, rc);
+    if (!rc && r->niter > 0 &&
+        MPI_Allreduce(MPI_IN_PLACE, r->rms, r->niter, MPI_DOUBLE, MPI_SUM, p->comm) != MPI_SUCCESS)
+      rc = TSR_RAISE(TSR_ERR_MPI, "airfoil CUDA: MPI_Allreduce of the rms sums failed");
   }
-#undef AF_DALLOC
-#undef AF_UP
-#undef AF_STAGE
-  for (int i = 0; i < ndptr; i++) tsr_device_free(&dev, &dptr[i]);
-  free(h);
-  free(hrms);
-  free(ecolour);
-  free(bcolour);
-  free(eorder);
-  free(border);
-  free(eoff);
-  free(boff);
-  tsr_csr_free(&ce);
-  tsr_csr_free(&cb);
-  tsr_plan_stage_free(&se);
-  tsr_plan_stage_free(&sb);
-  tsr_plan_destroy(&pe);
-  tsr_plan_destroy(&pb);
-  free(ueoff);
-  free(uboff);
-  free(pbound);
+  r->seconds = tsr_wtime() - t0;
+  for (int it = 0; !rc && it < r->niter; it++) r->rms[it] = airfoil_rms(r->rms[it], p->ncell_global);
+  if (!rc && r->q) {
+    void *hq = malloc(R * (size_t)(4 * p->ncell + 1));
+    rc = hq ? tsr_device_download(&m->dev, hq, d.q, R * 4 * (size_t)p->ncell)
+            : TSR_RAISE(TSR_ERR_ALLOC, "airfoil CUDA: no memory for q");
+    for (int64_t i = 0; !rc && i < p->ncell; i++)
+      for (int n = 0; n < 4; n++) {
+        int64_t k = soa ? n * p->ncell + i : i * 4 + n;
+        r->q[4 * i + n] = R == sizeof(double) ? ((double *)hq)[k] : (double)((float *)hq)[k];
+      }
+    free(hq);
+  }
+  for (int i = 0; i < m->n; i++) tsr_device_free(&m->dev, &m->p[i]);
+  free(m);
+  af_host_free(&h);
   TSR_CALL(rc);
   return 0;
 #endif

@@ -12,6 +12,8 @@
  *   3. the increments go into sres colour by colour (threads sorted by
  *      colour, a barrier per colour), no atomics;
  *   4. sres is added to res in global memory, once per staged cell.
+ * Each part of the executed elements (core, rest: airfoil_cuda.cuh) has its
+ * own plans, so the core runs while the halo exchanges are in flight.
  * The arithmetic is kernels/airfoil/airfoil.h, shared with the CPU. */
 #include "config.h"
 
@@ -154,15 +156,25 @@ int launch(const airfoil_cuda_t *d, const airfoil_cuda_plan_t &pl, KC k) {
 }
 
 template <typename R, bool SOA, typename KC>
-int run(const airfoil_cuda_t *d, KC k) {
-  if (d->nedge > 0) TSR_CALL((launch<R, SOA, false>(d, d->eplan, k)));
-  if (d->nbedge > 0) TSR_CALL((launch<R, SOA, true>(d, d->bplan, k)));
+int run(const airfoil_cuda_t *d, KC k, int part) {
+  if (d->eplan[part].nblocks > 0) TSR_CALL((launch<R, SOA, false>(d, d->eplan[part], k)));
+  if (d->bplan[part].nblocks > 0) TSR_CALL((launch<R, SOA, true>(d, d->bplan[part], k)));
   return 0;
+}
+
+/* Most dynamic shared memory of d's plans. */
+size_t most_smem(const airfoil_cuda_t *d) {
+  size_t most = 0;
+  for (int p = 0; p < 2; p++) {
+    if (d->eplan[p].smem > most) most = d->eplan[p].smem;
+    if (d->bplan[p].smem > most) most = d->bplan[p].smem;
+  }
+  return most;
 }
 
 template <typename R, bool SOA, typename KC>
 int allow(const airfoil_cuda_t *d) {
-  size_t most = d->eplan.smem > d->bplan.smem ? d->eplan.smem : d->bplan.smem;
+  size_t most = most_smem(d);
   if (most <= 48 * 1024) return 0;
   TSR_CALL_CUDA(cudaFuncSetAttribute(k_staged<R, SOA, false, KC>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)most));
@@ -173,14 +185,15 @@ int allow(const airfoil_cuda_t *d) {
 
 }  // namespace
 
-extern "C" int airfoil_shared_cuda(const airfoil_cuda_t *d) {
+extern "C" int airfoil_shared_cuda(const airfoil_cuda_t *d, int part) {
+  TSR_CHECK(part == 0 || part == 1, TSR_ERR_ARG, "airfoil cuda/shared: part %d, expected 0 or 1", part);
   const bool soa = d->layout == AIRFOIL_SOA;
   if (d->prec == AIRFOIL_DOUBLE) {
-    if (soa) TSR_CALL((run<double, true>(d, d->kd)));
-    else TSR_CALL((run<double, false>(d, d->kd)));
+    if (soa) TSR_CALL((run<double, true>(d, d->kd, part)));
+    else TSR_CALL((run<double, false>(d, d->kd, part)));
   } else {
-    if (soa) TSR_CALL((run<float, true>(d, d->kf)));
-    else TSR_CALL((run<float, false>(d, d->kf)));
+    if (soa) TSR_CALL((run<float, true>(d, d->kf, part)));
+    else TSR_CALL((run<float, false>(d, d->kf, part)));
   }
   return 0;
 }
@@ -189,7 +202,7 @@ extern "C" int airfoil_shared_setup_cuda(const airfoil_cuda_t *d) {
   int dev = 0, optin = 0;
   TSR_CALL_CUDA(cudaGetDevice(&dev));
   TSR_CALL_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-  size_t most = d->eplan.smem > d->bplan.smem ? d->eplan.smem : d->bplan.smem;
+  size_t most = most_smem(d);
   TSR_CHECK(most <= (size_t)optin, TSR_ERR_UNSUPPORTED,
             "airfoil cuda/shared: a block stages %zu bytes, the GPU allows %d per block; use a "
             "smaller --block or --reorder partition (more reuse)", most, optin);

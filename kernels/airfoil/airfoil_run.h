@@ -83,9 +83,16 @@ typedef struct {
   airfoil_incr_t incr;
   airfoil_layout_t layout;
   int block;           /* threads per block (e.g. 256)                      */
+  int fuse;            /* 1: loops fused where they touch the same data:
+                          update + the next adt_calc (+ save_soln), gather's
+                          sum inside update (no res array); 0: one kernel
+                          per loop, as OP2                                  */
 } airfoil_cuda_opts_t;
 
-/* A CUDA variant (TSR_ERR_NOCUDA in a build without CUDA). */
+/* A CUDA variant (TSR_ERR_NOCUDA in a build without CUDA). On a
+ * partitioned mesh (p->halo) collective over p->comm: q and adt exchanged
+ * on the device (tsr_halo, host-staged) while the core edges run, the rms
+ * sums reduced over p->comm. */
 int airfoil_cuda_run(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, airfoil_run_t *r);
 
 #ifdef __cplusplus

@@ -256,6 +256,54 @@ int tsr_halo_create(MPI_Comm comm, int nneigh, const int *ranks, tsr_idx_t nloca
   return TSR_SUCCESS;
 }
 
+int tsr_halo_create_planes(const tsr_halo_t *h, int nplanes, tsr_idx_t stride, tsr_halo_t **out) {
+  TSR_CHECK(h && out, TSR_ERR_ARG, "tsr_halo_create_planes: NULL halo or out");
+  *out = NULL;
+  const int nn = h->nneigh;
+  const tsr_idx_t ns = h->s.off[nn], nr = h->r.off[nn];
+  int err = nplanes >= 1 && stride >= 1 ? TSR_SUCCESS
+            : TSR_RAISE(TSR_ERR_ARG, "halo planes: %d planes of %lld elements, expected >= 1 of each",
+                        nplanes, (long long)stride);
+  int *cnt = NULL;
+  tsr_idx_t *idx = NULL;
+  if (!err) {
+    cnt = malloc(sizeof(int) * (size_t)(2 * nn + 1));
+    idx = malloc(sizeof(tsr_idx_t) * (size_t)((ns + nr) * nplanes + 1));
+    if (!cnt || !idx) err = TSR_RAISE(TSR_ERR_ALLOC, "halo planes: no memory for %lld indices",
+                                      (long long)((ns + nr) * nplanes));
+  }
+  for (int side = 0; side < 2 && !err; side++) {
+    const side_t *sd = side ? &h->r : &h->s;
+    tsr_idx_t *o = idx + (side ? ns * nplanes : 0);
+    for (int k = 0; k < nn && !err; k++) {
+      tsr_idx_t n = sd->off[k + 1] - sd->off[k];
+      if (n * nplanes > INT_MAX) {
+        err = TSR_RAISE(TSR_ERR_UNSUPPORTED, "halo planes: %lld elements for rank %d exceed an int",
+                        (long long)(n * nplanes), h->ranks[k]);
+        break;
+      }
+      cnt[side * nn + k] = (int)(n * nplanes);
+      for (int c = 0; c < nplanes && !err; c++)
+        for (tsr_idx_t j = sd->off[k]; j < sd->off[k + 1]; j++) {
+          if (sd->idx[j] >= stride) {
+            err = TSR_RAISE(TSR_ERR_RANGE, "halo planes: index %lld is not below the plane "
+                            "stride %lld", (long long)sd->idx[j], (long long)stride);
+            break;
+          }
+          *o++ = c * stride + sd->idx[j];
+        }
+    }
+  }
+  err = tsr_error_agree(h->comm, err);
+  if (!err)
+    err = tsr_halo_create(h->comm, nn, h->ranks, stride * nplanes, cnt, idx, cnt + nn,
+                          idx + ns * nplanes, out);
+  free(cnt);
+  free(idx);
+  TSR_CALL(err);
+  return TSR_SUCCESS;
+}
+
 static void side_free(side_t *sd) {
   free(sd->off);
   free(sd->idx);

@@ -551,3 +551,38 @@ int tsr__mesh_owners(tsr__view_t *v, const tsr_mesh_part_opts_t *o, int pset) {
   free(known);
   return TSR_SUCCESS;
 }
+
+int tsr_partitioner_parse(const char *name, tsr_partitioner_t *out) {
+  TSR_CHECK(out, TSR_ERR_ARG, "tsr_partitioner_parse: out is NULL");
+  static const struct {
+    const char *name;
+    tsr_partitioner_t m;
+  } known[] = {{"metis", TSR_PARTITIONER_METIS},
+               {"ptscotch", TSR_PARTITIONER_PTSCOTCH},
+               {"block", TSR_PARTITIONER_BLOCK}};
+  for (size_t i = 0; name && i < sizeof known / sizeof known[0]; i++)
+    if (strcmp(name, known[i].name) == 0) {
+      *out = known[i].m;
+      return TSR_SUCCESS;
+    }
+  return TSR_RAISE(TSR_ERR_ARG, "partitioner '%s': expected metis, ptscotch or block",
+                   name ? name : "(null)");
+}
+
+const char *tsr_partitioner_name(tsr_partitioner_t m) {
+  switch (m) {
+  case TSR_PARTITIONER_METIS: return "metis";
+  case TSR_PARTITIONER_PTSCOTCH: return "ptscotch";
+  case TSR_PARTITIONER_BLOCK: return "block";
+  case TSR_PARTITIONER_GIVEN: return "given";
+  }
+  return "?";
+}
+
+int tsr_partitioner_have_ptscotch(void) {
+#ifdef TSR_HAVE_PTSCOTCH
+  return 1;
+#else
+  return 0;
+#endif
+}

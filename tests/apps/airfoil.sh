@@ -13,7 +13,7 @@ trap 'rm -rf "$t"' EXIT
 n=0; fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
-echo "1..12"
+echo "1..14"
 
 "$mk" -q --size 30x20 -o "$t/g.h5" --dat "$t/g.dat" && ok "tsr-mkairfoil writes HDF5 and new_grid.dat" || no "tsr-mkairfoil writes"
 "$mk" -q --from-dat "$t/g.dat" -o "$t/c.h5" && ok "tsr-mkairfoil converts new_grid.dat" || no "tsr-mkairfoil converts"
@@ -43,6 +43,11 @@ done
   ok "-o writes the solution with an XDMF sidecar" || no "-o output"
 "$af" --device cpu --reorder sideways > "$t/e5" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "reorder" "$t/e5" && ok "bad --reorder" || no "bad --reorder (rc $rc)"
+"$af" --device cpu --partitioner chaco > "$t/e6" 2>&1; rc=$?
+[ $rc -ne 0 ] && grep -q "partitioner 'chaco': expected metis or ptscotch" "$t/e6" &&
+  ok "bad --partitioner" || no "bad --partitioner (rc $rc)"
+"$af" --device cpu --iterations 5 --size 30x20 --partitioner metis > "$t/p1" 2>&1 &&
+  grep -q "(metis)" "$t/p1" && ok "--partitioner metis" || no "--partitioner metis"
 
 printf 'garbage\n' > "$t/bad.h5"
 "$af" --device cpu -i "$t/bad.h5" > "$t/e1" 2>&1; rc=$?

@@ -8,7 +8,16 @@
  *    back, equals the serial final q in the original numbering to 1e-12
  *    relative to max |q|, and the pressure dat matches it;
  *  - a mesh read from a file by every rank (parallel HDF5, BLOCK) gives the
- *    same history as the generated one. */
+ *    same history as the generated one;
+ *  - PT-Scotch partitions (when built --with-ptscotch) give the same history;
+ *  - the halo of q held SoA (tsr_halo_create_planes: four planes in one
+ *    exchange) fills every halo row with its owner's values, as the AoS
+ *    exchange does (values made from global ids, so independent of both);
+ *  - with a GPU on every rank: each CUDA variant (strategy x layout, fused
+ *    and not, in the file's numbering and partition-reordered) gives the
+ *    rms history of the same variant run serially on the whole mesh to
+ *    1e-12 relative, and the CPU reference's to 1e-9; the final owned q to
+ *    1e-12 of max |q|. Without a GPU that case is left out (one comment). */
 #include <math.h>
 #include <unistd.h>
 #include "tsr_check.h"
@@ -36,7 +45,7 @@ START_TEST(test_histories) {
   airfoil_run_t rs = {N, AIRFOIL_DOUBLE, ref, NULL, 0};
   ck_tsr(airfoil_cpu_ref(&ps, &rs));
   for (int how = AIRFOIL_REORDER_NONE; how <= AIRFOIL_REORDER_PARTITION; how++) {
-    airfoil_setup_t o = {(airfoil_reorder_t)how, 64, 1.001, 0};
+    airfoil_setup_t o = {(airfoil_reorder_t)how, 64, 1.001, 0, TSR_PARTITIONER_METIS};
     airfoil_local_t l;
     ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, "gen", &o, &l));
     airfoil_run_t r = {N, AIRFOIL_DOUBLE, rms, NULL, 0};
@@ -73,7 +82,7 @@ START_TEST(test_output_and_block_read) {
   /* read by blocks, partition, reorder, run, write back */
   tsr_mesh_t *m = NULL;
   ck_tsr(airfoil_mesh_read(MPI_COMM_WORLD, in, &m));
-  airfoil_setup_t o = {AIRFOIL_REORDER_GPS, 64, 1.001, 0};
+  airfoil_setup_t o = {AIRFOIL_REORDER_GPS, 64, 1.001, 0, TSR_PARTITIONER_METIS};
   airfoil_local_t l;
   ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, in, &o, &l));
   double *q = malloc(sizeof(double) * (4 * l.p.ncell + 1));
@@ -118,12 +127,156 @@ START_TEST(test_output_and_block_read) {
 }
 END_TEST
 
+START_TEST(test_ptscotch) {
+  if (!tsr_partitioner_have_ptscotch()) return; /* nothing to compare without it */
+  tsr_mesh_t *m = NULL;
+  ck_tsr(airfoil_naca0012(24, 14, 1, &m));
+  airfoil_problem_t ps;
+  ck_tsr(airfoil_problem_from_mesh(m, "gen", &ps));
+  double ref[N], rms[N];
+  airfoil_run_t rs = {N, AIRFOIL_DOUBLE, ref, NULL, 0};
+  ck_tsr(airfoil_cpu_ref(&ps, &rs));
+  airfoil_setup_t o = {AIRFOIL_REORDER_NONE, 64, 1.001, 0, TSR_PARTITIONER_PTSCOTCH};
+  airfoil_local_t l;
+  ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, "gen", &o, &l));
+  airfoil_run_t r = {N, AIRFOIL_DOUBLE, rms, NULL, 0};
+  int rc = airfoil_cpu_ref(&l.p, &r);
+  double w = rc ? 1 : max_rel(rms, ref, N);
+  airfoil_local_free(&l);
+  tsr_mesh_destroy(&m);
+  ck_assert_msg(tsr_test_all(rc == 0 && w < TOL), "PT-Scotch: rc %d, max rel. diff %.3e", rc, w);
+}
+END_TEST
+
+START_TEST(test_partitioner_names) {
+  tsr_partitioner_t m = TSR_PARTITIONER_GIVEN;
+  ck_tsr(tsr_partitioner_parse("metis", &m));
+  ck_assert_int_eq(m, TSR_PARTITIONER_METIS);
+  ck_tsr(tsr_partitioner_parse("ptscotch", &m));
+  ck_assert_int_eq(m, TSR_PARTITIONER_PTSCOTCH);
+  ck_tsr(tsr_partitioner_parse("block", &m));
+  ck_assert_int_eq(m, TSR_PARTITIONER_BLOCK);
+  ck_tsr_fails(tsr_partitioner_parse("Metis", &m), TSR_ERR_ARG);
+  ck_tsr_fails(tsr_partitioner_parse(NULL, &m), TSR_ERR_ARG);
+  ck_assert_str_eq(tsr_partitioner_name(TSR_PARTITIONER_PTSCOTCH), "ptscotch");
+  ck_assert_str_eq(tsr_partitioner_name(TSR_PARTITIONER_METIS), "metis");
+}
+END_TEST
+
+/* Value of component n of the cell with global id g. */
+static double cell_value(int64_t g, int n) { return 1000.0 * (double)g + n + 0.25; }
+
+START_TEST(test_halo_planes) {
+  tsr_mesh_t *m = NULL;
+  ck_tsr(airfoil_naca0012(24, 14, 1, &m));
+  airfoil_setup_t o = {AIRFOIL_REORDER_GPS, 64, 1.001, 0, TSR_PARTITIONER_METIS};
+  airfoil_local_t l;
+  ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, "gen", &o, &l));
+  const int64_t nc = l.p.ncell, nco = l.p.ncell_owned;
+  const int64_t *gid = tsr_mesh_set(l.mesh, tsr_mesh_find_set(l.mesh, "cells"))->global_id;
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  ck_assert(size == 1 || (l.halo && gid && nco < nc));
+  if (size > 1) {
+    double *aos = malloc(sizeof(double) * 4 * nc), *soa = malloc(sizeof(double) * 4 * nc);
+    for (int64_t i = 0; i < nc; i++)
+      for (int n = 0; n < 4; n++) /* owned rows right, halo rows wrong */
+        aos[4 * i + n] = soa[n * nc + i] = i < nco ? cell_value(gid[i], n) : -1.0;
+    tsr_device_t cpu;
+    ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CPU, &cpu));
+    tsr_halo_t *planes = NULL, *copy = NULL;
+    ck_tsr(tsr_halo_create_planes(l.halo, 4, nc, &planes));
+    ck_tsr(tsr_halo_create_planes(l.halo, 1, nc, &copy));
+    ck_assert(tsr_halo_recv_count(planes) == 4 * tsr_halo_recv_count(l.halo));
+    ck_tsr(tsr_halo_begin(planes, &cpu, soa, 1, TSR_DOUBLE));
+    ck_tsr(tsr_halo_begin(copy, &cpu, aos, 4, TSR_DOUBLE)); /* both in flight */
+    ck_tsr(tsr_halo_end(copy, &cpu, aos, 4, TSR_DOUBLE));
+    ck_tsr(tsr_halo_end(planes, &cpu, soa, 1, TSR_DOUBLE));
+    int64_t bad = 0, filled = 0;
+    for (int64_t i = nco; i < nc; i++) {
+      int got = 0;
+      for (int n = 0; n < 4; n++) {
+        bad += soa[n * nc + i] != aos[4 * i + n];
+        got += aos[4 * i + n] == cell_value(gid[i], n);
+      }
+      filled += got == 4;
+    }
+    /* every halo row the exchange fills is a cell some rank owns: all of them */
+    ck_assert_msg(bad == 0 && filled == nc - nco, "SoA planes vs AoS: %lld differ, %lld of %lld "
+                  "halo rows hold their owner's values", (long long)bad, (long long)filled,
+                  (long long)(nc - nco));
+    ck_tsr_fails(tsr_halo_create_planes(l.halo, 0, nc, &planes), TSR_ERR_ARG);
+    tsr_halo_destroy(&planes);
+    tsr_halo_destroy(&copy);
+    free(aos);
+    free(soa);
+  }
+  airfoil_local_free(&l);
+  tsr_mesh_destroy(&m);
+}
+END_TEST
+
+enum { NG = 30 };
+
+START_TEST(test_cuda_histories) {
+  tsr_device_t dev;
+  ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CUDA, &dev));
+  tsr_mesh_t *m = NULL;
+  ck_tsr(airfoil_naca0012(24, 14, 1, &m));
+  airfoil_problem_t ps;
+  ck_tsr(airfoil_problem_from_mesh(m, "gen", &ps));
+  double cref[NG], gref[NG], rms[NG];
+  double *qs = malloc(sizeof(double) * 4 * ps.ncell);
+  airfoil_run_t rc_ = {NG, AIRFOIL_DOUBLE, cref, NULL, 0};
+  ck_tsr(airfoil_cpu_ref(&ps, &rc_));
+  for (int how = AIRFOIL_REORDER_NONE; how <= AIRFOIL_REORDER_PARTITION; how += 3) {
+    airfoil_setup_t so = {(airfoil_reorder_t)how, 64, 1.001, 0, TSR_PARTITIONER_METIS};
+    airfoil_local_t l;
+    ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, "gen", &so, &l));
+    const int64_t *gid = tsr_mesh_set(l.mesh, tsr_mesh_find_set(l.mesh, "cells"))->global_id;
+    double *q = malloc(sizeof(double) * (4 * l.p.ncell + 1));
+    for (int incr = 0; incr < 4; incr++)
+      for (int layout = 0; layout < 2; layout++)
+        for (int fuse = 0; fuse < 2; fuse++) {
+          airfoil_cuda_opts_t o = {(airfoil_incr_t)incr, (airfoil_layout_t)layout, 64, fuse};
+          airfoil_run_t g = {NG, AIRFOIL_DOUBLE, gref, qs, 0};
+          ck_tsr(airfoil_cuda_run(&ps, &o, &g)); /* serial, whole mesh */
+          airfoil_run_t r = {NG, AIRFOIL_DOUBLE, rms, q, 0};
+          int rc = airfoil_cuda_run(&l.p, &o, &r);
+          double wg = rc ? 1 : max_rel(rms, gref, NG), wc = rc ? 1 : max_rel(rms, cref, NG);
+          double qmax = 0, wq = 0;
+          for (int64_t i = 0; i < 4 * ps.ncell; i++) qmax = fmax(qmax, fabs(qs[i]));
+          for (int64_t i = 0; !rc && i < l.p.ncell_owned; i++)
+            for (int n = 0; n < 4; n++)
+              wq = fmax(wq, fabs(q[4 * i + n] - qs[4 * (gid ? gid[i] : i) + n]) / qmax);
+          if (!tsr_test_all(rc == 0 && wg < TOL && wc < 1e-9 && wq < TOL))
+            ck_abort_msg("reorder %d incr %d layout %d fuse %d: rc %d (%s), vs serial GPU %.3e, "
+                         "vs CPU %.3e, q %.3e", how, incr, layout, fuse, rc,
+                         rc ? tsr_error_message() : "", wg, wc, wq);
+        }
+    free(q);
+    airfoil_local_free(&l);
+  }
+  free(qs);
+  tsr_mesh_destroy(&m);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("airfoil_mpi");
   TCase *t = tcase_create("mpi");
   tcase_set_timeout(t, 120);
   tcase_add_test(t, test_histories);
   tcase_add_test(t, test_output_and_block_read);
+  tcase_add_test(t, test_ptscotch);
+  tcase_add_test(t, test_partitioner_names);
+  tcase_add_test(t, test_halo_planes);
+  /* the CUDA case only when every rank sees a GPU */
+  int gpu = tsr_device_cuda_count() > 0, all = 0, rank;
+  MPI_Allreduce(&gpu, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (all) tcase_add_test(t, test_cuda_histories);
+  else if (rank == 0) fprintf(stderr, "CUDA case skipped: no CUDA device\n");
   suite_add_tcase(s, t);
   return s;
 }

@@ -60,6 +60,14 @@ int tsr_halo_create_regular(const tsr_grid_part_t *part, const tsr_grid_box_t *b
  * tsr_halo_exchange(h, dev, dat->data, dat->dim, dat->type). */
 int tsr_halo_create_mesh(MPI_Comm comm, const tsr_mesh_t *mesh, int set, tsr_halo_t **out);
 
+/* The same exchange as h for a dat held as nplanes planes of `stride`
+ * elements (SoA: component c of element i at data[c*stride + i]): element i
+ * of h becomes elements c*stride + i, c = 0 .. nplanes-1, and one message
+ * per neighbour carries every plane. nplanes = 1 gives a copy of h (a second
+ * exchange of the same pattern in flight at once). Every index of h must be
+ * below stride. Collective over h's communicator. */
+int tsr_halo_create_planes(const tsr_halo_t *h, int nplanes, tsr_idx_t stride, tsr_halo_t **out);
+
 int tsr_halo_destroy(tsr_halo_t **h); /* sets *h = NULL */
 
 /* Forward exchange: owners' values into halo copies. */

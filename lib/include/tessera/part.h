@@ -135,6 +135,16 @@ typedef struct {
                                 tsr_mesh_block_rows() rows of the set */
 } tsr_mesh_part_opts_t;
 
+/* Partitioner by name: "metis", "ptscotch", "block" (case-sensitive).
+ * TSR_ERR_ARG naming the accepted names for anything else ("ptscotch" is
+ * accepted in every build; tsr_mesh_partition refuses it without
+ * --with-ptscotch). tsr_partitioner_name: the name of m ("given" for
+ * TSR_PARTITIONER_GIVEN, "?" for other values). */
+int tsr_partitioner_parse(const char *name, tsr_partitioner_t *out);
+const char *tsr_partitioner_name(tsr_partitioner_t m);
+/* 1 when this build has PT-Scotch (configure --with-ptscotch). */
+int tsr_partitioner_have_ptscotch(void);
+
 /* Collective. in: a SERIAL mesh (the same on every rank) or a BLOCK mesh
  * (blocks as tsr_mesh_block_rows, global map targets). out: a new
  * PARTITIONED mesh with this rank's part (in is not changed). Constants are

@@ -278,8 +278,24 @@ int tsr_file_attr_int(tsr_file_t *f, const char *obj, const char *name, int64_t 
   return rc;
 }
 
+/* Attribute writes change the file's metadata, which parallel HDF5 needs
+ * identical on every rank (a rank writing another length or value leaves
+ * the ranks in different collectives at close: a hang). Rank 0's value is
+ * therefore the one every rank writes. */
 int tsr__attr_write_string(tsr_file_t *f, hid_t obj, const char *name, const char *value) {
   if (!value) value = "";
+  long long len = (long long)strlen(value);
+  MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, f->comm);
+  char *v = malloc((size_t)len + 1);
+  int ok = v != NULL, all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, f->comm);
+  if (!all) {
+    free(v);
+    return TSR_RAISE(TSR_ERR_ALLOC, "%s: attribute '%s': out of memory", f->path, name);
+  }
+  if (f->rank == 0) memcpy(v, value, (size_t)len + 1);
+  MPI_Bcast(v, (int)len + 1, MPI_CHAR, 0, f->comm);
+  value = v;
   hid_t t = H5Tcopy(H5T_C_S1);
   H5Tset_size(t, strlen(value) + 1);
   H5Tset_strpad(t, H5T_STR_NULLTERM);
@@ -291,11 +307,19 @@ int tsr__attr_write_string(tsr_file_t *f, hid_t obj, const char *name, const cha
   if (a >= 0) H5Aclose(a);
   H5Sclose(sp);
   H5Tclose(t);
+  free(v);
   return rc;
 }
 
 int tsr__attr_write_int(tsr_file_t *f, hid_t obj, const char *name, const int64_t *v, int n,
                         tsr_dtype_t type) {
+  /* rank 0's values for every rank, as for strings */
+  int64_t vb[16];
+  TSR_CHECK(n >= 1 && n <= 16, TSR_ERR_ARG, "%s: attribute '%s': %d values (1..16)", f->path, name,
+            n);
+  memcpy(vb, v, (size_t)n * sizeof *vb);
+  MPI_Bcast(vb, n, MPI_INT64_T, 0, f->comm);
+  v = vb;
   hsize_t d = (hsize_t)n;
   hid_t sp = H5Screate_simple(1, &d, NULL);
   hid_t ft = type == TSR_INT32 ? H5T_STD_I32LE : H5T_STD_I64LE;

@@ -225,6 +225,36 @@ START_TEST(test_errors_agree) {
 }
 END_TEST
 
+/* Ranks that pass different provenance (only rank 0 knows the variant and
+ * device, say) must not hang parallel HDF5 at close: rank 0's strings are
+ * written. */
+START_TEST(test_provenance_differs_per_rank) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  char path[256] = "";
+  if (rank == 0) tsr_test_tmpname(path, sizeof path, "prov.h5");
+  MPI_Bcast(path, sizeof path, MPI_CHAR, 0, MPI_COMM_WORLD);
+  tsr_file_t *f = NULL;
+  ck_tsr(tsr_file_create(MPI_COMM_WORLD, path, &f));
+  char variant[64];
+  snprintf(variant, sizeof variant, "%s-%d", rank == 0 ? "from-rank-zero" : "other", rank * 7);
+  tsr_provenance_t p = {"check_io_mpi", variant, rank == 0 ? "the device of rank 0" : NULL,
+                        rank == 0 ? "a long command line" : "x", 0};
+  ck_tsr(tsr_file_write_provenance(f, &p));
+  ck_tsr(tsr_file_close(&f));
+  ck_tsr(tsr_file_open(MPI_COMM_WORLD, path, &f));
+  char buf[128];
+  ck_tsr(tsr_file_attr_string(f, NULL, "variant", buf, sizeof buf));
+  int ok = strcmp(buf, "from-rank-zero-0") == 0;
+  ck_tsr(tsr_file_attr_string(f, NULL, "device", buf, sizeof buf));
+  ok = ok && strcmp(buf, "the device of rank 0") == 0;
+  ck_tsr(tsr_file_close(&f));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) unlink(path);
+  ck_assert_msg(tsr_test_all(ok), "provenance is not rank 0's on every rank");
+}
+END_TEST
+
 static Suite *io_mpi_suite(void) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
@@ -233,6 +263,7 @@ static Suite *io_mpi_suite(void) {
   tcase_add_test(tc, test_block_read_equals_serial);
   tcase_add_test(tc, test_grid_parallel_equals_serial);
   tcase_add_test(tc, test_errors_agree);
+  tcase_add_test(tc, test_provenance_differs_per_rank);
   suite_add_tcase(s, tc);
   return s;
 }

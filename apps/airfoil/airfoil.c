@@ -143,7 +143,8 @@ static int af_main(int argc, char **argv) {
        "CUDA: one kernel per loop as OP2 (default: update fused with the next adt_calc and "
        "save_soln, gather's sum inside update)"},
   };
-  TSR_CALL(tsr_cli_parse(&cli, argc, argv, opts, 9, MPI_COMM_WORLD, NULL, 0, NULL));
+  TSR_CALL(tsr_error_agree(MPI_COMM_WORLD,
+                           tsr_cli_parse(&cli, argc, argv, opts, 9, MPI_COMM_WORLD, NULL, 0, NULL)));
   if (cli.exit_now) return 0;
   if (cli.list_variants) {
     tsr_variant_list(af_variants, AIRFOIL_NVARIANTS, stdout);

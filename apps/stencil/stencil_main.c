@@ -132,7 +132,7 @@ static int st_main(int argc, char **argv) {
   const char *pos[2];
   int npos = 0;
   cli.iterations = 1;
-  TSR_CALL(tsr_cli_parse(&cli, argc, argv, opts, nopts, comm, pos, 2, &npos));
+  TSR_CALL(tsr_error_agree(comm, tsr_cli_parse(&cli, argc, argv, opts, nopts, comm, pos, 2, &npos)));
   if (cli.exit_now) return TSR_SUCCESS;
   if (cli.list_variants) {
     if (rank == 0) tsr_variant_list(stencil_variants, STENCIL_NVARIANTS, stdout);

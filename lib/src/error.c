@@ -170,7 +170,8 @@ void tsr_abort(MPI_Comm comm, int code) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  if (tsr__err.collective) {
+  if (tsr__err.collective || size == 1) {
+    /* every rank knows (or there is one): a clean end, no abort banner */
     if (rank == 0) tsr__print(stderr, "");
     MPI_Finalize();
     exit(1);

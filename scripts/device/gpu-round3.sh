@@ -15,7 +15,7 @@ echo "check_stencil_mpi: $(grep -c '^ok' "$W/mpi.tap") ok, $(grep -c '^not ok' "
 S="$P/tsr-stencil"
 for st in laplap hdiff; do
   timeout 120 $S $st --size 512x512x64 --variant 'cuda/regular/shared,cuda/regular/tile-kloop,cuda/regular/naive' \
-    --threads 32x8x1,64x4x1,64x8x1,128x4x1,32x16x1,64x1x1 --kpt 8,16 --runs 20 -q --csv "$W/$st-tile.csv" > "$W/$st-tile.log" 2>&1
+    --threads 32x8x1,64x4x1,64x8x1,128x4x1,32x16x1,64x1x1 --kpt $KPT --runs 20 -q --csv "$W/$st-tile$KPT.csv" > "$W/$st-tile$KPT.log" 2>&1
   echo "$st tile: exit $?"; awk -F, 'NR>1 && $13>0 {print $13, $16, $9"x"$10"x"$11, $24}' "$W/$st-tile.csv" | sort -g | head -4
 done
 timeout 150 $S fastwaves --size 512x512x64 --variant 'cuda/*' --threads 128x1x8,32x1x8,256x1x1,64x4x1 \

@@ -5,6 +5,7 @@ set -u
 P=${1:?usage: gpu-round3.sh PACKDIR}
 OUT=${OUT:-$PWD/device-out}
 W=$(mktemp -d)
+KPT=${KPT:-8}
 export LD_LIBRARY_PATH="$PWD/$P:${LD_LIBRARY_PATH:-}" OMP_NUM_THREADS=16
 for t in check_stencil_cuda check_sparse_cuda; do
   OMP_NUM_THREADS=4 sh tests/driver "$P/$t" > "$W/$t.tap" 2>&1

@@ -35,6 +35,27 @@
     tsr_error_clear();                                                       \
   } while (0)
 
+/* Checks for loops over many elements: check's own ck_assert_* records a
+ * mark point per call (slow in tight loops), so these test first and call
+ * ck_abort_msg only on failure. */
+#define REQUIRE(cond, ...)                    \
+  do {                                        \
+    if (!(cond)) ck_abort_msg(__VA_ARGS__);   \
+  } while (0)
+#define REQ_EQ(a, b)                                                       \
+  REQUIRE((int64_t)(a) == (int64_t)(b), "%s == %s: %lld != %lld", #a, #b, \
+          (long long)(a), (long long)(b))
+#define REQ_UEQ(a, b)                                                         \
+  REQUIRE((uint64_t)(a) == (uint64_t)(b), "%s == %s: %llu != %llu", #a, #b, \
+          (unsigned long long)(a), (unsigned long long)(b))
+#define REQ_ULT(a, b)                                                       \
+  REQUIRE((uint64_t)(a) < (uint64_t)(b), "%s < %s: %llu >= %llu", #a, #b, \
+          (unsigned long long)(a), (unsigned long long)(b))
+#define REQ_DEQ(a, b)                                                                     \
+  REQUIRE((double)(a) == (double)(b), "%s == %s: %.17g != %.17g", #a, #b, (double)(a), \
+          (double)(b))
+#define REQ_MEM(a, b, n) REQUIRE(memcmp((a), (b), (n)) == 0, "%s and %s differ", #a, #b)
+
 static inline int tsr_test_run(Suite *s) {
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_ENV);

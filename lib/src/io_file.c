@@ -210,15 +210,24 @@ int tsr_file_has_attr(tsr_file_t *f, const char *obj, const char *name) {
   return e > 0;
 }
 
-int tsr_file_attr_string(tsr_file_t *f, const char *obj, const char *name, char *buf, size_t n) {
+/* Open attribute `name` of obj (root for NULL or "") for reading: *o and *a
+ * (a may be negative if H5Aopen failed; the caller checks and closes both). */
+static int tsr__attr_open(tsr_file_t *f, const char *obj, const char *name, hid_t *o, hid_t *a) {
   const char *on = obj && *obj ? obj : "/";
-  hid_t o = tsr__obj_open(f, obj);
-  TSR_CHECK(o >= 0, TSR_ERR_FORMAT, "%s: object '%s' not found", f->path, on);
-  if (H5Aexists(o, name) <= 0) {
-    H5Oclose(o);
+  *o = tsr__obj_open(f, obj);
+  TSR_CHECK(*o >= 0, TSR_ERR_FORMAT, "%s: object '%s' not found", f->path, on);
+  if (H5Aexists(*o, name) <= 0) {
+    H5Oclose(*o);
     return TSR_RAISE(TSR_ERR_FORMAT, "%s: '%s': attribute '%s' not found", f->path, on, name);
   }
-  hid_t a = H5Aopen(o, name, H5P_DEFAULT);
+  *a = H5Aopen(*o, name, H5P_DEFAULT);
+  return TSR_SUCCESS;
+}
+
+int tsr_file_attr_string(tsr_file_t *f, const char *obj, const char *name, char *buf, size_t n) {
+  const char *on = obj && *obj ? obj : "/";
+  hid_t o, a;
+  TSR_CALL(tsr__attr_open(f, obj, name, &o, &a));
   hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
   int rc = 0;
   if (ft < 0 || H5Tget_class(ft) != H5T_STRING) {
@@ -254,13 +263,8 @@ int tsr_file_attr_string(tsr_file_t *f, const char *obj, const char *name, char 
 
 int tsr_file_attr_int(tsr_file_t *f, const char *obj, const char *name, int64_t *val, int count) {
   const char *on = obj && *obj ? obj : "/";
-  hid_t o = tsr__obj_open(f, obj);
-  TSR_CHECK(o >= 0, TSR_ERR_FORMAT, "%s: object '%s' not found", f->path, on);
-  if (H5Aexists(o, name) <= 0) {
-    H5Oclose(o);
-    return TSR_RAISE(TSR_ERR_FORMAT, "%s: '%s': attribute '%s' not found", f->path, on, name);
-  }
-  hid_t a = H5Aopen(o, name, H5P_DEFAULT);
+  hid_t o, a;
+  TSR_CALL(tsr__attr_open(f, obj, name, &o, &a));
   hid_t ft = a >= 0 ? H5Aget_type(a) : -1;
   hid_t sp = a >= 0 ? H5Aget_space(a) : -1;
   hssize_t np = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;

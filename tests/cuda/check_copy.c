@@ -8,8 +8,6 @@
 #include "tsr_check.h"
 #include "kernels/copy/copy.h"
 
-#define REQUIRE(cond, ...) \
-  do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
 
 static const struct {
   int id, device, kind;

@@ -11,8 +11,6 @@
 #include "tsr_check.h"
 #include "kernels/layout/matmul.h"
 
-#define REQUIRE(cond, ...) \
-  do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
 
 static tsr_device_t dev;
 

@@ -9,8 +9,6 @@
 #include "kernels/copy/copy.h"
 
 /* Fails like ck_assert_msg, without check's per-call mark point. */
-#define REQUIRE(cond, ...) \
-  do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
 
 static const double SENTINEL = -7.0;
 

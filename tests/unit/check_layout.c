@@ -16,20 +16,6 @@
 /* check's ck_assert_* records a mark point (a write to a pipe) per call;
  * these fail the same way but cost nothing when they hold, for the loops
  * over every element. */
-#define REQUIRE(cond, ...) \
-  do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
-#define REQ_EQ(a, b) \
-  REQUIRE((int64_t)(a) == (int64_t)(b), "%s == %s: %lld != %lld", #a, #b, \
-          (long long)(a), (long long)(b))
-#define REQ_UEQ(a, b) \
-  REQUIRE((uint64_t)(a) == (uint64_t)(b), "%s == %s: %llu != %llu", #a, #b, \
-          (unsigned long long)(a), (unsigned long long)(b))
-#define REQ_ULT(a, b) \
-  REQUIRE((uint64_t)(a) < (uint64_t)(b), "%s < %s: %llu >= %llu", #a, #b, \
-          (unsigned long long)(a), (unsigned long long)(b))
-#define REQ_DEQ(a, b) \
-  REQUIRE((double)(a) == (double)(b), "%s == %s: %.17g != %.17g", #a, #b, (double)(a), (double)(b))
-#define REQ_MEM(a, b, n) REQUIRE(memcmp((a), (b), (n)) == 0, "%s and %s differ", #a, #b)
 
 static const int64_t SIZES[] = {1, 7, 33, 100, 128};
 #define NSIZES (sizeof SIZES / sizeof *SIZES)

@@ -12,8 +12,6 @@
 #include "kernels/layout/matmul.h"
 #include "kernels/layout/stencil.h"
 
-#define REQUIRE(cond, ...) \
-  do { if (!(cond)) ck_abort_msg(__VA_ARGS__); } while (0)
 
 /* Random non-zero floats, |v| in [0.5, 1.5). */
 static void randomize(float *v, size_t n, unsigned long long seed) {

@@ -9,10 +9,6 @@
 
 /* Cheap assertion for inner loops: check is only called on failure (each
  * ck_assert records its location through a system call). */
-#define REQUIRE(cond, ...)                \
-  do {                                    \
-    if (!(cond)) ck_abort_msg(__VA_ARGS__); \
-  } while (0)
 #define REQUIRE_EQ(a, b)                                                                    \
   REQUIRE((a) == (b), "%s == %lld, expected %s == %lld", #a, (long long)(a), #b, (long long)(b))
 

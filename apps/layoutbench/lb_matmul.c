@@ -308,6 +308,7 @@ static int run_device(lb_t *B, tsr_devkind_t kind, const picks_t *P, host_t *H) 
   devset_t D;
   TSR_CALL(dev_setup(B, kind, n, &D));
   int rc = TSR_SUCCESS;
+  double mmbase = 0; /* R x R = R's median here, for cuBLAS's speed-up */
   if (mm_here) {
     /* the baseline R x R = R first: every speed-up is relative to it */
     double base = 0, t = 0, best = 0;
@@ -322,7 +323,7 @@ static int run_device(lb_t *B, tsr_devkind_t kind, const picks_t *P, host_t *H) 
                             B->max_seconds, job_run, &j, &st);
       base = st.median;
     }
-    best = base;
+    best = mmbase = base;
     for (int i = 0; i < P->nmm && !rc; i++) {
       int c = P->mm[i];
       if (c != 0) rc = run_mm(B, &D, H, P->mmname[i], LB_MATMUL, c / 36, c / 6 % 6, c % 6, base, &t);
@@ -359,7 +360,7 @@ static int run_device(lb_t *B, tsr_devkind_t kind, const picks_t *P, host_t *H) 
   }
   if (!rc && P->cublas) {
     double t;
-    rc = run_mm(B, &D, H, P->cublasname, LB_CUBLAS, 0, 0, 0, 0, &t);
+    rc = run_mm(B, &D, H, P->cublasname, LB_CUBLAS, 0, 0, 0, mmbase, &t);
   }
   for (int i = 0; i < P->ntr && !rc; i++) {
     double t;

@@ -3,7 +3,8 @@
 # (TAP): the original's rows (header lines, "(Error)" rows) and tsr-stencil's (PASS, FAIL,
 # skipped, CPU rows); the best row per program and grid kind, % of floor, ratio, summary CSV,
 # the per-block table and the ncu reader.
-s=${srcdir:-.}/scripts/peers/stencil-compare
+top=${TSR_TOP_SRCDIR:-${srcdir:-.}}
+s=$top/scripts/peers/stencil-compare
 command -v python3 > /dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 0; }
 t=${TMPDIR:-/tmp}/tsr-peers-test.$$
 mkdir -p "$t" || exit 1
@@ -72,6 +73,6 @@ python3 "$s" ncu "$t/ncu.csv" "$t/missing.csv" > "$t/out" 2>&1; rc=$?
 printf 'nothing here\n' > "$t/empty.csv"
 python3 "$s" best --orig "$t/empty.csv" > "$t/out" 2>&1 && no "best with no rows must fail" || ok "best: no rows is an error"
 
-sh -n "${srcdir:-.}/scripts/peers/build-gridbenchmark.sh" && bash -n "${srcdir:-.}/scripts/device/peers-stencil.sh" &&
-  bash -n "${srcdir:-.}/scripts/device/seed-tables.sh" && ok "peer and device scripts parse" || no "script syntax"
+sh -n "$top/scripts/peers/build-gridbenchmark.sh" && bash -n "$top/scripts/device/peers-stencil.sh" &&
+  bash -n "$top/scripts/device/seed-tables.sh" && ok "peer and device scripts parse" || no "script syntax"
 exit $fail

@@ -2,3 +2,8 @@
 dist_pkgdata_SCRIPTS = scripts/quickstart scripts/demo
 dist_pkgdata_DATA = scripts/demo.list scripts/slurm/tessera.sbatch
 EXTRA_DIST += .ci/run
+# the original stencil benchmark beside tsr-stencil (docs/STENCIL.md, "Comparing with the original")
+EXTRA_DIST += scripts/peers/build-gridbenchmark.sh scripts/peers/stencil-compare \
+	scripts/device/peers-stencil.sh scripts/device/seed-tables.sh
+TESTS += tests/apps/peers_compare.sh
+EXTRA_DIST += tests/apps/peers_compare.sh

@@ -118,76 +118,18 @@ static int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, 
   return 0;
 }
 
-/* What a profile row is labelled with besides the kernel. */
-typedef struct {
-  const char *variant, *precision, *reorder;
-  int ranks, block, fuse, niter;
-  double ceiling;      /* bytes/s, 0 unknown                                 */
-  double run_s;        /* wall time of the profiled run                      */
-  double unprofiled_s; /* median of the timed (unprofiled) runs              */
-} af_prof_label_t;
-
-/* Passes over its set kernel k makes in a run of niter iterations (a pass
- * may be several launches: core and rest parts, colours). */
-static double af_passes(airfoil_kernel_t k, int fused, int niter) {
-  switch (k) {
-  case AIRFOIL_K_SAVE: return fused ? 1 : niter;
-  case AIRFOIL_K_ADT: return fused ? 1 : 2.0 * niter;
-  case AIRFOIL_K_UPDATE_ADT:
-  case AIRFOIL_K_UPDATE_ADT_SAVE:
-  case AIRFOIL_K_GUPDATE_ADT:
-  case AIRFOIL_K_GUPDATE_ADT_SAVE: return niter;
-  default: return 2.0 * niter;
-  }
-}
-
-/* --profile: the per-kernel table of one variant (max over ranks of time
- * and launches, bytes of all ranks) on rank 0's stdout and, with csv, one
- * row per kernel launched plus a "sum" row (docs/CSV.md). */
+/* --profile: the per-kernel table of one variant, max over ranks of time
+ * and launches (the counts are of all ranks already), on rank 0. */
 static int af_profile_emit(const airfoil_profile_t *local, airfoil_incr_t incr,
-                           const airfoil_counts_t *counts, size_t real, const af_prof_label_t *l,
-                           int say, FILE *csv) {
+                           const airfoil_counts_t *counts, size_t real,
+                           const airfoil_profile_label_t *l, int say, FILE *csv) {
   airfoil_profile_t pr = *local;
   TSR_CHECK(MPI_Allreduce(MPI_IN_PLACE, pr.seconds, AIRFOIL_NKERNELS, MPI_DOUBLE, MPI_MAX,
                           MPI_COMM_WORLD) == MPI_SUCCESS &&
                 MPI_Allreduce(MPI_IN_PLACE, pr.calls, AIRFOIL_NKERNELS, MPI_INT64_T, MPI_MAX,
                               MPI_COMM_WORLD) == MPI_SUCCESS,
             TSR_ERR_MPI, "--profile: MPI_Allreduce of the kernel times failed");
-  const double it1000 = l->niter > 0 ? 1000.0 / l->niter : 0;
-  if (say)
-    printf("\nprofile of %s (block %d, %s; CUDA events or CPU timers around each launcher, "
-           "synchronised per pair: the sum can exceed the unprofiled run)\n"
-           "  %-24s %7s %7s %9s %9s %9s %8s %7s\n", l->variant, l->block,
-           l->fuse ? "fused" : "unfused", "kernel", "calls", "passes", "total s", "s/1000it",
-           "MB/pass", "GB/s", "%floor");
-  double tsum = 0, bsum = 0;
-  int64_t csum = 0;
-  for (int k = 0; k <= AIRFOIL_NKERNELS; k++) {
-    const int total = k == AIRFOIL_NKERNELS;
-    if (!total && pr.calls[k] == 0) continue;
-    double passes = 0, per = 0, sec = tsum, bytes = bsum;
-    int64_t calls = csum;
-    if (!total) {
-      passes = af_passes((airfoil_kernel_t)k, l->fuse, l->niter);
-      per = airfoil_kernel_bytes((airfoil_kernel_t)k, incr, counts, real);
-      sec = pr.seconds[k], bytes = per * passes, calls = pr.calls[k];
-      tsum += sec, bsum += bytes, csum += calls;
-    }
-    const double gbs = sec > 0 ? bytes / sec * 1e-9 : 0;
-    const double pct = sec > 0 && l->ceiling > 0 ? 100.0 * bytes / l->ceiling / sec : 0;
-    const char *name = total ? "sum" : airfoil_kernel_name((airfoil_kernel_t)k);
-    if (say)
-      printf("  %-24s %7lld %7.0f %9.4f %9.4f %9.2f %8.1f %7.1f\n", name, (long long)calls,
-             passes, sec, sec * it1000, per * 1e-6, gbs, pct);
-    if (csv)
-      fprintf(csv, "airfoil,%s,%s,%d,%d,%s,%s,%d,%s,%lld,%.0f,%.9g,%.9g,%.0f,%.0f,%.6g,%.6g,%.4g,"
-              "%.9g,%.9g\n", l->variant, l->precision, l->ranks, l->block, l->reorder,
-              l->fuse ? "yes" : "no", l->niter, name, (long long)calls, passes, sec,
-              sec * it1000, per, bytes, gbs, l->ceiling * 1e-9, pct, l->run_s, l->unprofiled_s);
-  }
-  if (say)
-    printf("  profiled run %.4f s, unprofiled %.4f s (median of the timed runs)\n", l->run_s,
-           l->unprofiled_s);
+  airfoil_profile_report(&pr, incr, counts, real, l, say ? stdout : NULL, csv);
   return 0;
 }
 
@@ -356,9 +298,7 @@ static int af_main(int argc, char **argv) {
       pcsv = fopen(pcsv_tmp, "w");
       if (!pcsv) rc = TSR_RAISE(TSR_ERR_IO, "--profile-csv %s: cannot create %s", profile_csv, pcsv_tmp);
       else
-        fprintf(pcsv, "app,variant,precision,ranks,block,reorder,fused,iterations,kernel,calls,"
-                      "passes,seconds,s_per_1000it,bytes_per_pass,bytes,gbs,ceiling_gbs,pct_floor,"
-                      "run_seconds,unprofiled_seconds\n");
+        airfoil_profile_csv_header(pcsv);
     }
     rc = tsr_error_agree(MPI_COMM_WORLD, rc);
   }
@@ -439,8 +379,8 @@ static int af_main(int argc, char **argv) {
       rc = tsr_report_add(rep, &row);
       if (!rc && profile) {
         const int fused = v->device == TSR_DEV_CUDA && !nofuse;
-        af_prof_label_t l = {v->name, precision, reorder, nranks, block, fused, niter,
-                             row.ceiling, rp.seconds, row.time.median};
+        airfoil_profile_label_t l = {v->name, precision, reorder, nranks, block, fused, niter,
+                                     row.ceiling, rp.seconds, row.time.median};
         rc = af_profile_emit(&prof, af_incr[sel[s]], &counts, real, &l, say, pcsv);
       }
     }

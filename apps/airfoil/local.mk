@@ -24,11 +24,16 @@ apps_tsr_mkairfoil_SOURCES = inputs/mkairfoil.c
 apps_tsr_mkairfoil_LDADD = $(AIRFOIL_LDADD)
 
 if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_airfoil tests/cuda/check_airfoil_cuda tests/mpi/check_airfoil_mpi
-TESTS += tests/unit/check_airfoil tests/cuda/check_airfoil_cuda tests/mpi/check_airfoil_mpi
+check_PROGRAMS += tests/unit/check_airfoil tests/unit/check_airfoil_profile tests/cuda/check_airfoil_cuda \
+	tests/mpi/check_airfoil_mpi
+TESTS += tests/unit/check_airfoil tests/unit/check_airfoil_profile tests/cuda/check_airfoil_cuda \
+	tests/mpi/check_airfoil_mpi
 tests_mpi_check_airfoil_mpi_SOURCES = tests/mpi/check_airfoil_mpi.c
 tests_mpi_check_airfoil_mpi_CFLAGS = $(TEST_CFLAGS)
 tests_mpi_check_airfoil_mpi_LDADD = kernels/airfoil/libtsr_airfoil.la $(TEST_LDADD) $(AIRFOIL_LDADD)
+tests_unit_check_airfoil_profile_SOURCES = tests/unit/check_airfoil_profile.c
+tests_unit_check_airfoil_profile_CFLAGS = $(TEST_CFLAGS)
+tests_unit_check_airfoil_profile_LDADD = kernels/airfoil/libtsr_airfoil.la $(TEST_LDADD) $(AIRFOIL_LDADD)
 tests_unit_check_airfoil_SOURCES = tests/unit/check_airfoil.c
 tests_unit_check_airfoil_CFLAGS = $(TEST_CFLAGS)
 tests_unit_check_airfoil_LDADD = kernels/airfoil/libtsr_airfoil.la $(TEST_LDADD) $(AIRFOIL_LDADD)

@@ -123,6 +123,20 @@ __device__ inline R cell_adt(const KC &k, int64_t c, int nn, const int32_t *__re
   return af_adt(k, xs[0], xs[1], xs[2], xs[3], qc);
 }
 
+/* The same with pcell as one int4 and the nodes through vload (read-only
+ * path: x and pcell are never written). */
+template <typename R, bool SOA, typename KC>
+__device__ inline R cell_adt_v(const KC &k, int64_t c, int nn, const int32_t *__restrict__ pcell,
+                               const R *__restrict__ x, const R *qc) {
+  const int4 cn = __ldg(reinterpret_cast<const int4 *>(pcell) + c);
+  R xs[4][2];
+  vload<R, SOA, 2>(x, cn.x, nn, xs[0]);
+  vload<R, SOA, 2>(x, cn.y, nn, xs[1]);
+  vload<R, SOA, 2>(x, cn.z, nn, xs[2]);
+  vload<R, SOA, 2>(x, cn.w, nn, xs[3]);
+  return af_adt(k, xs[0], xs[1], xs[2], xs[3], qc);
+}
+
 /* nco: cells to run (the owned ones), nc: the rows of the dats (SoA stride). */
 template <typename R, bool SOA>
 __global__ void k_save(int nco, int nc, const R *__restrict__ q, R *__restrict__ qold) {
@@ -317,11 +331,13 @@ __global__ void k_resb(KC k, int ne, int e0, int nb, int b0, int nex, int nn, in
  * halo's increments: not ours). GM: where the increments come from: res
  * (GM_RES), or summed here from the fluxes (res neither read nor written)
  * through the CSR inverse maps (GM_CSR, cuda/gather) or the fixed map
- * (GM_FIXED4: 4 sides, GM_FIXED: ck sides; cuda/gather4). fuse: adt of the new q
+ * (GM_FIXED4: 4 sides, GM_FIXED: ck sides; cuda/gather4). VEC (cuda/atomic1,
+ * cuda/gather4): pcell as one int4, x through the read-only path, AoS q
+ * and qold stored with 16-byte stores. fuse: adt of the new q
  * too, and with last also qold = q (the next iteration's save_soln). rms:
  * the block sums of del^2 into partial, the last block to finish adds them
  * in block order into *sum (deterministic). blockDim.x a power of two. */
-template <typename R, bool SOA, int GM, typename KC>
+template <typename R, bool SOA, int GM, bool VEC, typename KC>
 __global__ void k_update(KC k, int nco, int nc, int nn, const int32_t *__restrict__ pcell,
                          const R *__restrict__ x, R *__restrict__ qold, R *__restrict__ q,
                          R *__restrict__ res, R *__restrict__ adt, const int64_t *__restrict__ ce_off,
@@ -343,11 +359,18 @@ __global__ void k_update(KC k, int nco, int nc, int nn, const int32_t *__restric
     else if (GM == GM_FIXED) gather_fixed<R, 0>(c, ck, cmap, eflux, r);
     else load<R, SOA, 4>(res, c, nc, r);
     af_update(qo, qn, r, adt[c], &del2);
-    store<R, SOA, 4>(q, c, nc, qn);
-    if (!FUSED_GATHER) store<R, SOA, 4>(res, c, nc, r);
+    if (VEC && !SOA) vst4(q, c, qn);
+    else store<R, SOA, 4>(q, c, nc, qn);
+    if (!FUSED_GATHER) {
+      if (VEC && !SOA) vst4(res, c, r);
+      else store<R, SOA, 4>(res, c, nc, r);
+    }
     if (fuse) {
-      adt[c] = cell_adt<R, SOA>(k, c, nn, pcell, x, qn);
-      if (last) store<R, SOA, 4>(qold, c, nc, qn);
+      adt[c] = VEC ? cell_adt_v<R, SOA>(k, c, nn, pcell, x, qn) : cell_adt<R, SOA>(k, c, nn, pcell, x, qn);
+      if (last) {
+        if (VEC && !SOA) vst4(qold, c, qn);
+        else store<R, SOA, 4>(qold, c, nc, qn);
+      }
     }
   } else if (!FUSED_GATHER && c < nc) {
     for (int m = 0; m < 4; m++) res[at<SOA>(c, m, nc, 4)] = 0;
@@ -526,17 +549,21 @@ int update(const airfoil_cuda_t *d, KC k, int arg) {
       : gm == GM_RES ? (rms ? AIRFOIL_K_UPDATE_ADT_SAVE : AIRFOIL_K_UPDATE_ADT)
                      : (rms ? AIRFOIL_K_GUPDATE_ADT_SAVE : AIRFOIL_K_GUPDATE_ADT);
   TSR_CALL(airfoil_cuda_prof_begin(d));
-#define AF_UPDATE(GM)                                                                        \
-  k_update<R, SOA, GM><<<grid(nc, B), B>>>(                                                  \
+#define AF_UPDATE(GM, VEC)                                                                   \
+  k_update<R, SOA, GM, VEC><<<grid(nc, B), B>>>(                                             \
       k, d->ncell_owned, nc, d->nnode, d->pcell, (const R *)d->x, (R *)d->qold, (R *)d->q,   \
       (R *)d->res, (R *)d->adt, d->ce_off, d->ce_elem, d->cb_off, d->cb_elem,                \
       (const R *)d->eflux, (const R *)d->bflux, d->cmap, d->ck, d->fuse, rms, rms,           \
       d->partial, d->counter, d->sums + it)
+  const bool vec = d->incr == AIRFOIL_ATOMIC1 || d->incr == AIRFOIL_GATHER4;
   switch (gm) {
-  case GM_RES: AF_UPDATE(GM_RES); break;
-  case GM_CSR: AF_UPDATE(GM_CSR); break;
-  case GM_FIXED4: AF_UPDATE(GM_FIXED4); break;
-  default: AF_UPDATE(GM_FIXED); break;
+  case GM_RES:
+    if (vec) AF_UPDATE(GM_RES, true);
+    else AF_UPDATE(GM_RES, false);
+    break;
+  case GM_CSR: AF_UPDATE(GM_CSR, false); break;
+  case GM_FIXED4: AF_UPDATE(GM_FIXED4, true); break;
+  default: AF_UPDATE(GM_FIXED, true); break;
   }
 #undef AF_UPDATE
   TSR_CHECK_LAUNCH("airfoil update");

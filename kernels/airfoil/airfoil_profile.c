@@ -12,6 +12,7 @@
  * "% of floor" then shows). */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "kernels/airfoil/airfoil_run.h"
@@ -89,4 +90,64 @@ double airfoil_kernel_bytes(airfoil_kernel_t k, airfoil_incr_t incr, const airfo
   case AIRFOIL_K_GUPDATE_ADT_SAVE: return (14 * R + 16) * C + 2 * R * N + gmap + flux;
   default: return 0;
   }
+}
+
+/* Passes over its set kernel k makes in a run of niter iterations (a pass
+ * may be several launches: core and rest parts, colours). */
+double airfoil_kernel_passes(airfoil_kernel_t k, int fused, int niter) {
+  switch (k) {
+  case AIRFOIL_K_SAVE: return fused ? 1 : niter;
+  case AIRFOIL_K_ADT: return fused ? 1 : 2.0 * niter;
+  case AIRFOIL_K_UPDATE_ADT:
+  case AIRFOIL_K_UPDATE_ADT_SAVE:
+  case AIRFOIL_K_GUPDATE_ADT:
+  case AIRFOIL_K_GUPDATE_ADT_SAVE: return niter;
+  default: return 2.0 * niter;
+  }
+}
+
+void airfoil_profile_csv_header(FILE *csv) {
+  fprintf(csv, "app,variant,precision,ranks,block,reorder,fused,iterations,kernel,calls,passes,"
+               "seconds,s_per_1000it,bytes_per_pass,bytes,gbs,ceiling_gbs,pct_floor,run_seconds,"
+               "unprofiled_seconds\n");
+}
+
+void airfoil_profile_report(const airfoil_profile_t *pr, airfoil_incr_t incr,
+                            const airfoil_counts_t *counts, size_t real,
+                            const airfoil_profile_label_t *l, FILE *table, FILE *csv) {
+  const double it1000 = l->niter > 0 ? 1000.0 / l->niter : 0;
+  if (table)
+    fprintf(table, "\nprofile of %s (block %d, %s; CUDA events or CPU timers around each "
+            "launcher, synchronised per pair: the sum can exceed the unprofiled run)\n"
+            "  %-24s %7s %7s %9s %9s %9s %8s %7s\n", l->variant, l->block,
+            l->fuse ? "fused" : "unfused", "kernel", "calls", "passes", "total s", "s/1000it",
+            "MB/pass", "GB/s", "%floor");
+  double tsum = 0, bsum = 0;
+  int64_t csum = 0;
+  for (int k = 0; k <= AIRFOIL_NKERNELS; k++) {
+    const int total = k == AIRFOIL_NKERNELS;
+    if (!total && pr->calls[k] == 0) continue;
+    double passes = 0, per = 0, sec = tsum, bytes = bsum;
+    int64_t calls = csum;
+    if (!total) {
+      passes = airfoil_kernel_passes((airfoil_kernel_t)k, l->fuse, l->niter);
+      per = airfoil_kernel_bytes((airfoil_kernel_t)k, incr, counts, real);
+      sec = pr->seconds[k], bytes = per * passes, calls = pr->calls[k];
+      tsum += sec, bsum += bytes, csum += calls;
+    }
+    const double gbs = sec > 0 ? bytes / sec * 1e-9 : 0;
+    const double pct = sec > 0 && l->ceiling > 0 ? 100.0 * bytes / l->ceiling / sec : 0;
+    const char *name = total ? "sum" : airfoil_kernel_name((airfoil_kernel_t)k);
+    if (table)
+      fprintf(table, "  %-24s %7lld %7.0f %9.4f %9.4f %9.2f %8.1f %7.1f\n", name,
+              (long long)calls, passes, sec, sec * it1000, per * 1e-6, gbs, pct);
+    if (csv)
+      fprintf(csv, "airfoil,%s,%s,%d,%d,%s,%s,%d,%s,%lld,%.0f,%.9g,%.9g,%.0f,%.0f,%.6g,%.6g,%.4g,"
+              "%.9g,%.9g\n", l->variant, l->precision, l->ranks, l->block, l->reorder,
+              l->fuse ? "yes" : "no", l->niter, name, (long long)calls, passes, sec,
+              sec * it1000, per, bytes, gbs, l->ceiling * 1e-9, pct, l->run_s, l->unprofiled_s);
+  }
+  if (table)
+    fprintf(table, "  profiled run %.4f s, unprofiled %.4f s (median of the timed runs)\n",
+            l->run_s, l->unprofiled_s);
 }

@@ -11,6 +11,7 @@
 
 #include <mpi.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "kernels/airfoil/airfoil.h"
 
 struct tsr_halo;
@@ -152,6 +153,26 @@ void airfoil_counts_of(const airfoil_problem_t *p, airfoil_counts_t *c);
  * of `real` bytes: every array it reads or writes once (docs/AIRFOIL.md). */
 double airfoil_kernel_bytes(airfoil_kernel_t k, airfoil_incr_t incr, const airfoil_counts_t *c,
                             size_t real);
+/* Passes kernel k makes over its set in niter iterations (fused: save_soln
+ * and adt_calc run once before the loop; a pass may be several launches:
+ * core and rest parts, colours). */
+double airfoil_kernel_passes(airfoil_kernel_t k, int fused, int niter);
+/* What a profile's rows are labelled with besides the kernel. */
+typedef struct {
+  const char *variant, *precision, *reorder;
+  int ranks, block, fuse, niter;
+  double ceiling;      /* device copy bandwidth, bytes/s (0: unknown)         */
+  double run_s;        /* wall time of the profiled run                       */
+  double unprofiled_s; /* median of the timed (unprofiled) runs               */
+} airfoil_profile_label_t;
+/* The CSV header of the rows below (docs/CSV.md). */
+void airfoil_profile_csv_header(FILE *csv);
+/* One row per kernel with calls > 0, then a "sum" row (seconds, bytes and
+ * calls added up; passes and bytes_per_pass 0): to `table` as text and to
+ * `csv` (either may be NULL). Bytes = airfoil_kernel_bytes x passes. */
+void airfoil_profile_report(const airfoil_profile_t *pr, airfoil_incr_t incr,
+                            const airfoil_counts_t *c, size_t real,
+                            const airfoil_profile_label_t *l, FILE *table, FILE *csv);
 
 #ifdef __cplusplus
 }

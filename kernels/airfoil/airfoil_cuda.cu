@@ -336,11 +336,13 @@ __global__ void k_resb(KC k, int ne, int e0, int nb, int b0, int nex, int nn, in
  * and qold stored with 16-byte stores. fuse: adt of the new q
  * too, and with last also qold = q (the next iteration's save_soln). rms:
  * the block sums of del^2 into partial, the last block to finish adds them
- * in block order into *sum (deterministic). blockDim.x a power of two. */
+ * in block order into *sum (deterministic). blockDim.x a power of two.
+ * qold and q may be the same array (ping-pong, stage 1): each thread reads
+ * its cell's qold before it writes its q. */
 template <typename R, bool SOA, int GM, bool VEC, typename KC>
 __global__ void k_update(KC k, int nco, int nc, int nn, const int32_t *__restrict__ pcell,
-                         const R *__restrict__ x, R *__restrict__ qold, R *__restrict__ q,
-                         R *__restrict__ res, R *__restrict__ adt, const int64_t *__restrict__ ce_off,
+                         const R *__restrict__ x, R *qold, R *q, R *__restrict__ res,
+                         R *__restrict__ adt, const int64_t *__restrict__ ce_off,
                          const int32_t *__restrict__ ce_elem, const int64_t *__restrict__ cb_off,
                          const int32_t *__restrict__ cb_elem, const R *__restrict__ eflux,
                          const R *__restrict__ bflux, const int32_t *__restrict__ cmap, int ck,
@@ -543,17 +545,18 @@ int update(const airfoil_cuda_t *d, KC k, int arg) {
                  : d->incr != AIRFOIL_GATHER4    ? GM_RES
                  : d->ck == 4                    ? GM_FIXED4
                                                  : GM_FIXED;
-  const int rms = stage == 1;
+  const int rms = stage == 1, last = rms && !d->pingpong; /* last: qold = q too */
+  void *qout = d->qout ? d->qout : d->q;
   const airfoil_kernel_t kind =
       !d->fuse ? AIRFOIL_K_UPDATE
-      : gm == GM_RES ? (rms ? AIRFOIL_K_UPDATE_ADT_SAVE : AIRFOIL_K_UPDATE_ADT)
-                     : (rms ? AIRFOIL_K_GUPDATE_ADT_SAVE : AIRFOIL_K_GUPDATE_ADT);
+      : gm == GM_RES ? (last ? AIRFOIL_K_UPDATE_ADT_SAVE : AIRFOIL_K_UPDATE_ADT)
+                     : (last ? AIRFOIL_K_GUPDATE_ADT_SAVE : AIRFOIL_K_GUPDATE_ADT);
   TSR_CALL(airfoil_cuda_prof_begin(d));
 #define AF_UPDATE(GM, VEC)                                                                   \
   k_update<R, SOA, GM, VEC><<<grid(nc, B), B>>>(                                             \
-      k, d->ncell_owned, nc, d->nnode, d->pcell, (const R *)d->x, (R *)d->qold, (R *)d->q,   \
+      k, d->ncell_owned, nc, d->nnode, d->pcell, (const R *)d->x, (R *)d->qold, (R *)qout,   \
       (R *)d->res, (R *)d->adt, d->ce_off, d->ce_elem, d->cb_off, d->cb_elem,                \
-      (const R *)d->eflux, (const R *)d->bflux, d->cmap, d->ck, d->fuse, rms, rms,           \
+      (const R *)d->eflux, (const R *)d->bflux, d->cmap, d->ck, d->fuse, last, rms,          \
       d->partial, d->counter, d->sums + it)
   const bool vec = d->incr == AIRFOIL_ATOMIC1 || d->incr == AIRFOIL_GATHER4;
   switch (gm) {

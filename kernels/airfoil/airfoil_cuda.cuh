@@ -50,6 +50,12 @@ typedef struct {
   const int32_t *pcell, *pedge, *pecell, *pbedge, *pbecell, *bound; /* AoS as in the mesh */
   void *x;                 /* REAL [nnode][2] in layout                      */
   void *q, *qold, *res;    /* REAL [ncell][4] in layout                      */
+  void *qout;              /* where update writes q (NULL: q)                 */
+  int pingpong;            /* fused cuda/atomic1, cuda/gather4: no save_soln;
+                              q and qold are two buffers A, B: stage 0 reads
+                              A, update writes B; stage 1 reads B, update
+                              writes A from qold = A (the host driver sets
+                              q, qold, qout per stage)                       */
   void *adt;               /* REAL [ncell]                                   */
   /* AIRFOIL_COLOUR: each part's edges and bedges grouped by colour */
   int necol[2], nbcol[2];

@@ -282,6 +282,7 @@ static int af_setup(af_mem_t *m, const airfoil_problem_t *p, const airfoil_cuda_
   d->brange[0] = 0, d->brange[1] = (int)p->nbedge_core, d->brange[2] = (int)nbx;
   d->prec = r->prec, d->layout = o->layout, d->incr = o->incr, d->block = o->block;
   d->fuse = o->fuse;
+  d->pingpong = o->fuse && (o->incr == AIRFOIL_ATOMIC1 || o->incr == AIRFOIL_GATHER4);
   d->kd = airfoil_kc_make_d(&p->c);
   d->kf = airfoil_kc_make_f(&p->c);
   void *stage = malloc(R * (size_t)(4 * TSR_MAX(nc, nn) + 1));
@@ -309,19 +310,25 @@ static int af_setup(af_mem_t *m, const airfoil_problem_t *p, const airfoil_cuda_
   return 0;
 }
 
-/* The iterations (timed by the caller). */
-static int af_iterate(const airfoil_problem_t *p, const airfoil_cuda_t *d, af_host_t *h,
+/* The iterations (timed by the caller). Ping-pong (d->pingpong): q is A,
+ * qold is B on entry and on return; in between each stage points q (what
+ * the edges and the halo exchange read), qold and qout (what update writes)
+ * at A or B, so that save_soln is never needed: at the start of every
+ * iteration A holds both q and qold. */
+static int af_iterate(const airfoil_problem_t *p, airfoil_cuda_t *d, af_host_t *h,
                       const tsr_device_t *dev, int niter) {
+  void *const qa = d->q, *const qb = d->qold;
   const tsr_dtype_t T = d->prec == AIRFOIL_DOUBLE ? TSR_DOUBLE : TSR_FLOAT;
   const int qdim = d->layout == AIRFOIL_SOA ? 1 : 4; /* SoA: 4 planes of 1 */
   const int halo = p->halo != NULL;
   if (d->fuse) { /* iteration 0's save_soln and adt_calc; later ones come from update */
-    TSR_CALL(airfoil_cuda_save(d));
+    if (!d->pingpong) TSR_CALL(airfoil_cuda_save(d));
     TSR_CALL(airfoil_cuda_adt(d));
   }
   for (int it = 0; it < niter; it++) {
     if (!d->fuse) TSR_CALL(airfoil_cuda_save(d));
     for (int stage = 0; stage < 2; stage++) {
+      if (d->pingpong) d->q = stage ? qb : qa, d->qold = qa, d->qout = stage ? qa : qb;
       if (!d->fuse) {
         if (halo) TSR_CALL(tsr_halo_begin(h->hq, dev, d->q, qdim, T));
         TSR_CALL(airfoil_cuda_adt(d));
@@ -340,6 +347,7 @@ static int af_iterate(const airfoil_problem_t *p, const airfoil_cuda_t *d, af_ho
       TSR_CALL(airfoil_cuda_update(d, stage, it));
     }
   }
+  if (d->pingpong) d->q = qa, d->qold = qb, d->qout = NULL;
   return 0;
 }
 #endif /* TSR_HAVE_CUDA */

@@ -92,18 +92,13 @@ double airfoil_kernel_bytes(airfoil_kernel_t k, airfoil_incr_t incr, const airfo
   }
 }
 
-/* Passes over its set kernel k makes in a run of niter iterations (a pass
- * may be several launches: core and rest parts, colours). */
-double airfoil_kernel_passes(airfoil_kernel_t k, int fused, int niter) {
-  switch (k) {
-  case AIRFOIL_K_SAVE: return fused ? 1 : niter;
-  case AIRFOIL_K_ADT: return fused ? 1 : 2.0 * niter;
-  case AIRFOIL_K_UPDATE_ADT:
-  case AIRFOIL_K_UPDATE_ADT_SAVE:
-  case AIRFOIL_K_GUPDATE_ADT:
-  case AIRFOIL_K_GUPDATE_ADT_SAVE: return niter;
-  default: return 2.0 * niter;
-  }
+double airfoil_kernel_passes(airfoil_kernel_t k, int64_t calls, int niter) {
+  /* the loops over edges and bedges: one pass per stage in one or more
+   * launches (core and rest parts, colours, plan colours); every other
+   * kernel: one launch per pass */
+  if (k == AIRFOIL_K_RES || k == AIRFOIL_K_BRES || k == AIRFOIL_K_RESB)
+    return calls > 0 ? 2.0 * niter : 0;
+  return (double)calls;
 }
 
 void airfoil_profile_csv_header(FILE *csv) {
@@ -130,7 +125,7 @@ void airfoil_profile_report(const airfoil_profile_t *pr, airfoil_incr_t incr,
     double passes = 0, per = 0, sec = tsum, bytes = bsum;
     int64_t calls = csum;
     if (!total) {
-      passes = airfoil_kernel_passes((airfoil_kernel_t)k, l->fuse, l->niter);
+      passes = airfoil_kernel_passes((airfoil_kernel_t)k, pr->calls[k], l->niter);
       per = airfoil_kernel_bytes((airfoil_kernel_t)k, incr, counts, real);
       sec = pr->seconds[k], bytes = per * passes, calls = pr->calls[k];
       tsum += sec, bsum += bytes, csum += calls;

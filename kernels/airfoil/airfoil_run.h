@@ -153,10 +153,11 @@ void airfoil_counts_of(const airfoil_problem_t *p, airfoil_counts_t *c);
  * of `real` bytes: every array it reads or writes once (docs/AIRFOIL.md). */
 double airfoil_kernel_bytes(airfoil_kernel_t k, airfoil_incr_t incr, const airfoil_counts_t *c,
                             size_t real);
-/* Passes kernel k makes over its set in niter iterations (fused: save_soln
- * and adt_calc run once before the loop; a pass may be several launches:
- * core and rest parts, colours). */
-double airfoil_kernel_passes(airfoil_kernel_t k, int fused, int niter);
+/* Passes kernel k made over its set in a run of niter iterations in which
+ * it was launched `calls` times: res_calc and bres_calc make one pass per
+ * stage in one or more launches (core and rest parts, colours), every other
+ * kernel one pass per launch. */
+double airfoil_kernel_passes(airfoil_kernel_t k, int64_t calls, int niter);
 /* What a profile's rows are labelled with besides the kernel. */
 typedef struct {
   const char *variant, *precision, *reorder;

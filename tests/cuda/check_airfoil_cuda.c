@@ -81,7 +81,7 @@ START_TEST(test_irregular) {
 END_TEST
 
 /* Profiled runs: the history of the unprofiled run (bit for bit where the
- * increments are deterministic, atomics within 1e-12), launches counted as
+ * increments are deterministic, atomics within 1e-10), launches counted as
  * the schedule says, every time positive. */
 START_TEST(test_profile) {
   tsr_mesh_t *m = NULL;
@@ -100,13 +100,14 @@ START_TEST(test_profile) {
       ck_tsr(airfoil_cuda_run_profile(&p, &o, &g, &pr));
       const int atomic = incr == AIRFOIL_ATOMIC || incr == AIRFOIL_ATOMIC1;
       for (int k = 0; k < N; k++)
-        ck_assert_msg(atomic ? fabs(prof_rms[k] / plain[k] - 1) < 1e-12 : prof_rms[k] == plain[k],
+        ck_assert_msg(atomic ? fabs(prof_rms[k] / plain[k] - 1) < 1e-10 : prof_rms[k] == plain[k],
                       "incr %d fuse %d iteration %d: %.17g profiled, %.17g not", incr, fuse, k,
                       prof_rms[k], plain[k]);
       const int one = incr == AIRFOIL_ATOMIC1 || incr == AIRFOIL_GATHER4;
       const int per_pass = incr == AIRFOIL_COLOUR || incr == AIRFOIL_SHARED ? 0 : 1;
       int64_t want[AIRFOIL_NKERNELS] = {0};
-      want[AIRFOIL_K_SAVE] = fuse ? 1 : N;
+      const int pingpong = fuse && one;
+      want[AIRFOIL_K_SAVE] = pingpong ? 0 : fuse ? 1 : N;
       want[AIRFOIL_K_ADT] = fuse ? 1 : 2 * N;
       if (one) want[AIRFOIL_K_RESB] = 2 * N;
       else want[AIRFOIL_K_RES] = want[AIRFOIL_K_BRES] = 2 * N;
@@ -115,6 +116,10 @@ START_TEST(test_profile) {
       if (!fuse) want[AIRFOIL_K_UPDATE] = 2 * N;
       else if (g_in_update) want[AIRFOIL_K_GUPDATE_ADT] = want[AIRFOIL_K_GUPDATE_ADT_SAVE] = N;
       else want[AIRFOIL_K_UPDATE_ADT] = want[AIRFOIL_K_UPDATE_ADT_SAVE] = N;
+      if (pingpong && g_in_update) /* no save_soln: both stages the same kernel */
+        want[AIRFOIL_K_GUPDATE_ADT] = 2 * N, want[AIRFOIL_K_GUPDATE_ADT_SAVE] = 0;
+      else if (pingpong)
+        want[AIRFOIL_K_UPDATE_ADT] = 2 * N, want[AIRFOIL_K_UPDATE_ADT_SAVE] = 0;
       for (int k = 0; k < AIRFOIL_NKERNELS; k++) {
         /* colour and shared: several launches (colours) per pass */
         int ok = per_pass || (k != AIRFOIL_K_RES && k != AIRFOIL_K_BRES)

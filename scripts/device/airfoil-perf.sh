@@ -8,7 +8,8 @@
 # 2-rank run of the new ones. Everything lands in $OUT/airfoil-perf.tar.gz
 # (logs, CSVs); a summary goes to stdout.
 # PACKDIR holds (shared/device/pack): tsr-airfoil tsr-mkairfoil
-# check_airfoil_cuda and the libraries they need. About 4 minutes.
+# check_airfoil_cuda (and check_airfoil_mpi, optional) and the libraries
+# they need. About 4-5 minutes.
 set -u
 P=${1:?usage: airfoil-perf.sh PACKDIR}
 OUT=${OUT:-$PWD/device-out}
@@ -24,6 +25,12 @@ t0=$(date +%s)
 OMP_NUM_THREADS=4 timeout 300 sh tests/driver "$P/check_airfoil_cuda" > "$W/check_airfoil_cuda.tap" 2>&1
 echo "check_airfoil_cuda: $(grep -c '^ok' "$W/check_airfoil_cuda.tap") ok, $(grep -c '^not ok' "$W/check_airfoil_cuda.tap") not ok, $(($(date +%s) - t0)) s"
 grep '^not ok' "$W/check_airfoil_cuda.tap" | cut -c1-300 | head -5
+if [ -x "$P/check_airfoil_mpi" ]; then # CUDA variants (new ones included) on 1, 2, 4 ranks vs serial
+  t0=$(date +%s); mkdir -p "$P/mpi" && cp "$P/check_airfoil_mpi" "$P/mpi/"
+  TSR_TEST_NP="1 2 4" OMP_NUM_THREADS=4 timeout 300 sh tests/driver "$P/mpi/check_airfoil_mpi" > "$W/check_airfoil_mpi.tap" 2>&1
+  echo "check_airfoil_mpi: $(grep -c '^ok' "$W/check_airfoil_mpi.tap") ok, $(grep -c '^not ok' "$W/check_airfoil_mpi.tap") not ok, $(($(date +%s) - t0)) s"
+  grep '^not ok' "$W/check_airfoil_mpi.tap" | cut -c1-300 | head -5
+fi
 
 A="$P/tsr-airfoil -i /tmp/new_grid.h5 --iterations 1000"
 # 2. every CUDA variant, fused (the default), per ordering; no reordering: 3 timed runs after 1 warm-up

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tessera.h"
 #include "apps/airfoil/airfoil_mesh.h"
@@ -107,12 +108,28 @@ static tsr_verify_t af_check(int standard, airfoil_prec_t prec, const double *rm
   return worst < tol ? TSR_VERIFY_PASS : TSR_VERIFY_FAIL;
 }
 
-static int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, airfoil_run_t *r) {
-  if (vid == AIRFOIL_V_CPU_REF) TSR_CALL(airfoil_cpu_ref(p, r));
+static int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, airfoil_run_t *r,
+                      airfoil_profile_t *prof) {
+  if (vid == AIRFOIL_V_CPU_REF) TSR_CALL(airfoil_cpu_ref_profile(p, r, prof));
   else {
     airfoil_cuda_opts_t o = {af_incr[vid], af_layout[vid], block, fuse};
-    TSR_CALL(airfoil_cuda_run(p, &o, r));
+    TSR_CALL(airfoil_cuda_run_profile(p, &o, r, prof));
   }
+  return 0;
+}
+
+/* --profile: the per-kernel table of one variant, max over ranks of time
+ * and launches (the counts are of all ranks already), on rank 0. */
+static int af_profile_emit(const airfoil_profile_t *local, airfoil_incr_t incr,
+                           const airfoil_counts_t *counts, size_t real,
+                           const airfoil_profile_label_t *l, int say, FILE *csv) {
+  airfoil_profile_t pr = *local;
+  TSR_CHECK(MPI_Allreduce(MPI_IN_PLACE, pr.seconds, AIRFOIL_NKERNELS, MPI_DOUBLE, MPI_MAX,
+                          MPI_COMM_WORLD) == MPI_SUCCESS &&
+                MPI_Allreduce(MPI_IN_PLACE, pr.calls, AIRFOIL_NKERNELS, MPI_INT64_T, MPI_MAX,
+                              MPI_COMM_WORLD) == MPI_SUCCESS,
+            TSR_ERR_MPI, "--profile: MPI_Allreduce of the kernel times failed");
+  airfoil_profile_report(&pr, incr, counts, real, l, say ? stdout : NULL, csv);
   return 0;
 }
 
@@ -124,7 +141,8 @@ static int af_main(int argc, char **argv) {
   cli.warmup = 0;
   int64_t size[3] = {400, 600, 1};
   const char *precision = "double", *reorder = "none", *partitioner = "metis";
-  int block = 256, exact = 0, nofuse = 0;
+  int block = 256, exact = 0, nofuse = 0, profile = 0;
+  const char *profile_csv = NULL;
   double imbalance = 1.001, eps = 0;
   tsr_opt_t opts[] = {
       {"size", 's', TSR_OPT_SIZE3, size, "IxJ", "generated mesh when no -i (400x600: OP2's)"},
@@ -142,9 +160,14 @@ static int af_main(int argc, char **argv) {
       {"no-fuse", 0, TSR_OPT_FLAG, &nofuse, NULL,
        "CUDA: one kernel per loop as OP2 (default: update fused with the next adt_calc and "
        "save_soln, gather's sum inside update)"},
+      {"profile", 0, TSR_OPT_FLAG, &profile, NULL,
+       "after each variant's timed runs, one more run timing every kernel (CUDA events, "
+       "synchronised per launcher; CPU timers): calls, seconds, bytes, GB/s, % of floor"},
+      {"profile-csv", 0, TSR_OPT_STRING, &profile_csv, "FILE",
+       "--profile's rows as CSV (docs/CSV.md); implies --profile"},
   };
   TSR_CALL(tsr_error_agree(MPI_COMM_WORLD,
-                           tsr_cli_parse(&cli, argc, argv, opts, 9, MPI_COMM_WORLD, NULL, 0, NULL)));
+                           tsr_cli_parse(&cli, argc, argv, opts, 11, MPI_COMM_WORLD, NULL, 0, NULL)));
   if (cli.exit_now) return 0;
   if (cli.list_variants) {
     tsr_variant_list(af_variants, AIRFOIL_NVARIANTS, stdout);
@@ -252,6 +275,33 @@ static int af_main(int argc, char **argv) {
       if (!rc) rc = airfoil_cpu_ref(&p, &r);
     }
   }
+  /* --profile: the counts of the byte model (all ranks) and the CSV */
+  if (profile_csv) profile = 1;
+  airfoil_counts_t counts;
+  FILE *pcsv = NULL;
+  char pcsv_tmp[1100] = "";
+  double *prms = NULL;
+  if (!rc && profile) {
+    airfoil_counts_of(&p, &counts);
+    int64_t v[6] = {counts.nnode, counts.ncell, counts.nedge, counts.nbedge, counts.nbnode,
+                    counts.nbcell};
+    int k = counts.gather_k;
+    if (MPI_Allreduce(MPI_IN_PLACE, v, 6, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS ||
+        MPI_Allreduce(MPI_IN_PLACE, &k, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+      rc = TSR_RAISE(TSR_ERR_MPI, "--profile: MPI_Allreduce of the counts failed");
+    counts.nnode = v[0], counts.ncell = v[1], counts.nedge = v[2], counts.nbedge = v[3];
+    counts.nbnode = v[4], counts.nbcell = v[5], counts.gather_k = k;
+    prms = malloc(sizeof(double) * (size_t)(niter + 1));
+    if (!rc && !prms) rc = TSR_RAISE(TSR_ERR_ALLOC, "no memory for %d iterations", niter);
+    if (!rc && profile_csv && rank == 0) {
+      snprintf(pcsv_tmp, sizeof pcsv_tmp, "%s.tmp-%ld", profile_csv, (long)getpid());
+      pcsv = fopen(pcsv_tmp, "w");
+      if (!pcsv) rc = TSR_RAISE(TSR_ERR_IO, "--profile-csv %s: cannot create %s", profile_csv, pcsv_tmp);
+      else
+        airfoil_profile_csv_header(pcsv);
+    }
+    rc = tsr_error_agree(MPI_COMM_WORLD, rc);
+  }
   if (!rc) rc = tsr_report_create(&rep);
   for (int s = 0; !rc && s < nsel; s++) {
     const tsr_variant_t *v = &af_variants[sel[s]];
@@ -278,7 +328,7 @@ static int af_main(int argc, char **argv) {
     airfoil_run_t r = {niter, prec, rms, have_q ? NULL : qout, 0};
     int notrun = 0;
     for (int k = 0; !rc && !notrun && k < cli.warmup + cli.runs; k++) {
-      rc = af_run_one(&p, sel[s], block, !nofuse, &r);
+      rc = af_run_one(&p, sel[s], block, !nofuse, &r, NULL);
       if (rc == TSR_ERR_UNSUPPORTED) { /* same answer on every rank */
         snprintf(row.note, sizeof row.note, "not run: %s", tsr_error_message());
         row.verify = TSR_VERIFY_NA;
@@ -291,6 +341,16 @@ static int af_main(int argc, char **argv) {
     if (notrun) {
       free(times);
       continue;
+    }
+    /* --profile: one more run, every kernel timed, checked like the others */
+    airfoil_profile_t prof;
+    memset(&prof, 0, sizeof prof);
+    airfoil_run_t rp = {niter, prec, prms, NULL, 0};
+    tsr_verify_t pv = TSR_VERIFY_NA;
+    char pnote[160] = "";
+    if (!rc && profile) {
+      rc = af_run_one(&p, sel[s], block, !nofuse, &rp, &prof);
+      if (!rc) pv = af_check(standard, prec, prms, ref, niter, cli.verify, !say, pnote, sizeof pnote);
     }
     if (!rc && qout) have_q = 1;
     if (!rc) {
@@ -309,13 +369,30 @@ static int af_main(int argc, char **argv) {
         row.verify = af_check(standard, prec, rms, ref, niter, cli.verify, !say, row.note,
                               sizeof row.note);
       }
+      if (pv == TSR_VERIFY_FAIL) {
+        row.verify = TSR_VERIFY_FAIL;
+        snprintf(row.note, sizeof row.note, "profiled run: %.80s", pnote);
+      }
       if (say) printf("%s: %s %s\n", v->name, row.verify == TSR_VERIFY_FAIL ? "FAILED" :
                              row.verify == TSR_VERIFY_PASS ? "PASSED" : tsr_verify_name(row.verify),
                              row.note);
       rc = tsr_report_add(rep, &row);
+      if (!rc && profile) {
+        const int fused = v->device == TSR_DEV_CUDA && !nofuse;
+        airfoil_profile_label_t l = {v->name, precision, reorder, nranks, block, fused, niter,
+                                     row.ceiling, rp.seconds, row.time.median};
+        rc = af_profile_emit(&prof, af_incr[sel[s]], &counts, real, &l, say, pcsv);
+      }
     }
     free(times);
   }
+  if (pcsv) { /* rank 0 */
+    int bad = fclose(pcsv) != 0;
+    if (!bad && !rc) bad = rename(pcsv_tmp, profile_csv) != 0;
+    else remove(pcsv_tmp);
+    if (bad && !rc) rc = TSR_RAISE(TSR_ERR_IO, "--profile-csv %s: cannot write it", profile_csv);
+  }
+  free(prms);
   if (!rc && cli.output) {
     char cmd[1024];
     tsr_provenance_command_line(argc, argv, cmd, sizeof cmd);

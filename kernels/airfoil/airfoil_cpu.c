@@ -21,6 +21,13 @@
 #include "tessera/halo.h"
 #include "kernels/airfoil/airfoil_run.h"
 
+/* --profile: wall time of each loop into prof (timers only when asked). */
+#define AF_TIC() (prof ? tsr_wtime() : 0)
+#define AF_TOC(t, K)                                                                         \
+  do {                                                                                       \
+    if (prof) prof->seconds[K] += tsr_wtime() - (t), prof->calls[K]++;                       \
+  } while (0)
+
 #define AF_HALO(call)                                                                        \
   do {                                                                                       \
     if (p->halo && !rc) rc = (call);                                                         \
@@ -52,7 +59,22 @@
       for (int n = 0; n < 4; n++) res[4 * bc + n] += f[n];                                   \
     }                                                                                        \
   }                                                                                          \
-  static int airfoil_cpu_ref_##SFX(const airfoil_problem_t *p, airfoil_run_t *r) {           \
+  static void af_incr_##SFX(const airfoil_problem_t *p, airfoil_kc_##SFX##_t k, const REAL *x, \
+                            const REAL *q, const REAL *adt, REAL *res, int64_t e0, int64_t e1, \
+                            int64_t b0, int64_t b1, airfoil_profile_t *prof) {               \
+    if (e1 > e0) {                                                                           \
+      double t = AF_TIC();                                                                   \
+      af_res_##SFX(p, k, x, q, adt, res, e0, e1, b0, b0);                                    \
+      AF_TOC(t, AIRFOIL_K_RES);                                                              \
+    }                                                                                        \
+    if (b1 > b0) {                                                                           \
+      double t = AF_TIC();                                                                   \
+      af_res_##SFX(p, k, x, q, adt, res, e1, e1, b0, b1);                                    \
+      AF_TOC(t, AIRFOIL_K_BRES);                                                             \
+    }                                                                                        \
+  }                                                                                          \
+  static int airfoil_cpu_ref_##SFX(const airfoil_problem_t *p, airfoil_run_t *r,             \
+                                   airfoil_profile_t *prof) {                                \
     const int64_t nn = p->nnode, nc = p->ncell, nco = p->ncell_owned;                        \
     airfoil_kc_##SFX##_t k = airfoil_kc_make_##SFX(&p->c);                                   \
     REAL *x = malloc(sizeof(REAL) * (size_t)(2 * nn + 1));                                   \
@@ -73,25 +95,31 @@
     int rc = 0;                                                                              \
     double t0 = tsr_wtime();                                                                 \
     for (int it = 0; it < r->niter && !rc; it++) {                                           \
+      double t = AF_TIC();                                                                   \
       for (int64_t c = 0; c < nco; c++) airfoil_save_soln_##SFX(q + 4 * c, qold + 4 * c);    \
+      AF_TOC(t, AIRFOIL_K_SAVE);                                                             \
       double rms = 0;                                                                        \
       for (int stage = 0; stage < 2 && !rc; stage++) {                                       \
         AF_HALO(tsr_halo_begin(p->halo, &cpu, q, 4, TYPE));                                  \
+        t = AF_TIC();                                                                        \
         for (int64_t c = 0; c < nco; c++) {                                                  \
           const int32_t *cn = p->pcell + 4 * c;                                              \
           adt[c] = airfoil_adt_calc_##SFX(k, x + 2 * cn[0], x + 2 * cn[1], x + 2 * cn[2],    \
                                           x + 2 * cn[3], q + 4 * c);                         \
         }                                                                                    \
+        AF_TOC(t, AIRFOIL_K_ADT);                                                            \
         AF_HALO(tsr_halo_end(p->halo, &cpu, q, 4, TYPE));                                    \
         AF_HALO(tsr_halo_begin(p->halo, &cpu, adt, 1, TYPE));                                \
-        af_res_##SFX(p, k, x, q, adt, res, 0, p->nedge_core, 0, p->nbedge_core);             \
+        af_incr_##SFX(p, k, x, q, adt, res, 0, p->nedge_core, 0, p->nbedge_core, prof);      \
         AF_HALO(tsr_halo_end(p->halo, &cpu, adt, 1, TYPE));                                  \
-        af_res_##SFX(p, k, x, q, adt, res, p->nedge_core, p->nedge_exec, p->nbedge_core,     \
-                     p->nbedge_exec);                                                        \
+        af_incr_##SFX(p, k, x, q, adt, res, p->nedge_core, p->nedge_exec, p->nbedge_core,    \
+                      p->nbedge_exec, prof);                                                 \
         rms = 0;                                                                             \
+        t = AF_TIC();                                                                        \
         for (int64_t c = 0; c < nco; c++)                                                    \
           airfoil_update_##SFX(qold + 4 * c, q + 4 * c, res + 4 * c, adt[c], &rms);          \
         for (int64_t i = 4 * nco; i < 4 * nc; i++) res[i] = 0; /* halo rows: not ours */     \
+        AF_TOC(t, AIRFOIL_K_UPDATE);                                                         \
       }                                                                                      \
       if (!rc && p->halo)                                                                    \
         rc = MPI_Allreduce(MPI_IN_PLACE, &rms, 1, MPI_DOUBLE, MPI_SUM, p->comm) == MPI_SUCCESS \
@@ -110,6 +138,11 @@ AF_CPU_REF(double, d, TSR_DOUBLE)
 AF_CPU_REF(float, f, TSR_FLOAT)
 
 int airfoil_cpu_ref(const airfoil_problem_t *p, airfoil_run_t *r) {
+  TSR_CALL(airfoil_cpu_ref_profile(p, r, NULL));
+  return 0;
+}
+
+int airfoil_cpu_ref_profile(const airfoil_problem_t *p, airfoil_run_t *r, airfoil_profile_t *prof) {
   TSR_CHECK(p && r && r->rms && r->niter >= 0, TSR_ERR_ARG,
             "airfoil_cpu_ref: needs a problem and an rms array for %d iterations",
             r ? r->niter : -1);
@@ -118,7 +151,7 @@ int airfoil_cpu_ref(const airfoil_problem_t *p, airfoil_run_t *r) {
                 p->nbedge_exec <= p->nbedge && p->ncell_global > 0,
             TSR_ERR_ARG, "airfoil_cpu_ref: inconsistent ranges (build the problem with "
             "airfoil_problem_from_mesh)");
-  if (r->prec == AIRFOIL_FLOAT) TSR_CALL(airfoil_cpu_ref_f(p, r));
-  else TSR_CALL(airfoil_cpu_ref_d(p, r));
+  if (r->prec == AIRFOIL_FLOAT) TSR_CALL(airfoil_cpu_ref_f(p, r, prof));
+  else TSR_CALL(airfoil_cpu_ref_d(p, r, prof));
   return 0;
 }

@@ -8,7 +8,12 @@
  *                   them through the inverse maps, edges then boundary edges
  *                   in element order (the CPU reference's order); fused, the
  *                   sum is done by update itself and res is never stored
- * (AIRFOIL_SHARED: airfoil_cuda_shared.cu). Each launcher runs one loop (one
+ *   AIRFOIL_ATOMIC1 atomicAdd, edges and bedges in one launch, vector loads
+ *   AIRFOIL_GATHER4 edges and bedges in one launch into one flux array,
+ *                   summed by update through a fixed-arity signed map
+ *                   (4 sides per cell: one int4 load, no offsets)
+ * (AIRFOIL_SHARED: airfoil_cuda_shared.cu). Every launcher brackets its
+ * launches with airfoil_cuda_prof_begin/end (no-ops unless profiling). Each launcher runs one loop (one
  * part of the executed elements) so that the host driver can put the halo
  * exchanges between them. The arithmetic is kernels/airfoil/airfoil.h,
  * shared with the CPU. */
@@ -67,12 +72,68 @@ __device__ inline void store(R *v, int64_t i, int64_t size, const R *in) {
   for (int n = 0; n < DIM; n++) v[at<SOA>(i, n, size, DIM)] = in[n];
 }
 
+/* Vector loads / stores where the components are contiguous (AoS: 16-byte
+ * double2 / float4, 8-byte float2 for x in float); SoA: one load per plane.
+ * Every dat is cudaMalloc'd (256-byte aligned) with rows of 2 or 4 reals. */
+__device__ inline void vld4(const double *v, int64_t i, double *o) {
+  const double2 *p = reinterpret_cast<const double2 *>(v + 4 * i);
+  double2 a = __ldg(p), b = __ldg(p + 1);
+  o[0] = a.x, o[1] = a.y, o[2] = b.x, o[3] = b.y;
+}
+__device__ inline void vld4(const float *v, int64_t i, float *o) {
+  float4 a = __ldg(reinterpret_cast<const float4 *>(v + 4 * i));
+  o[0] = a.x, o[1] = a.y, o[2] = a.z, o[3] = a.w;
+}
+__device__ inline void vst4(double *v, int64_t i, const double *o) {
+  double2 *p = reinterpret_cast<double2 *>(v + 4 * i);
+  p[0] = make_double2(o[0], o[1]);
+  p[1] = make_double2(o[2], o[3]);
+}
+__device__ inline void vst4(float *v, int64_t i, const float *o) {
+  reinterpret_cast<float4 *>(v + 4 * i)[0] = make_float4(o[0], o[1], o[2], o[3]);
+}
+__device__ inline void vld2(const double *v, int64_t i, double *o) {
+  double2 a = __ldg(reinterpret_cast<const double2 *>(v) + i);
+  o[0] = a.x, o[1] = a.y;
+}
+__device__ inline void vld2(const float *v, int64_t i, float *o) {
+  float2 a = __ldg(reinterpret_cast<const float2 *>(v) + i);
+  o[0] = a.x, o[1] = a.y;
+}
+template <typename R, bool SOA, int DIM>
+__device__ inline void vload(const R *__restrict__ v, int64_t i, int64_t size, R *out) {
+  if (SOA) {
+    for (int n = 0; n < DIM; n++) out[n] = __ldg(v + (int64_t)n * size + i);
+  } else if (DIM == 4) {
+    vld4(v, i, out);
+  } else {
+    vld2(v, i, out);
+  }
+}
+__device__ inline int2 ld_pair(const int32_t *__restrict__ map, int64_t i) {
+  return __ldg(reinterpret_cast<const int2 *>(map) + i);
+}
+
 /* adt_calc of cell c from its state qc. */
 template <typename R, bool SOA, typename KC>
 __device__ inline R cell_adt(const KC &k, int64_t c, int nn, const int32_t *__restrict__ pcell,
                              const R *__restrict__ x, const R *qc) {
   R xs[4][2];
   for (int m = 0; m < 4; m++) load<R, SOA, 2>(x, pcell[4 * c + m], nn, xs[m]);
+  return af_adt(k, xs[0], xs[1], xs[2], xs[3], qc);
+}
+
+/* The same with pcell as one int4 and the nodes through vload (read-only
+ * path: x and pcell are never written). */
+template <typename R, bool SOA, typename KC>
+__device__ inline R cell_adt_v(const KC &k, int64_t c, int nn, const int32_t *__restrict__ pcell,
+                               const R *__restrict__ x, const R *qc) {
+  const int4 cn = __ldg(reinterpret_cast<const int4 *>(pcell) + c);
+  R xs[4][2];
+  vload<R, SOA, 2>(x, cn.x, nn, xs[0]);
+  vload<R, SOA, 2>(x, cn.y, nn, xs[1]);
+  vload<R, SOA, 2>(x, cn.z, nn, xs[2]);
+  vload<R, SOA, 2>(x, cn.w, nn, xs[3]);
   return af_adt(k, xs[0], xs[1], xs[2], xs[3], qc);
 }
 
@@ -145,6 +206,9 @@ __global__ void k_bres(KC k, int n, int first, const int32_t *__restrict__ list,
   }
 }
 
+/* Where update finds the increments (k_update's GM). */
+enum { GM_RES = 0, GM_CSR, GM_FIXED4, GM_FIXED };
+
 /* acc += the fluxes of cell c's executed edges (e: +f, ~e: -f), then of its
  * boundary edges, in element order. */
 template <typename R>
@@ -182,20 +246,109 @@ __global__ void k_gather(int nco, int nc, const int64_t *__restrict__ ce_off,
   store<R, SOA, 4>(res, c, nc, acc);
 }
 
+/* acc += the fluxes of cell c's sides through the fixed map (cuda/gather4):
+ * row r >= 0 adds flux r, ~r subtracts it; K = 4: one int4 load of the map
+ * and all four flux rows loaded before the sums (else ck sides, a loop). */
+template <typename R, int K>
+__device__ inline void gather_fixed(int64_t c, int ck, const int32_t *__restrict__ cmap,
+                                    const R *__restrict__ flux, R *acc) {
+  if (K == 4) {
+    const int4 m = __ldg(reinterpret_cast<const int4 *>(cmap) + c);
+    const int s[4] = {m.x, m.y, m.z, m.w};
+    R f[4][4];
+    for (int j = 0; j < 4; j++) vld4(flux, s[j] >= 0 ? s[j] : ~s[j], f[j]);
+    for (int j = 0; j < 4; j++)
+      for (int n = 0; n < 4; n++) acc[n] = s[j] >= 0 ? acc[n] + f[j][n] : acc[n] - f[j][n];
+  } else {
+    for (int j = 0; j < ck; j++) {
+      const int s = __ldg(cmap + c * ck + j);
+      R f[4];
+      vld4(flux, s >= 0 ? s : ~s, f);
+      for (int n = 0; n < 4; n++) acc[n] = s >= 0 ? acc[n] + f[n] : acc[n] - f[n];
+    }
+  }
+}
+
+/* Unfused cuda/gather4: res += the gathered fluxes of each owned cell. */
+template <typename R, bool SOA, int K>
+__global__ void k_gather4(int nco, int nc, const int32_t *__restrict__ cmap, int ck,
+                          const R *__restrict__ flux, R *__restrict__ res) {
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= nco) return;
+  R acc[4];
+  load<R, SOA, 4>(res, c, nc, acc);
+  gather_fixed<R, K>(c, ck, cmap, flux, acc);
+  store<R, SOA, 4>(res, c, nc, acc);
+}
+
+/* cuda/atomic1, cuda/gather4: res_calc of edges e0 + t (t < ne), then
+ * bres_calc of bedges b0 + t - ne (t < ne + nb), in one launch; atomicAdd
+ * into res, or the flux stored in row e, nex + b of flux (one array). Pairs
+ * of map entries as one 8-byte load; AoS dats with vector loads. */
+template <typename R, bool SOA, int MODE, typename KC>
+__global__ void k_resb(KC k, int ne, int e0, int nb, int b0, int nex, int nn, int nc,
+                       const int32_t *__restrict__ pedge, const int32_t *__restrict__ pecell,
+                       const int32_t *__restrict__ pbedge, const int32_t *__restrict__ pbecell,
+                       const int32_t *__restrict__ bound, const R *__restrict__ x,
+                       const R *__restrict__ q, const R *__restrict__ adt, R *res,
+                       R *__restrict__ flux) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  R x1[2], x2[2], q1[4], f[4];
+  if (t < ne) {
+    const int e = e0 + t;
+    const int2 en = ld_pair(pedge, e), ec = ld_pair(pecell, e);
+    R q2[4];
+    vload<R, SOA, 2>(x, en.x, nn, x1);
+    vload<R, SOA, 2>(x, en.y, nn, x2);
+    vload<R, SOA, 4>(q, ec.x, nc, q1);
+    vload<R, SOA, 4>(q, ec.y, nc, q2);
+    af_res(k, x1, x2, q1, q2, __ldg(adt + ec.x), __ldg(adt + ec.y), f);
+    if (MODE == AIRFOIL_ATOMIC1) {
+      for (int m = 0; m < 4; m++) {
+        atomicAdd(&res[at<SOA>(ec.x, m, nc, 4)], f[m]);
+        atomicAdd(&res[at<SOA>(ec.y, m, nc, 4)], -f[m]);
+      }
+    } else {
+      vst4(flux, e, f);
+    }
+  } else if (t < ne + nb) {
+    const int b = b0 + t - ne;
+    const int2 bn = ld_pair(pbedge, b);
+    const int c = __ldg(pbecell + b);
+    vload<R, SOA, 2>(x, bn.x, nn, x1);
+    vload<R, SOA, 2>(x, bn.y, nn, x2);
+    vload<R, SOA, 4>(q, c, nc, q1);
+    af_bres(k, x1, x2, q1, __ldg(adt + c), __ldg(bound + b), f);
+    if (MODE == AIRFOIL_ATOMIC1) {
+      for (int m = 0; m < 4; m++) atomicAdd(&res[at<SOA>(c, m, nc, 4)], f[m]);
+    } else {
+      vst4(flux, (int64_t)nex + b, f);
+    }
+  }
+}
+
 /* update on cells [0, nco), res zeroed on the halo rows [nco, nc) (the exec
- * halo's increments: not ours). FUSED_GATHER: the increments are summed from
- * the fluxes here (res is neither read nor written). fuse: adt of the new q
+ * halo's increments: not ours). GM: where the increments come from: res
+ * (GM_RES), or summed here from the fluxes (res neither read nor written)
+ * through the CSR inverse maps (GM_CSR, cuda/gather) or the fixed map
+ * (GM_FIXED4: 4 sides, GM_FIXED: ck sides; cuda/gather4). VEC (cuda/atomic1,
+ * cuda/gather4): pcell as one int4, x through the read-only path, AoS q
+ * and qold stored with 16-byte stores. fuse: adt of the new q
  * too, and with last also qold = q (the next iteration's save_soln). rms:
  * the block sums of del^2 into partial, the last block to finish adds them
- * in block order into *sum (deterministic). blockDim.x a power of two. */
-template <typename R, bool SOA, bool FUSED_GATHER, typename KC>
+ * in block order into *sum (deterministic). blockDim.x a power of two.
+ * qold and q may be the same array (ping-pong, stage 1): each thread reads
+ * its cell's qold before it writes its q. */
+template <typename R, bool SOA, int GM, bool VEC, typename KC>
 __global__ void k_update(KC k, int nco, int nc, int nn, const int32_t *__restrict__ pcell,
-                         const R *__restrict__ x, R *__restrict__ qold, R *__restrict__ q,
-                         R *__restrict__ res, R *__restrict__ adt, const int64_t *__restrict__ ce_off,
+                         const R *__restrict__ x, R *qold, R *q, R *__restrict__ res,
+                         R *__restrict__ adt, const int64_t *__restrict__ ce_off,
                          const int32_t *__restrict__ ce_elem, const int64_t *__restrict__ cb_off,
                          const int32_t *__restrict__ cb_elem, const R *__restrict__ eflux,
-                         const R *__restrict__ bflux, int fuse, int last, int rms,
-                         double *partial, unsigned int *counter, double *sum) {
+                         const R *__restrict__ bflux, const int32_t *__restrict__ cmap, int ck,
+                         int fuse, int last, int rms, double *partial, unsigned int *counter,
+                         double *sum) {
+  constexpr bool FUSED_GATHER = GM != GM_RES;
   __shared__ double s[1024];
   __shared__ bool final_block;
   const int c = blockIdx.x * blockDim.x + threadIdx.x;
@@ -203,14 +356,23 @@ __global__ void k_update(KC k, int nco, int nc, int nn, const int32_t *__restric
   if (c < nco) {
     R qo[4], qn[4], r[4] = {0, 0, 0, 0};
     load<R, SOA, 4>(qold, c, nc, qo);
-    if (FUSED_GATHER) gather<R>(c, ce_off, ce_elem, cb_off, cb_elem, eflux, bflux, r);
+    if (GM == GM_CSR) gather<R>(c, ce_off, ce_elem, cb_off, cb_elem, eflux, bflux, r);
+    else if (GM == GM_FIXED4) gather_fixed<R, 4>(c, 4, cmap, eflux, r);
+    else if (GM == GM_FIXED) gather_fixed<R, 0>(c, ck, cmap, eflux, r);
     else load<R, SOA, 4>(res, c, nc, r);
     af_update(qo, qn, r, adt[c], &del2);
-    store<R, SOA, 4>(q, c, nc, qn);
-    if (!FUSED_GATHER) store<R, SOA, 4>(res, c, nc, r);
+    if (VEC && !SOA) vst4(q, c, qn);
+    else store<R, SOA, 4>(q, c, nc, qn);
+    if (!FUSED_GATHER) {
+      if (VEC && !SOA) vst4(res, c, r);
+      else store<R, SOA, 4>(res, c, nc, r);
+    }
     if (fuse) {
-      adt[c] = cell_adt<R, SOA>(k, c, nn, pcell, x, qn);
-      if (last) store<R, SOA, 4>(qold, c, nc, qn);
+      adt[c] = VEC ? cell_adt_v<R, SOA>(k, c, nn, pcell, x, qn) : cell_adt<R, SOA>(k, c, nn, pcell, x, qn);
+      if (last) {
+        if (VEC && !SOA) vst4(qold, c, qn);
+        else store<R, SOA, 4>(qold, c, nc, qn);
+      }
     }
   } else if (!FUSED_GATHER && c < nc) {
     for (int m = 0; m < 4; m++) res[at<SOA>(c, m, nc, 4)] = 0;
@@ -251,37 +413,87 @@ int increments(const airfoil_cuda_t *d, KC k, int part) {
   const int B = d->block;
   R *x = (R *)d->x, *q = (R *)d->q, *adt = (R *)d->adt, *res = (R *)d->res;
   if (MODE == AIRFOIL_COLOUR) {
+    int launched = 0;
+    TSR_CALL(airfoil_cuda_prof_begin(d));
     for (int c = 0; c < d->necol[part]; c++) {
       int n = (int)(d->ecol_off[part][c + 1] - d->ecol_off[part][c]);
       if (n == 0) continue;
       k_res<R, SOA, MODE><<<grid(n, B), B>>>(k, n, 0, d->ecol[part] + d->ecol_off[part][c],
                                               d->nnode, d->ncell, d->pedge, d->pecell, x, q, adt,
                                               res, (R *)0);
+      launched++;
     }
+    TSR_CHECK_LAUNCH("airfoil res_calc (colour)");
+    TSR_CALL(airfoil_cuda_prof_end(d, AIRFOIL_K_RES, launched));
+    launched = 0;
+    TSR_CALL(airfoil_cuda_prof_begin(d));
     for (int c = 0; c < d->nbcol[part]; c++) {
       int n = (int)(d->bcol_off[part][c + 1] - d->bcol_off[part][c]);
       if (n == 0) continue;
       k_bres<R, SOA, MODE><<<grid(n, B), B>>>(k, n, 0, d->bcol[part] + d->bcol_off[part][c],
                                                d->nnode, d->ncell, d->pbedge, d->pbecell, d->bound,
                                                x, q, adt, res, (R *)0);
+      launched++;
     }
-    TSR_CHECK_LAUNCH("airfoil res_calc/bres_calc (colour)");
+    TSR_CHECK_LAUNCH("airfoil bres_calc (colour)");
+    TSR_CALL(airfoil_cuda_prof_end(d, AIRFOIL_K_BRES, launched));
     return 0;
   }
   const int e0 = d->erange[part], ne = d->erange[part + 1] - e0;
   const int b0 = d->brange[part], nb = d->brange[part + 1] - b0;
-  if (ne > 0)
+  if (ne > 0) {
+    TSR_CALL(airfoil_cuda_prof_begin(d));
     k_res<R, SOA, MODE><<<grid(ne, B), B>>>(k, ne, e0, (const int32_t *)0, d->nnode, d->ncell,
                                              d->pedge, d->pecell, x, q, adt, res, (R *)d->eflux);
-  if (nb > 0)
+    TSR_CHECK_LAUNCH("airfoil res_calc");
+    TSR_CALL(airfoil_cuda_prof_end(d, AIRFOIL_K_RES, 1));
+  }
+  if (nb > 0) {
+    TSR_CALL(airfoil_cuda_prof_begin(d));
     k_bres<R, SOA, MODE><<<grid(nb, B), B>>>(k, nb, b0, (const int32_t *)0, d->nnode, d->ncell,
                                               d->pbedge, d->pbecell, d->bound, x, q, adt, res,
                                               (R *)d->bflux);
-  if (MODE == AIRFOIL_GATHER && part == 1 && !d->fuse && d->ncell_owned > 0)
+    TSR_CHECK_LAUNCH("airfoil bres_calc");
+    TSR_CALL(airfoil_cuda_prof_end(d, AIRFOIL_K_BRES, 1));
+  }
+  if (MODE == AIRFOIL_GATHER && part == 1 && !d->fuse && d->ncell_owned > 0) {
+    TSR_CALL(airfoil_cuda_prof_begin(d));
     k_gather<R, SOA><<<grid(d->ncell_owned, B), B>>>(d->ncell_owned, d->ncell, d->ce_off,
                                                      d->ce_elem, d->cb_off, d->cb_elem,
                                                      (const R *)d->eflux, (const R *)d->bflux, res);
-  TSR_CHECK_LAUNCH("airfoil res_calc/bres_calc");
+    TSR_CHECK_LAUNCH("airfoil gather");
+    TSR_CALL(airfoil_cuda_prof_end(d, AIRFOIL_K_GATHER, 1));
+  }
+  return 0;
+}
+
+/* AIRFOIL_ATOMIC1 / AIRFOIL_GATHER4: res_calc and bres_calc of one part in
+ * one launch; unfused gather4 sums the fluxes into res after part 1. */
+template <typename R, bool SOA, int MODE, typename KC>
+int increments1(const airfoil_cuda_t *d, KC k, int part) {
+  const int B = d->block;
+  const int e0 = d->erange[part], ne = d->erange[part + 1] - e0;
+  const int b0 = d->brange[part], nb = d->brange[part + 1] - b0;
+  if (ne + nb > 0) {
+    TSR_CALL(airfoil_cuda_prof_begin(d));
+    k_resb<R, SOA, MODE><<<grid(ne + nb, B), B>>>(
+        k, ne, e0, nb, b0, d->erange[2], d->nnode, d->ncell, d->pedge, d->pecell, d->pbedge,
+        d->pbecell, d->bound, (const R *)d->x, (const R *)d->q, (const R *)d->adt, (R *)d->res,
+        (R *)d->eflux);
+    TSR_CHECK_LAUNCH("airfoil res_calc+bres_calc");
+    TSR_CALL(airfoil_cuda_prof_end(d, AIRFOIL_K_RESB, 1));
+  }
+  if (MODE == AIRFOIL_GATHER4 && part == 1 && !d->fuse && d->ncell_owned > 0) {
+    TSR_CALL(airfoil_cuda_prof_begin(d));
+    if (d->ck == 4)
+      k_gather4<R, SOA, 4><<<grid(d->ncell_owned, B), B>>>(d->ncell_owned, d->ncell, d->cmap, 4,
+                                                           (const R *)d->eflux, (R *)d->res);
+    else
+      k_gather4<R, SOA, 0><<<grid(d->ncell_owned, B), B>>>(d->ncell_owned, d->ncell, d->cmap,
+                                                           d->ck, (const R *)d->eflux, (R *)d->res);
+    TSR_CHECK_LAUNCH("airfoil gather (fixed map)");
+    TSR_CALL(airfoil_cuda_prof_end(d, AIRFOIL_K_GATHER, 1));
+  }
   return 0;
 }
 
@@ -292,26 +504,33 @@ int incr(const airfoil_cuda_t *d, KC k, int part) {
   case AIRFOIL_COLOUR: TSR_CALL((increments<R, SOA, AIRFOIL_COLOUR>(d, k, part))); break;
   case AIRFOIL_GATHER: TSR_CALL((increments<R, SOA, AIRFOIL_GATHER>(d, k, part))); break;
   case AIRFOIL_SHARED: TSR_CALL(airfoil_shared_cuda(d, part)); break;
+  case AIRFOIL_ATOMIC1: TSR_CALL((increments1<R, SOA, AIRFOIL_ATOMIC1>(d, k, part))); break;
+  case AIRFOIL_GATHER4: TSR_CALL((increments1<R, SOA, AIRFOIL_GATHER4>(d, k, part))); break;
+  default: return TSR_RAISE(TSR_ERR_ARG, "airfoil CUDA: increment strategy %d", (int)d->incr);
   }
   return 0;
 }
 
 template <typename R, bool SOA, typename KC>
 int save(const airfoil_cuda_t *d, KC, int) {
-  if (d->ncell_owned > 0)
-    k_save<R, SOA><<<grid(d->ncell_owned, d->block), d->block>>>(d->ncell_owned, d->ncell,
-                                                                 (const R *)d->q, (R *)d->qold);
+  if (d->ncell_owned == 0) return 0;
+  TSR_CALL(airfoil_cuda_prof_begin(d));
+  k_save<R, SOA><<<grid(d->ncell_owned, d->block), d->block>>>(d->ncell_owned, d->ncell,
+                                                               (const R *)d->q, (R *)d->qold);
   TSR_CHECK_LAUNCH("airfoil save_soln");
+  TSR_CALL(airfoil_cuda_prof_end(d, AIRFOIL_K_SAVE, 1));
   return 0;
 }
 
 template <typename R, bool SOA, typename KC>
 int adt(const airfoil_cuda_t *d, KC k, int) {
-  if (d->ncell_owned > 0)
-    k_adt<R, SOA><<<grid(d->ncell_owned, d->block), d->block>>>(
-        k, d->ncell_owned, d->ncell, d->nnode, d->pcell, (const R *)d->x, (const R *)d->q,
-        (R *)d->adt);
+  if (d->ncell_owned == 0) return 0;
+  TSR_CALL(airfoil_cuda_prof_begin(d));
+  k_adt<R, SOA><<<grid(d->ncell_owned, d->block), d->block>>>(
+      k, d->ncell_owned, d->ncell, d->nnode, d->pcell, (const R *)d->x, (const R *)d->q,
+      (R *)d->adt);
   TSR_CHECK_LAUNCH("airfoil adt_calc");
+  TSR_CALL(airfoil_cuda_prof_end(d, AIRFOIL_K_ADT, 1));
   return 0;
 }
 
@@ -320,21 +539,38 @@ template <typename R, bool SOA, typename KC>
 int update(const airfoil_cuda_t *d, KC k, int arg) {
   const int stage = arg >> 30, it = arg & ((1 << 30) - 1), B = d->block, nc = d->ncell;
   if (nc == 0) return 0;
-  const bool fg = d->incr == AIRFOIL_GATHER && d->fuse;
-  const int rms = stage == 1;
-  if (fg)
-    k_update<R, SOA, true><<<grid(nc, B), B>>>(
-        k, d->ncell_owned, nc, d->nnode, d->pcell, (const R *)d->x, (R *)d->qold, (R *)d->q,
-        (R *)d->res, (R *)d->adt, d->ce_off, d->ce_elem, d->cb_off, d->cb_elem,
-        (const R *)d->eflux, (const R *)d->bflux, d->fuse, rms, rms, d->partial, d->counter,
-        d->sums + it);
-  else
-    k_update<R, SOA, false><<<grid(nc, B), B>>>(
-        k, d->ncell_owned, nc, d->nnode, d->pcell, (const R *)d->x, (R *)d->qold, (R *)d->q,
-        (R *)d->res, (R *)d->adt, d->ce_off, d->ce_elem, d->cb_off, d->cb_elem,
-        (const R *)d->eflux, (const R *)d->bflux, d->fuse, rms, rms, d->partial, d->counter,
-        d->sums + it);
+  /* how the increments arrive: res, or gathered here (CSR, fixed map) */
+  const int gm = !d->fuse                        ? GM_RES
+                 : d->incr == AIRFOIL_GATHER     ? GM_CSR
+                 : d->incr != AIRFOIL_GATHER4    ? GM_RES
+                 : d->ck == 4                    ? GM_FIXED4
+                                                 : GM_FIXED;
+  const int rms = stage == 1, last = rms && !d->pingpong; /* last: qold = q too */
+  void *qout = d->qout ? d->qout : d->q;
+  const airfoil_kernel_t kind =
+      !d->fuse ? AIRFOIL_K_UPDATE
+      : gm == GM_RES ? (last ? AIRFOIL_K_UPDATE_ADT_SAVE : AIRFOIL_K_UPDATE_ADT)
+                     : (last ? AIRFOIL_K_GUPDATE_ADT_SAVE : AIRFOIL_K_GUPDATE_ADT);
+  TSR_CALL(airfoil_cuda_prof_begin(d));
+#define AF_UPDATE(GM, VEC)                                                                   \
+  k_update<R, SOA, GM, VEC><<<grid(nc, B), B>>>(                                             \
+      k, d->ncell_owned, nc, d->nnode, d->pcell, (const R *)d->x, (R *)d->qold, (R *)qout,   \
+      (R *)d->res, (R *)d->adt, d->ce_off, d->ce_elem, d->cb_off, d->cb_elem,                \
+      (const R *)d->eflux, (const R *)d->bflux, d->cmap, d->ck, d->fuse, last, rms,          \
+      d->partial, d->counter, d->sums + it)
+  const bool vec = d->incr == AIRFOIL_ATOMIC1 || d->incr == AIRFOIL_GATHER4;
+  switch (gm) {
+  case GM_RES:
+    if (vec) AF_UPDATE(GM_RES, true);
+    else AF_UPDATE(GM_RES, false);
+    break;
+  case GM_CSR: AF_UPDATE(GM_CSR, false); break;
+  case GM_FIXED4: AF_UPDATE(GM_FIXED4, true); break;
+  default: AF_UPDATE(GM_FIXED, true); break;
+  }
+#undef AF_UPDATE
   TSR_CHECK_LAUNCH("airfoil update");
+  TSR_CALL(airfoil_cuda_prof_end(d, kind, 1));
   return 0;
 }
 

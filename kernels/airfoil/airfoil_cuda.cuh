@@ -50,6 +50,12 @@ typedef struct {
   const int32_t *pcell, *pedge, *pecell, *pbedge, *pbecell, *bound; /* AoS as in the mesh */
   void *x;                 /* REAL [nnode][2] in layout                      */
   void *q, *qold, *res;    /* REAL [ncell][4] in layout                      */
+  void *qout;              /* where update writes q (NULL: q)                 */
+  int pingpong;            /* fused cuda/atomic1, cuda/gather4: no save_soln;
+                              q and qold are two buffers A, B: stage 0 reads
+                              A, update writes B; stage 1 reads B, update
+                              writes A from qold = A (the host driver sets
+                              q, qold, qout per stage)                       */
   void *adt;               /* REAL [ncell]                                   */
   /* AIRFOIL_COLOUR: each part's edges and bedges grouped by colour */
   int necol[2], nbcol[2];
@@ -60,6 +66,13 @@ typedef struct {
   void *eflux, *bflux;     /* REAL [nedge_exec][4], [nbedge_exec][4]         */
   const int64_t *ce_off, *cb_off;     /* [ncell_owned + 1]                    */
   const int32_t *ce_elem, *cb_elem;
+  /* AIRFOIL_GATHER4: one flux array, edges then bedges, plus a zero row:
+   * flux [nedge_exec + nbedge_exec + 1][4] (eflux points to it), and the
+   * owned cells' sides cmap [ncell_owned][ck]: row r >= 0 adds flux r,
+   * ~r subtracts it (edges in element order, then bedges, then the zero
+   * row as padding: the CPU reference's order of increments) */
+  const int32_t *cmap;
+  int ck;
   /* AIRFOIL_SHARED: two-level colouring plans (tessera/colour.h) of each
    * part's edges (res_calc) and bedges (bres_calc) */
   airfoil_cuda_plan_t eplan[2], bplan[2];
@@ -68,7 +81,15 @@ typedef struct {
   double *partial;         /* [ceil(ncell / block)]                          */
   unsigned int *counter;   /* [1], zero between launches                     */
   double *sums;            /* [niter] this rank's sum of del^2 per iteration */
+  struct airfoil_cuda_prof *prof; /* host: per-kernel timing, or NULL (off)  */
 } airfoil_cuda_t;
+
+/* Per-kernel timing (airfoil_cuda_run.c): a launcher calls begin before its
+ * launches and end after them; with d->prof NULL both do nothing. end
+ * records an event, waits for it and adds the time since begin's event to
+ * kernel k (launches: the kernels launched in between). */
+int airfoil_cuda_prof_begin(const airfoil_cuda_t *d);
+int airfoil_cuda_prof_end(const airfoil_cuda_t *d, airfoil_kernel_t k, int launches);
 
 /* The launchers; all asynchronous on the default stream. */
 /* save_soln on the owned cells: qold = q. */
@@ -76,7 +97,8 @@ int airfoil_cuda_save(const airfoil_cuda_t *d);
 /* adt_calc on the owned cells. */
 int airfoil_cuda_adt(const airfoil_cuda_t *d);
 /* res_calc and bres_calc of part `part` (0 core, 1 rest); after part 1 the
- * unfused gather sums the fluxes into res. */
+ * unfused gather sums the fluxes into res. AIRFOIL_ATOMIC1 and
+ * AIRFOIL_GATHER4: both in one launch. */
 int airfoil_cuda_incr(const airfoil_cuda_t *d, int part);
 /* update of stage (0, 1) of iteration it on the owned cells (halo rows of
  * res zeroed); stage 1 stores the sum of del^2 in sums[it]. Fused (d->fuse):

@@ -21,6 +21,7 @@
 
 #ifdef TSR_HAVE_CUDA
 #include <cuda_runtime.h>
+#include "tessera/cuda.h"
 #endif
 
 #include "tessera/colour.h"
@@ -31,6 +32,29 @@
 #include "kernels/airfoil/airfoil_cuda.cuh"
 
 #ifdef TSR_HAVE_CUDA
+/* Per-kernel timing of one run (--profile): two events, the accumulators. */
+struct airfoil_cuda_prof {
+  cudaEvent_t ev[2];
+  airfoil_profile_t *acc;
+};
+
+int airfoil_cuda_prof_begin(const airfoil_cuda_t *d) {
+  if (!d->prof) return 0;
+  TSR_CALL_CUDA(cudaEventRecord(d->prof->ev[0], 0));
+  return 0;
+}
+
+int airfoil_cuda_prof_end(const airfoil_cuda_t *d, airfoil_kernel_t k, int launches) {
+  if (!d->prof) return 0;
+  float ms = 0;
+  TSR_CALL_CUDA(cudaEventRecord(d->prof->ev[1], 0));
+  TSR_CALL_CUDA(cudaEventSynchronize(d->prof->ev[1]));
+  TSR_CALL_CUDA(cudaEventElapsedTime(&ms, d->prof->ev[0], d->prof->ev[1]));
+  d->prof->acc->seconds[k] += 1e-3 * (double)ms;
+  d->prof->acc->calls[k] += launches;
+  return 0;
+}
+
 /* Device allocations of one run, freed together. */
 typedef struct {
   tsr_device_t dev;
@@ -200,6 +224,33 @@ static int af_setup_incr(af_mem_t *m, const airfoil_problem_t *p, const airfoil_
     TSR_CALL(af_up(m, &d->cb_off, h->cb.offsets, sizeof(tsr_idx_t) * (size_t)(nco + 1)));
     TSR_CALL(af_up(m, &d->cb_elem, h->cb.elem, 4 * (size_t)nb_in));
   }
+  if (o->incr == AIRFOIL_GATHER4) { /* the fixed map of signed flux rows */
+    tsr_map_t me = {"pecell", 0, 0, 2, (int32_t *)p->pecell};
+    tsr_map_t mb = {"pbecell", 0, 0, 1, (int32_t *)p->pbecell};
+    TSR_CALL(tsr_map_inverse(&me, nex, nc, &h->ce));
+    TSR_CALL(tsr_map_inverse(&mb, nbx, nc, &h->cb));
+    int64_t k = 1;
+    for (int64_t c = 0; c < nco; c++)
+      k = TSR_MAX(k, (h->ce.offsets[c + 1] - h->ce.offsets[c]) + (h->cb.offsets[c + 1] - h->cb.offsets[c]));
+    TSR_CHECK(k <= 64, TSR_ERR_UNSUPPORTED, "airfoil cuda/gather4: a cell has %lld sides "
+              "(at most 64; a mesh of quadrilaterals has 4)", (long long)k);
+    const int32_t zero = (int32_t)(nex + nbx); /* the zero row: padding */
+    h->celem = malloc(sizeof(int32_t) * (size_t)(nco * k + 1));
+    TSR_CHECK(h->celem, TSR_ERR_ALLOC, "airfoil CUDA: no memory for the cells' sides");
+    for (int64_t c = 0; c < nco; c++) {
+      int32_t *row = h->celem + c * k;
+      int64_t j = 0;
+      for (tsr_idx_t i = h->ce.offsets[c]; i < h->ce.offsets[c + 1]; i++)
+        row[j++] = h->ce.corner[i] == 0 ? h->ce.elem[i] : ~h->ce.elem[i];
+      for (tsr_idx_t i = h->cb.offsets[c]; i < h->cb.offsets[c + 1]; i++)
+        row[j++] = (int32_t)(nex + h->cb.elem[i]);
+      while (j < k) row[j++] = zero;
+    }
+    d->ck = (int)k;
+    TSR_CALL(af_alloc(m, &d->eflux, R * 4 * (size_t)(nex + nbx + 1)));
+    TSR_CALL(tsr_device_memset(&m->dev, d->eflux, 0, R * 4 * (size_t)(nex + nbx + 1)));
+    TSR_CALL(af_up(m, &d->cmap, h->celem, 4 * (size_t)(nco * k)));
+  }
   if (o->incr == AIRFOIL_SHARED) {
     for (int part = 0; part < 2; part++) {
       tsr_idx_t neb = 0, nbb = 0, *eoff = NULL, *boff = NULL;
@@ -231,6 +282,7 @@ static int af_setup(af_mem_t *m, const airfoil_problem_t *p, const airfoil_cuda_
   d->brange[0] = 0, d->brange[1] = (int)p->nbedge_core, d->brange[2] = (int)nbx;
   d->prec = r->prec, d->layout = o->layout, d->incr = o->incr, d->block = o->block;
   d->fuse = o->fuse;
+  d->pingpong = o->fuse && (o->incr == AIRFOIL_ATOMIC1 || o->incr == AIRFOIL_GATHER4);
   d->kd = airfoil_kc_make_d(&p->c);
   d->kf = airfoil_kc_make_f(&p->c);
   void *stage = malloc(R * (size_t)(4 * TSR_MAX(nc, nn) + 1));
@@ -258,19 +310,25 @@ static int af_setup(af_mem_t *m, const airfoil_problem_t *p, const airfoil_cuda_
   return 0;
 }
 
-/* The iterations (timed by the caller). */
-static int af_iterate(const airfoil_problem_t *p, const airfoil_cuda_t *d, af_host_t *h,
+/* The iterations (timed by the caller). Ping-pong (d->pingpong): q is A,
+ * qold is B on entry and on return; in between each stage points q (what
+ * the edges and the halo exchange read), qold and qout (what update writes)
+ * at A or B, so that save_soln is never needed: at the start of every
+ * iteration A holds both q and qold. */
+static int af_iterate(const airfoil_problem_t *p, airfoil_cuda_t *d, af_host_t *h,
                       const tsr_device_t *dev, int niter) {
+  void *const qa = d->q, *const qb = d->qold;
   const tsr_dtype_t T = d->prec == AIRFOIL_DOUBLE ? TSR_DOUBLE : TSR_FLOAT;
   const int qdim = d->layout == AIRFOIL_SOA ? 1 : 4; /* SoA: 4 planes of 1 */
   const int halo = p->halo != NULL;
   if (d->fuse) { /* iteration 0's save_soln and adt_calc; later ones come from update */
-    TSR_CALL(airfoil_cuda_save(d));
+    if (!d->pingpong) TSR_CALL(airfoil_cuda_save(d));
     TSR_CALL(airfoil_cuda_adt(d));
   }
   for (int it = 0; it < niter; it++) {
     if (!d->fuse) TSR_CALL(airfoil_cuda_save(d));
     for (int stage = 0; stage < 2; stage++) {
+      if (d->pingpong) d->q = stage ? qb : qa, d->qold = qa, d->qout = stage ? qa : qb;
       if (!d->fuse) {
         if (halo) TSR_CALL(tsr_halo_begin(h->hq, dev, d->q, qdim, T));
         TSR_CALL(airfoil_cuda_adt(d));
@@ -289,15 +347,23 @@ static int af_iterate(const airfoil_problem_t *p, const airfoil_cuda_t *d, af_ho
       TSR_CALL(airfoil_cuda_update(d, stage, it));
     }
   }
+  if (d->pingpong) d->q = qa, d->qold = qb, d->qout = NULL;
   return 0;
 }
 #endif /* TSR_HAVE_CUDA */
 
 int airfoil_cuda_run(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, airfoil_run_t *r) {
+  TSR_CALL(airfoil_cuda_run_profile(p, o, r, NULL));
+  return 0;
+}
+
+int airfoil_cuda_run_profile(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o,
+                             airfoil_run_t *r, airfoil_profile_t *prof) {
 #ifndef TSR_HAVE_CUDA
   (void)p;
   (void)o;
   (void)r;
+  (void)prof;
   return TSR_RAISE(TSR_ERR_NOCUDA, "airfoil CUDA variants: built without CUDA (configure found no nvcc)");
 #else
   TSR_CHECK(p && o && r && r->rms && r->niter >= 0, TSR_ERR_ARG,
@@ -311,6 +377,8 @@ int airfoil_cuda_run(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
   TSR_CHECK(p->halo || (p->ncell_owned == p->ncell && p->nedge_exec == p->nedge),
             TSR_ERR_ARG, "airfoil_cuda_run: a partitioned mesh needs its cells' halo");
   TSR_CHECK(tsr_device_cuda_count() > 0, TSR_ERR_NODEVICE, "airfoil CUDA variants: no GPU visible");
+  TSR_CHECK(o->incr >= 0 && o->incr < AIRFOIL_NINCR, TSR_ERR_ARG,
+            "airfoil_cuda_run: increment strategy %d unknown", (int)o->incr);
   af_mem_t *m = calloc(1, sizeof *m);
   TSR_CHECK(m, TSR_ERR_ALLOC, "airfoil CUDA: no memory");
   m->dev.kind = TSR_DEV_CUDA;
@@ -323,7 +391,15 @@ int airfoil_cuda_run(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
   memset(&h, 0, sizeof h);
   const size_t R = r->prec == AIRFOIL_DOUBLE ? sizeof(double) : sizeof(float);
   const int soa = o->layout == AIRFOIL_SOA;
+  struct airfoil_cuda_prof pr;
+  memset(&pr, 0, sizeof pr);
   int rc = af_setup(m, p, o, r, &d, &h);
+  if (!rc && prof) {
+    pr.acc = prof;
+    if (cudaEventCreate(&pr.ev[0]) != cudaSuccess || cudaEventCreate(&pr.ev[1]) != cudaSuccess)
+      rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: cudaEventCreate for --profile failed");
+    d.prof = &pr;
+  }
   if (p->halo) { /* collective: errors agreed first */
     rc = tsr_error_agree(p->comm, rc);
     if (!rc) rc = tsr_halo_create_planes(p->halo, soa ? 4 : 1, p->ncell, &h.hq);
@@ -354,6 +430,8 @@ int airfoil_cuda_run(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
       }
     free(hq);
   }
+  for (int i = 0; i < 2; i++)
+    if (pr.ev[i]) cudaEventDestroy(pr.ev[i]);
   for (int i = 0; i < m->n; i++) tsr_device_free(&m->dev, &m->p[i]);
   free(m);
   af_host_free(&h);

@@ -144,14 +144,18 @@ __global__ void k_staged(KC k, airfoil_cuda_plan_t pl, const int32_t *__restrict
 
 template <typename R, bool SOA, bool BND, typename KC>
 int launch(const airfoil_cuda_t *d, const airfoil_cuda_plan_t &pl, KC k) {
+  int launched = 0;
+  TSR_CALL(airfoil_cuda_prof_begin(d));
   for (int c = 0; c < pl.ncolours; c++) {
     int n = (int)(pl.col_off[c + 1] - pl.col_off[c]);
     if (n == 0) continue;
     k_staged<R, SOA, BND><<<n, d->block, pl.smem>>>(k, pl, pl.col_blocks + pl.col_off[c], d->nnode,
                                                      d->ncell, (const R *)d->x, (const R *)d->q,
                                                      (const R *)d->adt, (R *)d->res);
+    launched++;
   }
   TSR_CHECK_LAUNCH(BND ? "airfoil bres_calc (shared)" : "airfoil res_calc (shared)");
+  TSR_CALL(airfoil_cuda_prof_end(d, BND ? AIRFOIL_K_BRES : AIRFOIL_K_RES, launched));
   return 0;
 }
 

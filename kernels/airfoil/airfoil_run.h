@@ -11,6 +11,7 @@
 
 #include <mpi.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "kernels/airfoil/airfoil.h"
 
 struct tsr_halo;
@@ -57,11 +58,44 @@ typedef enum {
   AIRFOIL_COLOUR,     /* edges coloured globally; one launch per colour     */
   AIRFOIL_GATHER,     /* fluxes to a per-edge temporary, then a per-cell
                          gather through the inverse map (no atomics)       */
-  AIRFOIL_SHARED      /* seed 003: cells and nodes of a block staged once in
+  AIRFOIL_SHARED,     /* seed 003: cells and nodes of a block staged once in
                          shared memory (SoA), increments colour by colour
                          in shared memory (threads sorted by colour), blocks
                          coloured, written back without atomics            */
+  AIRFOIL_ATOMIC1,    /* atomicAdd, res_calc and bres_calc in one launch over
+                         edges then bedges, vector loads of AoS dats       */
+  AIRFOIL_GATHER4,    /* res_calc and bres_calc in one launch writing one
+                         flux array (edges then bedges); the cells gather
+                         through a fixed-arity map [cell][K] of signed flux
+                         rows (K = 4 on a quad mesh: one 16-byte load, no
+                         offsets), padded with a zero row                  */
+  AIRFOIL_NINCR
 } airfoil_incr_t;
+
+/* The kernel launch types a profile (--profile) times, one row each. A
+ * fused kernel is its own type; which ones a run launches depends on the
+ * strategy and on fusion. */
+typedef enum {
+  AIRFOIL_K_SAVE = 0,        /* save_soln                                   */
+  AIRFOIL_K_ADT,             /* adt_calc                                    */
+  AIRFOIL_K_RES,             /* res_calc                                    */
+  AIRFOIL_K_BRES,            /* bres_calc                                   */
+  AIRFOIL_K_RESB,            /* res_calc + bres_calc, one launch            */
+  AIRFOIL_K_GATHER,          /* gather of the fluxes into res (unfused)     */
+  AIRFOIL_K_UPDATE,          /* update                                      */
+  AIRFOIL_K_UPDATE_ADT,      /* update + adt_calc                           */
+  AIRFOIL_K_UPDATE_ADT_SAVE, /* update + adt_calc + save_soln               */
+  AIRFOIL_K_GUPDATE_ADT,     /* gather + update + adt_calc                  */
+  AIRFOIL_K_GUPDATE_ADT_SAVE,/* gather + update + adt_calc + save_soln      */
+  AIRFOIL_NKERNELS
+} airfoil_kernel_t;
+
+/* Per-kernel time accumulated over a run: launches and seconds (CUDA events
+ * around each launcher, synchronised per pair, or CPU wall time). */
+typedef struct {
+  int64_t calls[AIRFOIL_NKERNELS];
+  double seconds[AIRFOIL_NKERNELS];
+} airfoil_profile_t;
 
 typedef struct {
   int niter;           /* iterations (OP2: 1000)                            */
@@ -78,6 +112,8 @@ static inline double airfoil_rms(double sum, int64_t ncell) {
 
 /* The plain sequential reference: OP2's loop order, AoS, plain increments. */
 int airfoil_cpu_ref(const airfoil_problem_t *p, airfoil_run_t *r);
+/* The same, each loop timed into *prof (added to it; NULL: not timed). */
+int airfoil_cpu_ref_profile(const airfoil_problem_t *p, airfoil_run_t *r, airfoil_profile_t *prof);
 
 typedef struct {
   airfoil_incr_t incr;
@@ -94,6 +130,50 @@ typedef struct {
  * on the device (tsr_halo, host-staged) while the core edges run, the rms
  * sums reduced over p->comm. */
 int airfoil_cuda_run(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, airfoil_run_t *r);
+/* The same, every launcher timed by a pair of CUDA events into *prof (added
+ * to it; NULL: not timed). Profiling synchronises the host after each
+ * launcher, so kernels no longer overlap their neighbours' launch latency
+ * and tails: the per-kernel sum can exceed the unprofiled run time. */
+int airfoil_cuda_run_profile(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o,
+                             airfoil_run_t *r, airfoil_profile_t *prof);
+
+/* ---- per-kernel profile (airfoil_profile.c) ------------------------------ */
+/* Kernel name ("res_calc", "update+adt_calc", ...). */
+const char *airfoil_kernel_name(airfoil_kernel_t k);
+/* What the byte model of a kernel needs: set sizes and the rows the
+ * boundary edges touch (summed over ranks for a distributed run). */
+typedef struct {
+  int64_t nnode, ncell, nedge, nbedge; /* executed / updated rows            */
+  int64_t nbnode, nbcell;              /* distinct nodes, cells of the bedges */
+  int gather_k;                        /* AIRFOIL_GATHER4: map arity (4)      */
+} airfoil_counts_t;
+/* The counts of a (local) problem: cells owned, edges executed, ... */
+void airfoil_counts_of(const airfoil_problem_t *p, airfoil_counts_t *c);
+/* Minimum bytes one launch of kernel k moves under strategy incr with reals
+ * of `real` bytes: every array it reads or writes once (docs/AIRFOIL.md). */
+double airfoil_kernel_bytes(airfoil_kernel_t k, airfoil_incr_t incr, const airfoil_counts_t *c,
+                            size_t real);
+/* Passes kernel k made over its set in a run of niter iterations in which
+ * it was launched `calls` times: res_calc and bres_calc make one pass per
+ * stage in one or more launches (core and rest parts, colours), every other
+ * kernel one pass per launch. */
+double airfoil_kernel_passes(airfoil_kernel_t k, int64_t calls, int niter);
+/* What a profile's rows are labelled with besides the kernel. */
+typedef struct {
+  const char *variant, *precision, *reorder;
+  int ranks, block, fuse, niter;
+  double ceiling;      /* device copy bandwidth, bytes/s (0: unknown)         */
+  double run_s;        /* wall time of the profiled run                       */
+  double unprofiled_s; /* median of the timed (unprofiled) runs               */
+} airfoil_profile_label_t;
+/* The CSV header of the rows below (docs/CSV.md). */
+void airfoil_profile_csv_header(FILE *csv);
+/* One row per kernel with calls > 0, then a "sum" row (seconds, bytes and
+ * calls added up; passes and bytes_per_pass 0): to `table` as text and to
+ * `csv` (either may be NULL). Bytes = airfoil_kernel_bytes x passes. */
+void airfoil_profile_report(const airfoil_profile_t *pr, airfoil_incr_t incr,
+                            const airfoil_counts_t *c, size_t real,
+                            const airfoil_profile_label_t *l, FILE *table, FILE *csv);
 
 #ifdef __cplusplus
 }

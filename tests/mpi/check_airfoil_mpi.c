@@ -235,7 +235,7 @@ START_TEST(test_cuda_histories) {
     ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, "gen", &so, &l));
     const int64_t *gid = tsr_mesh_set(l.mesh, tsr_mesh_find_set(l.mesh, "cells"))->global_id;
     double *q = malloc(sizeof(double) * (4 * l.p.ncell + 1));
-    for (int incr = 0; incr < 4; incr++)
+    for (int incr = 0; incr < AIRFOIL_NINCR; incr++)
       for (int layout = 0; layout < 2; layout++)
         for (int fuse = 0; fuse < 2; fuse++) {
           airfoil_cuda_opts_t o = {(airfoil_incr_t)incr, (airfoil_layout_t)layout, 64, fuse};

@@ -1,10 +1,11 @@
 # apps/fastsg/local.mk: the fastsg app, its kernels (kernels/sparse) and its tests.
 noinst_LTLIBRARIES += kernels/sparse/libfastsg.la
 kernels_sparse_libfastsg_la_SOURCES = kernels/sparse/sg.c kernels/sparse/sg_cpu.c \
-	kernels/sparse/sg.h kernels/sparse/sg_kernels.h kernels/sparse/sg_cpu_impl.h
-EXTRA_DIST += kernels/sparse/variants.def kernels/sparse/sg_cuda.cu
+	kernels/sparse/sg.h kernels/sparse/sg_kernels.h kernels/sparse/sg_cpu_impl.h \
+	kernels/sparse/sg_dist.c kernels/sparse/sg_dist_run.c kernels/sparse/sg_dist.h
+EXTRA_DIST += kernels/sparse/variants.def kernels/sparse/sg_cuda.cu kernels/sparse/sg_dist_cuda.cu
 if HAVE_CUDA
-kernels_sparse_libfastsg_la_SOURCES += kernels/sparse/sg_cuda.cu
+kernels_sparse_libfastsg_la_SOURCES += kernels/sparse/sg_cuda.cu kernels/sparse/sg_dist_cuda.cu
 kernels_sparse_libfastsg_la_LIBADD = $(CUDA_LIBS) -lstdc++
 endif
 FASTSG_LIBS = kernels/sparse/libfastsg.la lib/libtessera.la $(HDF5_LIBS) -lm

@@ -32,3 +32,15 @@ EXTRA_DIST += tests/apps/fastsg.sh
 check_PROGRAMS += tests/apps/fastsg_mkbad
 tests_apps_fastsg_mkbad_SOURCES = tests/apps/fastsg_mkbad.c
 tests_apps_fastsg_mkbad_LDADD = lib/libtessera.la $(HDF5_LIBS)
+
+# distributed hierarchization (kernels/sparse/sg_dist*): at 1..4 ranks
+if HAVE_CHECK
+check_PROGRAMS += tests/mpi/check_fastsg_dist tests/mpi/check_fastsg_dist_cuda
+TESTS += tests/mpi/check_fastsg_dist tests/mpi/check_fastsg_dist_cuda
+tests_mpi_check_fastsg_dist_SOURCES = tests/mpi/check_fastsg_dist.c tests/mpi/check_fastsg_dist_impl.h
+tests_mpi_check_fastsg_dist_CFLAGS = $(TEST_CFLAGS)
+tests_mpi_check_fastsg_dist_LDADD = kernels/sparse/libfastsg.la $(TEST_LDADD)
+tests_mpi_check_fastsg_dist_cuda_SOURCES = tests/mpi/check_fastsg_dist_cuda.c
+tests_mpi_check_fastsg_dist_cuda_CFLAGS = $(TEST_CFLAGS)
+tests_mpi_check_fastsg_dist_cuda_LDADD = kernels/sparse/libfastsg.la $(TEST_LDADD)
+endif

@@ -72,6 +72,7 @@ static int fastsg_stats(MPI_Comm comm, double *t, int runs, tsr_stats_t *st) {
 
 int fastsg_run_hier(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t *v,
                     tsr_report_t *rep) {
+  if (app->dist) return fastsg_dist_run_hier(app, cli, v, rep);
   tsr_device_t dev;
   TSR_CALL(fastsg_device_for(v, app->comm, &dev));
   const int64_t N = app->grid.npoints;

@@ -25,6 +25,7 @@ endif
 
 bin_PROGRAMS += apps/tsr-fastsg
 apps_tsr_fastsg_SOURCES = apps/fastsg/fastsg.c apps/fastsg/fastsg_run.c apps/fastsg/fastsg_io.c \
+	apps/fastsg/fastsg_dist.c \
 	apps/fastsg/fastsg.h
 apps_tsr_fastsg_LDADD = $(FASTSG_LIBS)
 TESTS += tests/apps/fastsg.sh
@@ -44,3 +45,5 @@ tests_mpi_check_fastsg_dist_cuda_SOURCES = tests/mpi/check_fastsg_dist_cuda.c
 tests_mpi_check_fastsg_dist_cuda_CFLAGS = $(TEST_CFLAGS)
 tests_mpi_check_fastsg_dist_cuda_LDADD = kernels/sparse/libfastsg.la $(TEST_LDADD)
 endif
+TESTS += tests/apps/fastsg_dist.sh
+EXTRA_DIST += tests/apps/fastsg_dist.sh

@@ -6,7 +6,8 @@
  * is broadcast from its owner. A point's update reads only parents in lower
  * groups, which no rank has changed yet in that sweep, so the result is bit
  * for bit that of one rank. Evaluation points are split into contiguous
- * slices, one per rank. */
+ * slices, one per rank. With --distribute each rank holds only its share of
+ * the coefficients instead (fastsg_dist.c, kernels/sparse/sg_dist.h). */
 #include "config.h"
 #include "apps/fastsg/fastsg.h"
 

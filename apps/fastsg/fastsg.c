@@ -61,18 +61,6 @@ static void fastsg_put(void *a, tsr_dtype_t prec, int64_t k, double v) {
 
 /* ---------------------------------------------------------------- setup */
 
-static int fastsg_check_memory(const fastsg_app_t *app) {
-  const double N = fastsg_grid_count(app->dim, app->level);
-  const double need = N * (double)app->es * 3; /* samples, reference, work copy */
-  const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-  TSR_CHECK(need <= 0.9 * have, TSR_ERR_ALLOC,
-            "grid D = %d, n = %d has %.0f points: %.3g GiB of %s (3 copies of %.3g GiB) do not "
-            "fit in the %.3g GiB of memory of this node; lower --level or --dim",
-            app->dim, app->level, N, need / 1073741824.0, app->precision,
-            N * (double)app->es / 1073741824.0, have / 1073741824.0);
-  return TSR_SUCCESS;
-}
-
 static int fastsg_parse_points(fastsg_app_t *app, double **pts, int *npts) {
   *pts = NULL;
   *npts = 0;
@@ -131,8 +119,11 @@ static int fastsg_setup(fastsg_app_t *app, const tsr_cli_t *cli) {
             "--points %lld: expected 0 .. 2^40", (long long)app->npoints_eval);
   if (app->input) TSR_CALL(fastsg_io_open(app)); /* may set D and n */
   TSR_CALL(fastsg_grid_init(app->dim, app->level, &app->grid));
-  TSR_CALL(fastsg_check_memory(app));
+  TSR_CALL(fastsg_check_memory(app)); /* also decides --distribute auto */
+  if (app->dist) return fastsg_dist_setup(app, cli);
   const fastsg_grid_t *G = &app->grid;
+  app->row0 = 0;
+  app->nrows = G->npoints;
   fastsg_block_range(G, app->rank, app->size, &app->b0, &app->b1);
   const int64_t N = G->npoints;
   app->samples = malloc((size_t)N * app->es);
@@ -256,6 +247,7 @@ static int fastsg_print_points(fastsg_app_t *app, const double *pts, int npts) {
 static void fastsg_free(fastsg_app_t *app) {
   free(app->samples); free(app->coef); free(app->par1d); free(app->btab);
   free(app->x); free(app->fx); free(app->ref); free(app->res);
+  free(app->samples_a); fastsg_dist_destroy(&app->plan);
 }
 
 int main(int argc, char **argv) {
@@ -273,6 +265,7 @@ int main(int argc, char **argv) {
   app.precision = "double";
   app.npoints_eval = 10000;
   app.seed = 1;
+  app.distribute = "auto";
   tsr_cli_t cli;
   tsr_cli_init(&cli, "tsr-fastsg",
                "regular sparse grids without boundary (fastsg): hierarchization and evaluation");
@@ -291,6 +284,10 @@ int main(int argc, char **argv) {
        "print the interpolant at this point (repeatable)"},
       {"mode", 0, TSR_OPT_STRING, &app.mode, "MODE", "hierarchize, evaluate or both (default)"},
       {"precision", 0, TSR_OPT_STRING, &app.precision, "P", "double (default) or float"},
+      {"distribute", 0, TSR_OPT_STRING, &app.distribute, "yes|no|auto",
+       "hold only a share of the coefficients per rank (hierarchization only; sweeps by poles, "
+       "cpu|cuda/hier/ichg1); auto (default): when several ranks run --mode hierarchize and the "
+       "whole grid does not fit in host memory or on one GPU"},
   };
   const int nopts = (int)(sizeof opts / sizeof opts[0]);
   TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, tsr_cli_parse(&cli, argc, argv, opts, nopts,
@@ -321,6 +318,7 @@ int main(int argc, char **argv) {
   int sel[FASTSG_NVAR], nsel = 0;
   TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, tsr_variant_select(fastsg_table, FASTSG_NVAR,
                                                                          spec, sel, &nsel)));
+  for (int k = 0; k < nsel; k++) app.any_cuda |= fastsg_table[sel[k]].device == TSR_DEV_CUDA;
   double *pts = NULL;
   int npts = 0;
   int rc = fastsg_setup(&app, &cli); /* -i may set D: --eval-point is read after */
@@ -350,18 +348,11 @@ int main(int argc, char **argv) {
                app.nref < app.m ? " (spread over its points)" : " (all)");
     }
   }
-  if (app.rank == 0 && !cli.quiet) { /* FNV-1a over the coefficients' 8-byte words (and the
-                                        tail bytes): equal for any rank count */
-    uint64_t hsh = 1469598103934665603ULL, w;
-    const unsigned char *c = app.coef;
-    const size_t nb = (size_t)app.grid.npoints * app.es;
-    size_t k = 0;
-    for (; k + 8 <= nb; k += 8) {
-      memcpy(&w, c + k, 8);
-      hsh = (hsh ^ w) * 1099511628211ULL;
-    }
-    for (; k < nb; k++) hsh = (hsh ^ c[k]) * 1099511628211ULL;
-    printf("tsr-fastsg: coefficient checksum %016llx\n", (unsigned long long)hsh);
+  if (!cli.quiet && (app.dist || app.rank == 0)) { /* FNV-1a over the coefficients' 8-byte
+                                                     words: equal for any rank count */
+    uint64_t hsh = 0;
+    TSR_CALL_ABORT(app.comm, fastsg_checksum(&app, &hsh));
+    if (app.rank == 0) printf("tsr-fastsg: coefficient checksum %016llx\n", (unsigned long long)hsh);
     fflush(stdout);
   }
   TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, fastsg_print_points(&app, pts, npts)));
@@ -371,6 +362,12 @@ int main(int argc, char **argv) {
     const tsr_variant_t *v = &fastsg_table[sel[k]];
     int hier = strstr(v->name, "/hier/") != NULL;
     if (hier ? !app.do_hier : !app.do_eval) continue;
+    if (hier && app.dist && v->id != FASTSG_V_cpu_hier_ichg1 && v->id != FASTSG_V_cuda_hier_ichg1) {
+      if (app.rank == 0 && !cli.quiet)
+        printf("tsr-fastsg: %s skipped: distributed coefficients are hierarchized by poles "
+               "(cpu/hier/ichg1, cuda/hier/ichg1)\n", v->name);
+      continue;
+    }
     const int big = app.grid.npoints >= ((int64_t)1 << 24) ||
                     (double)app.npoints_eval * (double)app.grid.nblocks >= 1e10;
     double tv = tsr_wtime();

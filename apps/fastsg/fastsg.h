@@ -5,6 +5,7 @@
 
 #include "tessera.h"
 #include "kernels/sparse/sg_kernels.h"
+#include "kernels/sparse/sg_dist.h"
 
 typedef enum { FASTSG_F_BUMP = 0, FASTSG_F_SINPROD } fastsg_fun_t;
 
@@ -24,8 +25,16 @@ typedef struct {
   /* grid */
   fastsg_grid_t grid;
   int64_t b0, b1;              /* this rank's blocks in distributed sweeps */
-  void *samples;               /* [N] f at the grid points (host) */
-  void *coef;                  /* [N] reference coefficients (host) */
+  void *samples;               /* [nrows] f at the grid points row0.. (host) */
+  void *coef;                  /* [nrows] reference coefficients (host) */
+  int64_t row0, nrows;         /* rows held: 0, N (whole) or the rank's rows (distributed) */
+  /* distributed coefficients (fastsg_dist.c, kernels/sparse/sg_dist.h) */
+  const char *distribute;      /* --distribute yes|no|auto */
+  int dist;                    /* 1: each rank holds only its share */
+  int any_cuda;                /* a CUDA variant is selected */
+  fastsg_dist_t *plan;         /* the distribution (dist) */
+  void *samples_a;             /* [plan->cap] the samples in layout A (dist) */
+  int64_t dist_moved;          /* points moved by the exchange A -> B, all ranks */
   uint32_t *par1d;             /* [2^(n+1)] inv4 tables (host) */
   uint8_t *btab;               /* [nblocks][2][D] sred1 table (host) */
   /* evaluation points of this rank: global indices [k0, k0 + m) */
@@ -69,6 +78,15 @@ int fastsg_io_read_points(fastsg_app_t *app);
 int fastsg_io_write(fastsg_app_t *app, const tsr_cli_t *cli);
 /* The rank's rows of the coefficient array (its block range). */
 void fastsg_io_rows(const fastsg_app_t *app, int64_t *p0, int64_t *p1);
+
+/* fastsg_dist.c: memory checks (decide --distribute auto), the distributed
+ * set-up (samples, plan, reference), a distributed hierarchization run, and
+ * the coefficient checksum (collective when distributed; else rank 0's). */
+int fastsg_check_memory(fastsg_app_t *app);
+int fastsg_dist_setup(fastsg_app_t *app, const tsr_cli_t *cli);
+int fastsg_dist_run_hier(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t *v,
+                         tsr_report_t *rep);
+int fastsg_checksum(const fastsg_app_t *app, uint64_t *out);
 
 /* Coefficients by D sweeps of a CPU variant, split over the ranks. */
 int fastsg_hierarchize_cpu(fastsg_app_t *app, int variant, void *a);

@@ -7,8 +7,9 @@
  *   -o FILE  the same datasets plus /coefficients [N], /coordinates [N][D]
  *            (grids up to FASTSG_IO_MAX_COORDS values) and /results [M],
  *            with provenance. A file written with -o is a valid -i.
- * Every rank holds the whole grid; grid arrays are written by the rows of
- * each rank's block range, point arrays by each rank's slice. */
+ * Every rank holds the whole grid, or (--distribute) its rows [row0, row0 +
+ * nrows); grid arrays are written by the rows of each rank's block range,
+ * point arrays by each rank's slice. */
 #include "config.h"
 #include "apps/fastsg/fastsg.h"
 
@@ -112,16 +113,18 @@ int fastsg_io_read_values(fastsg_app_t *app) {
   char what[160];
   snprintf(what, sizeof what, "f at the N(%d,%d) grid points", app->dim, app->level);
   int rc = tsr_error_agree(app->comm, fastsg_io_check_vector(f, "/values", N, what));
-  if (!rc) rc = tsr_file_read_rows(f, "/values", 0, N, app->prec, app->samples);
+  if (!rc) rc = tsr_file_read_rows(f, "/values", app->row0, app->nrows, app->prec, app->samples);
   tsr_file_close(&f);
   TSR_CALL(rc);
-  int64_t bad = -1; /* every rank holds the same values */
-  for (int64_t p = 0; p < N && bad < 0; p++) {
+  int64_t bad = -1; /* the rows this rank holds (all of them unless distributed) */
+  for (int64_t p = 0; p < app->nrows && bad < 0; p++) {
     double v = app->prec == TSR_FLOAT ? ((float *)app->samples)[p] : ((double *)app->samples)[p];
     if (!isfinite(v)) bad = p;
   }
-  TSR_CHECK(bad < 0, TSR_ERR_FORMAT, "%s: dataset '/values': the value at position %lld is not "
-            "finite", app->input, (long long)bad);
+  if (bad >= 0) bad += app->row0;
+  TSR_CALL(tsr_error_agree(app->comm, bad < 0 ? 0 : TSR_RAISE(TSR_ERR_FORMAT,
+           "%s: dataset '/values': the value at position %lld is not finite", app->input,
+           (long long)bad)));
   snprintf(app->source, sizeof app->source, "%.580s:/values", app->input);
   return TSR_SUCCESS;
 }
@@ -220,9 +223,9 @@ static int fastsg_io_write_all(fastsg_app_t *app, const tsr_cli_t *cli, tsr_file
   const size_t es = app->es;
   tsr_idx_t dims[3] = {G->npoints, 1, 1};
   TSR_CALL(tsr_file_write_rows(f, "/values", 1, dims, app->prec, p0, p1 - p0,
-                               (char *)app->samples + p0 * es));
+                               (char *)app->samples + (p0 - app->row0) * es));
   TSR_CALL(tsr_file_write_rows(f, "/coefficients", 1, dims, app->prec, p0, p1 - p0,
-                               (char *)app->coef + p0 * es));
+                               (char *)app->coef + (p0 - app->row0) * es));
   TSR_CALL(tsr_file_write_attr_string(f, "/coefficients", "variant", app->hier_ref));
   if (G->npoints * D <= FASTSG_IO_MAX_COORDS) TSR_CALL(fastsg_io_write_coords(app, f, p0, p1));
   if (!app->do_eval) return TSR_SUCCESS;

@@ -6,7 +6,8 @@
  * is broadcast from its owner. A point's update reads only parents in lower
  * groups, which no rank has changed yet in that sweep, so the result is bit
  * for bit that of one rank. Evaluation points are split into contiguous
- * slices, one per rank. */
+ * slices, one per rank. With --distribute each rank holds only its share of
+ * the coefficients instead (fastsg_dist.c, kernels/sparse/sg_dist.h). */
 #include "config.h"
 #include "apps/fastsg/fastsg.h"
 
@@ -72,6 +73,7 @@ static int fastsg_stats(MPI_Comm comm, double *t, int runs, tsr_stats_t *st) {
 
 int fastsg_run_hier(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t *v,
                     tsr_report_t *rep) {
+  if (app->dist) return fastsg_dist_run_hier(app, cli, v, rep);
   tsr_device_t dev;
   TSR_CALL(fastsg_device_for(v, app->comm, &dev));
   const int64_t N = app->grid.npoints;

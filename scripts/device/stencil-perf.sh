@@ -14,7 +14,8 @@
 #     64x4x1; unstructured idxvar 64x4x1, naive 256x1x1) in double and
 #     float; then float: jwindow* --jpt 4,8,16, patch-kloop kpt 16;
 #  3. 1024x1024x80, double and float: new and old variants, fewer shapes.
-# Each call has its own timeout: a slow step loses its own rows only.
+# Each call has its own timeout (all together at most 550 s; expected
+# well under that): a slow step loses its own rows only.
 # --runs 20 --warmup 3, every row verified against the CPU reference.
 set -u
 P=${1:?usage: stencil-perf.sh PACKDIR}
@@ -35,7 +36,7 @@ run() { # run LIMIT NAME ARGS...: one tsr-stencil call, its CSV and log
   echo "$name: exit $? at $(($(date +%s) - start)) s"
 }
 
-OMP_NUM_THREADS=4 timeout 170 sh tests/driver "$P/check_stencil_cuda" > "$W/check_stencil_cuda.tap" 2>&1
+OMP_NUM_THREADS=4 timeout 120 sh tests/driver "$P/check_stencil_cuda" > "$W/check_stencil_cuda.tap" 2>&1
 echo "check_stencil_cuda: exit $?, $(grep -c '^ok' "$W/check_stencil_cuda.tap") ok, $(grep -c '^not ok' "$W/check_stencil_cuda.tap") not ok, $(($(date +%s) - start)) s"
 grep '^not ok\|^1\.\.0' "$W/check_stencil_cuda.tap" | head -5
 
@@ -47,18 +48,18 @@ for st in laplap hdiff; do
   for k in 8 16 64; do
     comp=no
     [ $k = 16 ] && comp=no,yes
-    run 25 "$st-patch512-k$k-double" $st --size 512x512x64 --variant cuda/unstr/patch-kloop \
+    run 20 "$st-patch512-k$k-double" $st --size 512x512x64 --variant cuda/unstr/patch-kloop \
       --kpt $k --order zcurve --zcurve-width 4 --chase yes,no --compress $comp --threads $U512
   done
-  run 25 "$st-reg512-float" $st --size 512x512x64 --precision float --variant $REG --jpt 4,8,16 \
+  run 20 "$st-reg512-float" $st --size 512x512x64 --precision float --variant $REG --jpt 4,8,16 \
     --threads 32x4x1,64x1x1,64x2x1,128x1x1,256x1x1
   run 15 "$st-patch512-k16-float" $st --size 512x512x64 --precision float --variant cuda/unstr/patch-kloop \
     --kpt 16 --order zcurve --zcurve-width 4 --chase yes,no --threads 128x1x1,256x1x1,1024x1x1
 done
 for st in laplap hdiff; do
-  run 45 "$st-1024-reg" $st --size 1024x1024x80 --precision double,float \
+  run 40 "$st-1024-reg" $st --size 1024x1024x80 --precision double,float \
     --variant $REG,cuda/regular/naive,cuda/regular/idxvar --jpt 8,16 --threads 32x4x1,64x4x1,128x1x1
-  run 30 "$st-1024-unstr" $st --size 1024x1024x80 --precision double,float \
+  run 25 "$st-1024-unstr" $st --size 1024x1024x80 --precision double,float \
     --variant cuda/unstr/patch-kloop,cuda/unstr/idxvar --kpt 16 --order zcurve --zcurve-width 4 \
     --threads 64x4x1,256x1x1,1024x1x1
 done

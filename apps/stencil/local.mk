@@ -4,14 +4,16 @@ noinst_LTLIBRARIES += kernels/stencil/libtsr_stencil.la
 kernels_stencil_libtsr_stencil_la_SOURCES = \
 	kernels/stencil/stencil.h kernels/stencil/stencil_problem.h \
 	kernels/stencil/stencil_cpu.c kernels/stencil/stencil_grid.c \
-	kernels/stencil/stencil_shape.c
+	kernels/stencil/stencil_shape.c kernels/stencil/stencil_win.c
 if HAVE_CUDA
 kernels_stencil_libtsr_stencil_la_SOURCES += kernels/stencil/stencil_cuda_laplap.cu \
 	kernels/stencil/stencil_cuda_hdiff.cu kernels/stencil/stencil_cuda_fastwaves.cu
 endif
 kernels_stencil_libtsr_stencil_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 EXTRA_DIST += kernels/stencil/stencil_arith.inc kernels/stencil/stencil_ref.inc \
-	kernels/stencil/stencil_cpu.inc kernels/stencil/stencil_cuda.cuh
+	kernels/stencil/stencil_cpu.inc kernels/stencil/stencil_cuda.cuh \
+	kernels/stencil/stencil_win.inc kernels/stencil/stencil_cuda_win.cuh \
+	scripts/device/stencil-perf.sh
 STENCIL_LDADD = kernels/stencil/libtsr_stencil.la lib/libtessera.la $(HDF5_LIBS) $(METIS_LIBS) -lm
 if HAVE_CUDA
 STENCIL_LDADD += $(CUDA_LIBS) -lstdc++
@@ -23,6 +25,11 @@ TESTS += tests/unit/check_stencil
 tests_unit_check_stencil_SOURCES = tests/unit/check_stencil.c
 tests_unit_check_stencil_CFLAGS = $(TEST_CFLAGS)
 tests_unit_check_stencil_LDADD = $(STENCIL_LDADD) $(TEST_LDADD)
+check_PROGRAMS += tests/unit/check_stencil_win
+TESTS += tests/unit/check_stencil_win
+tests_unit_check_stencil_win_SOURCES = tests/unit/check_stencil_win.c
+tests_unit_check_stencil_win_CFLAGS = $(TEST_CFLAGS)
+tests_unit_check_stencil_win_LDADD = $(STENCIL_LDADD) $(TEST_LDADD)
 endif
 
 bin_PROGRAMS += apps/tsr-stencil

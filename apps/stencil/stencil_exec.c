@@ -344,9 +344,11 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
   int rc = tsr_device_select(S->comm, v->device, &E.dev);
   if (tsr_error_agree(S->comm, rc)) return st_skip(r, rc);
   snprintf(r->device, sizeof r->device, "%.63s", E.dev.name);
-  if ((v->id == STENCIL_V_CUDA_REG_TILE || v->id == STENCIL_V_CUDA_REG_TILE_KLOOP) &&
-      S->kind == STENCIL_FASTWAVES) {
-    snprintf(r->note, sizeof r->note, "skipped: the shared tile is for laplap and hdiff");
+  const int only13 = v->id == STENCIL_V_CUDA_REG_TILE || v->id == STENCIL_V_CUDA_REG_TILE_KLOOP ||
+                     v->id == STENCIL_V_CUDA_REG_JWIN || v->id == STENCIL_V_CUDA_REG_JWIN_SHFL ||
+                     v->id == STENCIL_V_CUDA_UN_PATCH;
+  if (only13 && S->kind == STENCIL_FASTWAVES) {
+    snprintf(r->note, sizeof r->note, "skipped: %s is for laplap and hdiff", v->name);
     r->skipped = 1;
     return TSR_SUCCESS;
   }
@@ -462,6 +464,10 @@ void stencil_run_name(const stencil_state_t *S, const stencil_run_t *r, char *bu
   const char *place = "";
   if (S->kind == STENCIL_FASTWAVES)
     place = S->placement == TSR_AOS ? "aos-" : S->placement == TSR_AOSOA ? "aosoa-" : "";
+  if (v->device == TSR_DEV_CUDA && stencil_cuda_uses_jpt(strat)) /* rows per thread */
+    snprintf(st + strlen(st), sizeof st - strlen(st), "-j%d", stencil_launch_jpt(r->shape));
+  if (v->device == TSR_DEV_CUDA && strat == STENCIL_CU_PATCH) /* levels per block */
+    snprintf(st + strlen(st), sizeof st - strlen(st), "-k%d", r->shape.kpt);
   int k = snprintf(buf, n, "%s-%s-%s%s", sname, grid == STENCIL_GRID_UNSTR ? "unstr" : "regular",
                    place, st);
   if (grid != STENCIL_GRID_UNSTR || k < 0 || (size_t)k >= n) return;

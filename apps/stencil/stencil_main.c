@@ -15,7 +15,7 @@
 #include <string.h>
 
 typedef struct {
-  const char *threads, *order, *compress, *chase, *fields, *precision;
+  const char *threads, *order, *compress, *chase, *fields, *precision, *jpt;
   int zw, kpt, flat;
   long seed;
   int64_t size[3];
@@ -113,14 +113,15 @@ static int st_main(int argc, char **argv) {
   tsr_cli_init(&cli, "tsr-stencil",
                "laplap, hdiff and fastwaves on regular and X-Y-unstructured grids.\n"
                "Usage: tsr-stencil laplap|hdiff|fastwaves [options]");
-  st_opts_t o = {"128x1x8", "zcurve", "no", "yes", "soa", "double", 4, 8, STENCIL_FW_FLAT_LIMIT, 1,
+  st_opts_t o = {"128x1x8", "zcurve", "no", "yes", "soa", "double", "8", 4, 8, STENCIL_FW_FLAT_LIMIT, 1,
                  {64, 64, 16}};
   const tsr_opt_t opts[] = {
       {"size", 0, TSR_OPT_SIZE3, o.size, "XxYxZ", "domain, halo included (default 64x64x16)"},
       {"seed", 0, TSR_OPT_LONG, &o.seed, "S", "random inputs (default 1)"},
       {"precision", 0, TSR_OPT_STRING, &o.precision, "LIST", "double,float (default double)"},
       {"threads", 0, TSR_OPT_STRING, &o.threads, "LIST", "CUDA blocks BXxBYxBZ,... (default 128x1x8)"},
-      {"kpt", 0, TSR_OPT_INT, &o.kpt, "K", "levels per thread of the sliced z-loop (default 8)"},
+      {"kpt", 0, TSR_OPT_INT, &o.kpt, "K", "levels per thread of the sliced z-loops, tile-kloop, patch-kloop (default 8)"},
+      {"jpt", 0, TSR_OPT_STRING, &o.jpt, "LIST", "rows per thread of the jwindow variants: 2,4,8,16 (default 8)"},
       {"order", 0, TSR_OPT_STRING, &o.order, "LIST", "unstr storage: rowmajor,zcurve,random (default zcurve)"},
       {"zcurve-width", 0, TSR_OPT_INT, &o.zw, "W", "z-curve: low x bits kept linear (default 4)"},
       {"compress", 0, TSR_OPT_STRING, &o.compress, "LIST", "unstr tables compressed: no,yes (default no)"},
@@ -148,20 +149,30 @@ static int st_main(int argc, char **argv) {
   TSR_CHECK(o.flat >= 0, TSR_ERR_ARG, "--flat-limit must be >= 0");
 
   /* lists */
-  char bt[512], bo[64], bc[32], bh[32], bf[64], bp[32];
-  const char *threads[16], *orders[3], *comps[2], *chases[2], *fields[3], *precs[2];
+  char bt[512], bo[64], bc[32], bh[32], bf[64], bp[32], bj[64];
+  const char *threads[16], *orders[3], *comps[2], *chases[2], *fields[3], *precs[2], *jpts[8];
   snprintf(bt, sizeof bt, "%s", o.threads), snprintf(bo, sizeof bo, "%s", o.order);
   snprintf(bc, sizeof bc, "%s", o.compress), snprintf(bh, sizeof bh, "%s", o.chase);
   snprintf(bf, sizeof bf, "%s", o.fields), snprintf(bp, sizeof bp, "%s", o.precision);
+  snprintf(bj, sizeof bj, "%s", o.jpt);
   const int nt = st_split(bt, threads, 16), no = st_split(bo, orders, 3), nc = st_split(bc, comps, 2);
   const int nh = st_split(bh, chases, 2), nfl = st_split(bf, fields, 3), npr = st_split(bp, precs, 2);
-  TSR_CHECK(nt && no && nc && nh && nfl && npr, TSR_ERR_ARG, "an empty list option");
+  const int nj = st_split(bj, jpts, 8);
+  TSR_CHECK(nt && no && nc && nh && nfl && npr && nj, TSR_ERR_ARG, "an empty list option");
+  int jv[8];
+  for (int k = 0; k < nj; k++) {
+    char *end;
+    const long v = strtol(jpts[k], &end, 10);
+    TSR_CHECK(*end == 0 && (v == 2 || v == 4 || v == 8 || v == 16), TSR_ERR_ARG,
+              "--jpt: '%s' is not one of 2, 4, 8, 16", jpts[k]);
+    jv[k] = (int)v;
+  }
   stencil_launch_t shapes[16];
   for (int k = 0; k < nt; k++) {
     int64_t s3[3];
     TSR_CALL(tsr_parse_size3(threads[k], s3));
     TSR_CHECK(s3[0] <= 1024 && s3[1] <= 1024 && s3[2] <= 1024, TSR_ERR_ARG, "--threads %s: too large", threads[k]);
-    shapes[k] = (stencil_launch_t){(int)s3[0], (int)s3[1], (int)s3[2], o.kpt};
+    shapes[k] = (stencil_launch_t){(int)s3[0], (int)s3[1], (int)s3[2], o.kpt, jv[0]};
   }
   static const char *const on[3] = {"rowmajor", "zcurve", "random"}, *const yn[2] = {"no", "yes"};
   static const char *const fn[3] = {"soa", "aos", "aosoa"}, *const pn[2] = {"double", "float"};
@@ -212,8 +223,9 @@ static int st_main(int argc, char **argv) {
         const int unstr = stencil_variant_grid(id) == STENCIL_GRID_UNSTR;
         const int cuda = stencil_variants[id].device == TSR_DEV_CUDA;
         const int nu = unstr ? no * nc * (kind == STENCIL_FASTWAVES ? 1 : nh) : 1;
+        const int njv = cuda && stencil_cuda_uses_jpt(stencil_variant_strategy(id)) ? nj : 1;
         for (int u = 0; !rc && u < nu; u++)
-          for (int t = 0; !rc && t < (cuda ? nt : 1); t++) {
+          for (int t = 0; !rc && t < (cuda ? nt : 1) * njv; t++) {
             stencil_run_t r;
             memset(&r, 0, sizeof r);
             r.id = id;
@@ -221,7 +233,8 @@ static int st_main(int argc, char **argv) {
             r.u.zw = o.zw;
             r.u.comp = cmp[(u / no) % nc];
             r.u.depth = kind == STENCIL_FASTWAVES ? 1 : (chs[(u / no / nc) % nh] ? 1 : 2);
-            r.shape = shapes[t];
+            r.shape = shapes[t / njv];
+            r.shape.jpt = jv[t % njv];
             r.iterations = cli.iterations, r.runs = cli.runs, r.warmup = cli.warmup;
             r.verify = cli.verify && id != STENCIL_V_CPU_REF;
             r.times = calloc((size_t)cli.runs, sizeof(double));

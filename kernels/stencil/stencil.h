@@ -215,6 +215,16 @@ typedef enum { STENCIL_CPU_REGULAR = 0, STENCIL_CPU_NAIVE, STENCIL_CPU_IDXVAR,
                STENCIL_CPU_KLOOP } stencil_cpu_strategy_t;
 int stencil_cpu_run(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f);
 
+/* The arithmetic of the CUDA j-window and patch strategies (stencil_win.inc)
+ * run on the host, for the tests (stencil_win.c); laplap and hdiff only.
+ *   jwindow: a REGULAR grid, columns of jpt (>= 1) rows, the same column
+ *            function the jwindow kernel runs (plain loads);
+ *   patch:   an UNSTR grid, blocks of `patch` consecutive slots marching up
+ *            the levels with the staged in and L of the block, the same
+ *            per-thread phase functions the patch-kloop kernel runs. */
+int stencil__win_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, int jpt);
+int stencil__patch_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, int patch);
+
 /* ------------------------------------------------------------ CUDA */
 /* Access strategies of the CUDA kernels (seed 002). */
 typedef enum {
@@ -229,13 +239,31 @@ typedef enum {
                              level per thread layer, L fused in shared memory */
   STENCIL_CU_TILE_KLOOP,  /* regular laplap/hdiff: as TILE, each thread layer marching up kpt
                              levels (next level prefetched into registers) */
+  STENCIL_CU_JWIN,        /* regular laplap/hdiff: one thread per jpt consecutive rows of one
+                             (x, z) column, a register window sliding in y (stencil_win.inc) */
+  STENCIL_CU_JWIN_SHFL,   /* as JWIN, x-neighbours through warp shuffles: one aligned load per
+                             row and warp plus the warp's 4 edge values */
+  STENCIL_CU_PATCH,       /* unstructured laplap/hdiff: a block's slots (a patch of the storage
+                             order) march up kpt levels; in and L of the patch in shared memory,
+                             footprint points outside the patch through the tables */
   STENCIL_CU_NSTRATEGIES
 } stencil_cuda_strategy_t;
 
 typedef struct {
   int bx, by, bz;  /* thread-block shape */
-  int kpt;         /* levels per thread (sliced) */
+  int kpt;         /* levels per thread (sliced, tile-kloop, patch-kloop) */
+  int jpt;         /* rows per thread (jwindow): 2, 4, 8 or 16; <= 0: STENCIL_JPT_DEFAULT */
 } stencil_launch_t;
+
+/* Rows per thread of the j-window strategies. */
+#define STENCIL_JPT_DEFAULT 8
+static inline int stencil_launch_jpt(stencil_launch_t s) {
+  return s.jpt > 0 ? s.jpt : STENCIL_JPT_DEFAULT;
+}
+/* Whether a strategy uses jpt (the j-window ones). */
+static inline int stencil_cuda_uses_jpt(int strategy) {
+  return strategy == STENCIL_CU_JWIN || strategy == STENCIL_CU_JWIN_SHFL;
+}
 
 /* What the CUDA runtime says about the kernel a launch would use
  * (cudaFuncGetAttributes) and the device's shared-memory limit. */
@@ -262,6 +290,7 @@ typedef struct {
   unsigned grid[3], block[3];
   size_t smem;
   int kpt;
+  int jpt;          /* rows per thread (jwindow strategies), else 0 */
   int64_t z0, z1;
   stencil_kattr_t *attr;
 } stencil_cfg_t;

@@ -426,6 +426,9 @@ static int st_go(void (*k)(P...), const stencil_cfg_t *cfg, A... args) {
   return TSR_SUCCESS;
 }
 
+/* The load-lean strategies (jwindow, jwindow-shfl, patch-kloop). */
+#include "kernels/stencil/stencil_cuda_win.cuh"
+
 template <class S, class G>
 static int st_launch(int strategy, const S &st, const G &g, const stencil_cfg_t *c) {
   switch (strategy) {
@@ -489,6 +492,16 @@ static int st_run13(int strategy, const stencil_grid_t *g, const stencil_fields_
     TSR_CHECK(g->kind == STENCIL_GRID_REGULAR, TSR_ERR_UNSUPPORTED,
               "the shared-tile strategies run on regular grids only");
     TSR_CALL(st_go(st_k_tile<T, HDIFF>, cfg, st, st_grid_reg(g), cfg->z0, cfg->z1, cfg->kpt));
+    return TSR_SUCCESS;
+  }
+  if (stencil_cuda_uses_jpt(strategy)) {
+    TSR_CHECK(g->kind == STENCIL_GRID_REGULAR, TSR_ERR_UNSUPPORTED,
+              "the j-window strategies run on regular grids only");
+    TSR_CALL(st_run_jwin(strategy, st, st_grid_reg(g), cfg));
+    return TSR_SUCCESS;
+  }
+  if (strategy == STENCIL_CU_PATCH) {
+    TSR_CALL(st_run_patch(st, g, cfg));
     return TSR_SUCCESS;
   }
   TSR_CALL(st_run_grids(strategy, st, g, cfg));

@@ -9,7 +9,7 @@
 
 static const char *const st_strategy_names[STENCIL_CU_NSTRATEGIES] = {
     "naive", "idxvar", "idxvar-shared", "idxvar-warp", "kloop", "idxvar-kloop",
-    "idxvar-kloop-sliced", "shared", "tile-kloop"};
+    "idxvar-kloop-sliced", "shared", "tile-kloop", "jwindow", "jwindow-shfl", "patch-kloop"};
 
 const char *stencil_cuda_strategy_name(int strategy) {
   return strategy >= 0 && strategy < STENCIL_CU_NSTRATEGIES ? st_strategy_names[strategy] : NULL;
@@ -21,6 +21,12 @@ int stencil_cuda_shape_valid(int strategy, stencil_launch_t s) {
             "thread shape %dx%dx%d: each extent must be >= 1 and the block at most 1024 threads",
             bx, by, bz);
   TSR_CHECK(s.kpt >= 1, TSR_ERR_ARG, "levels per thread (--kpt) must be >= 1, got %d", s.kpt);
+  if (stencil_cuda_uses_jpt(strategy)) {
+    const int j = stencil_launch_jpt(s);
+    TSR_CHECK(j == 2 || j == 4 || j == 8 || j == 16, TSR_ERR_ARG,
+              "rows per thread (--jpt) of %s: 2, 4, 8 or 16 (compiled), got %d",
+              stencil_cuda_strategy_name(strategy), j);
+  }
   if (strategy == STENCIL_CU_WARP) {
     const int cols = bx * by;
     TSR_CHECK((bx * by * bz) % 32 == 0 && (cols % 32 == 0 || 32 % cols == 0), TSR_ERR_ARG,
@@ -45,24 +51,40 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   const int tile = strategy == STENCIL_CU_TILE || strategy == STENCIL_CU_TILE_KLOOP;
   TSR_CHECK(!tile || (!unstr && kind != STENCIL_FASTWAVES), TSR_ERR_UNSUPPORTED,
             "the shared-tile strategies (%s) run laplap and hdiff on regular grids only", sn);
+  const int jwin = stencil_cuda_uses_jpt(strategy), patch = strategy == STENCIL_CU_PATCH;
+  TSR_CHECK(!jwin || (!unstr && kind != STENCIL_FASTWAVES), TSR_ERR_UNSUPPORTED,
+            "the j-window strategies (%s) run laplap and hdiff on regular grids only", sn);
+  TSR_CHECK(!patch || (unstr && kind != STENCIL_FASTWAVES), TSR_ERR_UNSUPPORTED,
+            "patch-kloop runs laplap and hdiff on unstructured grids only");
   const int64_t ex = g->hi[0] - g->lo[0], ey = g->hi[1] - g->lo[1], ez = g->hi[2] - g->lo[2];
   if (ex <= 0 || ey <= 0 || ez <= 0) return ST_SKIP("nothing to update");
   const int zloop = strategy == STENCIL_CU_KLOOP || strategy == STENCIL_CU_IDXVAR_KLOOP;
-  if (zloop && bz != 1)
+  if ((zloop || patch) && bz != 1)
     return ST_SKIP("block %dx%dx%d: %s runs one thread per column (block z must be 1)", bx, by, bz, sn);
-  if (unstr ? (int64_t)bx * by > ex : (bx > ex || by > ey))
+  if (strategy == STENCIL_CU_JWIN_SHFL && bx % 32 != 0)
+    return ST_SKIP("block %dx%dx%d: %s needs whole warps along x (block x a multiple of 32)", bx,
+                   by, bz, sn);
+  /* j-window: the y extent counts strips of jpt rows */
+  const int jpt = jwin ? stencil_launch_jpt(s) : 1;
+  const int64_t ny = (ey + jpt - 1) / jpt;
+  if (unstr ? (int64_t)bx * by > ex : (bx > ex || by > ny)) {
+    if (jwin)
+      return ST_SKIP("block %dx%dx%d larger than the updated region %lldx%lld (%lld strips of %d rows)",
+                     bx, by, bz, (long long)ex, (long long)ey, (long long)ny, jpt);
     return ST_SKIP("block %dx%dx%d larger than the updated region %lldx%lld", bx, by, bz,
                    (long long)ex, (long long)ey);
+  }
   if (tile && (int64_t)(bx + 4) * (by + 4) > (int64_t)STENCIL_TILE_LOADS * bx * by)
     return ST_SKIP("block %dx%dx%d: the %dx%d input tile needs more than %d loads per thread (%s)",
                    bx, by, bz, bx + 4, by + 4, STENCIL_TILE_LOADS, sn);
-  const int sliced = strategy == STENCIL_CU_IDXVAR_KLOOP_SLICED || strategy == STENCIL_CU_TILE_KLOOP;
+  const int sliced = strategy == STENCIL_CU_IDXVAR_KLOOP_SLICED || strategy == STENCIL_CU_TILE_KLOOP ||
+                     patch;
   const int64_t nsl = sliced ? (ez + s.kpt - 1) / s.kpt : ez;
   if (!zloop && bz > nsl)
     return ST_SKIP("block z %d larger than the %lld %s", bz, (long long)nsl,
                    sliced ? "slices" : "levels");
   const int64_t gx = unstr ? (ex + (int64_t)bx * by - 1) / ((int64_t)bx * by) : (ex + bx - 1) / bx;
-  const int64_t gy = unstr ? 1 : (ey + by - 1) / by;
+  const int64_t gy = unstr ? 1 : (ny + by - 1) / by;
   const int64_t gz = zloop ? 1 : (nsl + bz - 1) / bz;
   TSR_CHECK(gx <= 2147483647LL && gy <= 65535 && gz <= 65535, TSR_ERR_ARG,
             "thread shape %dx%dx%d needs %lldx%lldx%lld blocks, more than CUDA allows", bx, by, bz,
@@ -75,6 +97,8 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   const int np = kind == STENCIL_FASTWAVES ? STENCIL_NP3 : STENCIL_NP13;
   if (strategy == STENCIL_CU_SHARED) cfg->smem = (size_t)bx * by * (size_t)(np | 1) * 4;
   if (tile) cfg->smem = stencil_tile_smem(bx, by, bz, elem);
+  if (patch) cfg->smem = (size_t)4 * bx * by * elem; /* two buffers of in and L */
+  cfg->jpt = jwin ? jpt : 0;
   return 0;
 }
 

@@ -1,5 +1,5 @@
 /* tests/cuda/check_stencil_cuda.c: every CUDA variant of tsr-stencil against
- * the CPU reference on random data (skips without a GPU). laplap, hdiff
+ * the CPU reference on random data (skips without a GPU). test_variants: laplap, hdiff
  * and fastwaves (SoA, AoS, AoSoA), double and float, an odd (37x29x8) and an
  * even (32x24x8) domain; unstructured grids in row-major, z-curve and random
  * order, compressed or not, chasing or not; thread shapes 32x1x4, 64x2x1,
@@ -12,15 +12,16 @@
  * variants on the odd size; any skip must be a note, never an error.
  * 2 iterations (ping-pong). Tolerance |err| <= tol * max(1, max|ref|)
  * (double 1e-12, float 1e-5), though the kernels' unfused arithmetic gives
- * the reference's bits. Every variant must have run at least once. */
+ * the reference's bits. Every variant must have run at least once.
+ * test_window (sweep_window below): the load-lean variants, error exactly 0. */
 #include "config.h"
 #include <check.h>
 #include "tsr_check.h"
 #include "apps/stencil/stencil_app.h"
 
 #define NSHAPES 6
-static const stencil_launch_t shapes[NSHAPES] = {{32, 1, 4, 3}, {64, 2, 1, 3}, {32, 1, 1, 3},
-                                                 {8, 1, 4, 3},  {16, 2, 1, 3}, {32, 16, 2, 1}};
+static const stencil_launch_t shapes[NSHAPES] = {{32, 1, 4, 3, 0}, {64, 2, 1, 3, 0}, {32, 1, 1, 3, 0},
+                                                 {8, 1, 4, 3, 0},  {16, 2, 1, 3, 0}, {32, 16, 2, 1, 0}};
 
 static void sweep(int kind, int prec, int placement, const int64_t size[3]) {
   stencil_state_t S;
@@ -28,9 +29,12 @@ static void sweep(int kind, int prec, int placement, const int64_t size[3]) {
   ck_tsr(stencil_state_reference(&S, 2));
   for (int id = 0; id < STENCIL_NVARIANTS; id++) {
     if (stencil_variants[id].device != TSR_DEV_CUDA) continue;
-    if ((id == STENCIL_V_CUDA_REG_TILE || id == STENCIL_V_CUDA_REG_TILE_KLOOP) &&
+    if ((id == STENCIL_V_CUDA_REG_TILE || id == STENCIL_V_CUDA_REG_TILE_KLOOP ||
+         id == STENCIL_V_CUDA_UN_PATCH) &&
         kind == STENCIL_FASTWAVES)
       continue;
+    if (id == STENCIL_V_CUDA_REG_JWIN || id == STENCIL_V_CUDA_REG_JWIN_SHFL)
+      continue; /* test_window: every --jpt, sizes the warp shapes fit */
     const int big_must_run = size[0] % 2 && (id == STENCIL_V_CUDA_REG_SLICED || id == STENCIL_V_CUDA_UN_SLICED ||
                                              id == STENCIL_V_CUDA_REG_TILE || id == STENCIL_V_CUDA_REG_TILE_KLOOP);
     const int unstr = stencil_variant_grid(id) == STENCIL_GRID_UNSTR;
@@ -66,6 +70,71 @@ static void sweep(int kind, int prec, int placement, const int64_t size[3]) {
 
 static const int64_t sizes[2][3] = {{37, 29, 8}, {32, 24, 8}};
 
+/* The load-lean variants (jwindow, jwindow-shfl with every compiled --jpt;
+ * patch-kloop with kpt 1, 3 and all levels, every order, compression and
+ * chasing) on laplap or hdiff in one precision, sizes 13x11x5, 37x29x3,
+ * 64x64x8 and 70x45x6 (updated rows 7, 25, 60, 41: partial top strips for
+ * every jpt; 70: a last warp with 2 of 32 lanes inside), shapes 32x1x1,
+ * 32x2x2, 64x1x1, 8x1x4, 32x4x1 and for patch-kloop 32x1x1, 64x2x1,
+ * 256x1x1, 16x2x1. Random inputs, 2 iterations; the error must be exactly
+ * 0 (the reference's bits). Each variant must run at least once per jpt
+ * (kpt); jwindow-shfl must run with the partial warp (64x1x1 at 70x45x6). */
+static void sweep_window(int kind, int prec) {
+  static const int64_t wsizes[4][3] = {{13, 11, 5}, {37, 29, 3}, {64, 64, 8}, {70, 45, 6}};
+  static const stencil_launch_t wshapes[5] = {{32, 1, 1, 1, 0}, {32, 2, 2, 1, 0}, {64, 1, 1, 1, 0},
+                                              {8, 1, 4, 1, 0}, {32, 4, 1, 1, 0}};
+  static const stencil_launch_t pshapes[4] = {{32, 1, 1, 1, 0}, {64, 2, 1, 1, 0}, {256, 1, 1, 1, 0},
+                                              {16, 2, 1, 1, 0}};
+  static const int ids[3] = {STENCIL_V_CUDA_REG_JWIN, STENCIL_V_CUDA_REG_JWIN_SHFL, STENCIL_V_CUDA_UN_PATCH};
+  static const int jpts[4] = {2, 4, 8, 16}, kpts[3] = {1, 3, 64};
+  int ran[3][4] = {{0}}, partial_warp = 0;
+  for (int sz = 0; sz < 4; sz++) {
+    stencil_state_t S;
+    ck_tsr(stencil_state_init(&S, MPI_COMM_SELF, kind, prec, TSR_SOA, wsizes[sz], 3 + sz, NULL, 0));
+    ck_tsr(stencil_state_reference(&S, 2));
+    for (int v = 0; v < 3; v++) {
+      const int patch = ids[v] == STENCIL_V_CUDA_UN_PATCH;
+      for (int u = 0; u < (patch ? 12 : 1); u++)
+        for (int q = 0; q < (patch ? 3 : 4); q++)
+          for (int t = 0; t < (patch ? 4 : 5); t++) {
+            stencil_run_t r;
+            double times[1];
+            memset(&r, 0, sizeof r);
+            r.id = ids[v];
+            r.u.order = u % 3, r.u.zw = 2, r.u.comp = (u / 3) % 2, r.u.depth = 1 + (u / 6) % 2;
+            r.shape = patch ? pshapes[t] : wshapes[t];
+            if (patch) r.shape.kpt = kpts[q];
+            else r.shape.jpt = jpts[q];
+            r.iterations = 2, r.runs = 1, r.warmup = 0, r.verify = 1, r.times = times;
+            ck_tsr(stencil_run_variant(&S, &r));
+            if (!r.skipped) {
+              ran[v][q]++;
+              if (ids[v] == STENCIL_V_CUDA_REG_JWIN_SHFL && sz == 3 && t == 2) partial_warp++;
+              ck_assert_msg(r.verdict == TSR_VERIFY_PASS && r.maxerr == 0,
+                            "%s %s %lldx%lldx%lld %s jpt %d kpt %d order %d comp %d depth %d block "
+                            "%dx%dx%d: max error %.3e (%s)",
+                            stencil_name(kind), prec ? "float" : "double", (long long)wsizes[sz][0],
+                            (long long)wsizes[sz][1], (long long)wsizes[sz][2],
+                            stencil_variants[r.id].name, r.shape.jpt, r.shape.kpt, r.u.order,
+                            r.u.comp, r.u.depth, r.shape.bx, r.shape.by, r.shape.bz, r.maxerr, r.note);
+            }
+            free(r.result);
+          }
+    }
+    stencil_state_free(&S);
+  }
+  for (int v = 0; v < 3; v++)
+    for (int q = 0; q < (v == 2 ? 3 : 4); q++)
+      ck_assert_msg(ran[v][q] > 0, "%s: %s never ran with %s %d", stencil_name(kind),
+                    stencil_variants[ids[v]].name, v == 2 ? "kpt" : "jpt", v == 2 ? kpts[q] : jpts[q]);
+  ck_assert_msg(partial_warp > 0, "jwindow-shfl did not run 64x1x1 at 70x45x6");
+}
+
+START_TEST(test_window) {
+  sweep_window(_i / 2 ? STENCIL_HDIFF : STENCIL_LAPLAP, _i % 2);
+}
+END_TEST
+
 START_TEST(test_variants) {
   const int kind = _i / 4, prec = (_i / 2) % 2, sz = _i % 2;
   if (kind == STENCIL_FASTWAVES)
@@ -85,6 +154,7 @@ int main(int argc, char **argv) {
   TCase *t = tcase_create("variants");
   tcase_set_timeout(t, 300);
   tcase_add_loop_test(t, test_variants, 0, 12);
+  tcase_add_loop_test(t, test_window, 0, 4);
   suite_add_tcase(s, t);
   SRunner *sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK);

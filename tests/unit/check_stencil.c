@@ -217,24 +217,24 @@ START_TEST(test_launch_plan) {
   char note[256];
   /* tile-kloop 32x8x1, kpt 3: 2x1x3 blocks, smem 2*36*12 + 34*10 doubles */
   ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, STENCIL_CU_TILE_KLOOP, &g,
-                                    (stencil_launch_t){32, 8, 1, 3}, 8, &cfg, note, sizeof note), 0);
+                                    (stencil_launch_t){32, 8, 1, 3, 0}, 8, &cfg, note, sizeof note), 0);
   ck_assert(cfg.grid[0] == 2 && cfg.grid[1] == 4 && cfg.grid[2] == 3 && cfg.kpt == 3);
   ck_assert_uint_eq(cfg.smem, (2 * 36 * 12 + 34 * 10) * 8);
   /* shared (TILE): one level per thread layer */
   ck_assert_int_eq(stencil_cuda_cfg(STENCIL_HDIFF, STENCIL_CU_TILE, &g,
-                                    (stencil_launch_t){16, 2, 4, 8}, 4, &cfg, note, sizeof note), 0);
+                                    (stencil_launch_t){16, 2, 4, 8, 0}, 4, &cfg, note, sizeof note), 0);
   ck_assert(cfg.kpt == 1 && cfg.grid[2] == 2 && cfg.smem == (2 * 20 * 6 + 18 * 4) * 4 * 4);
   /* a 4x1 tile needs 8x5 loads for 4 threads: more than 8 each -> skip */
   ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, STENCIL_CU_TILE, &g,
-                                    (stencil_launch_t){4, 1, 1, 8}, 8, &cfg, note, sizeof note), 1);
+                                    (stencil_launch_t){4, 1, 1, 8, 0}, 8, &cfg, note, sizeof note), 1);
   ck_assert_msg(strstr(note, "loads per thread") != NULL, "%s", note);
   /* tiles are for laplap/hdiff on regular grids */
   ck_tsr_fails(stencil_cuda_cfg(STENCIL_FASTWAVES, STENCIL_CU_TILE_KLOOP, &g,
-                                (stencil_launch_t){32, 1, 1, 8}, 8, &cfg, note, sizeof note),
+                                (stencil_launch_t){32, 1, 1, 8, 0}, 8, &cfg, note, sizeof note),
                TSR_ERR_UNSUPPORTED);
   /* registers: 128x1x8 = 1024 threads on a kernel that runs 512 */
   ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, STENCIL_CU_IDXVAR_KLOOP_SLICED, &g,
-                                    (stencil_launch_t){32, 4, 8, 1}, 8, &cfg, note, sizeof note), 0);
+                                    (stencil_launch_t){32, 4, 8, 1, 0}, 8, &cfg, note, sizeof note), 0);
   stencil_kattr_t a = {512, 128, 0, 48 * 1024};
   ck_assert_int_eq(stencil_cuda_fits(&cfg, &a, "idxvar-kloop-sliced", note, sizeof note), 1);
   ck_assert_msg(strstr(note, "128 registers") && strstr(note, "at most 512 threads"), "%s", note);

@@ -1,0 +1,251 @@
+/* kernels/stencil/stencil_cuda_win.cuh: the load-lean CUDA strategies of
+ * laplap and hdiff (docs/STENCIL.md, "Load-lean strategies"), included by
+ * stencil_cuda.cuh after the grids, stencils and st_go. The arithmetic is
+ * stencil_win.inc's (also run on the host by the tests, stencil_win.c).
+ *
+ *  jwindow       regular grids: thread (x, strip, z) computes the jpt rows
+ *                j0 .. j0+jpt-1 of its (x, z) column, sliding a window of
+ *                rows through registers: 5 jpt + 8 loads (of in) per jpt
+ *                outputs instead of 13 jpt, L computed 3 times per output
+ *                instead of 5.
+ *  jwindow-shfl  the same window; a warp is 32 consecutive x of one row, so
+ *                each row is ONE aligned load per warp plus one load by 4
+ *                edge lanes (in(x-32) for lanes 30, 31; in(x+32) for lanes
+ *                0, 1), and x +- 1, x +- 2 come through __shfl_sync: about
+ *                (jpt + 4) (1 + 1/8) warp loads per jpt outputs.
+ *  patch-kloop   unstructured grids: a block of bx*by threads owns that many
+ *                consecutive slots (a patch of the storage order: a
+ *                rectangle of a z-curve) and marches up kpt levels; per
+ *                level in and then L of its slots go to shared memory
+ *                (double-buffered, two barriers per level), footprint
+ *                points outside the patch come through the tables (offsets
+ *                once per column into registers, depth 2 stored or chased).
+ */
+#ifndef TSR_KERNELS_STENCIL_CUDA_WIN_CUH
+#define TSR_KERNELS_STENCIL_CUDA_WIN_CUH
+
+/* The shuffle row loader: r[0..4] = in(x-2 .. x+2) at p = &in(x, row) for
+ * the 32 lanes of a warp along x (lane = x mod 32 from the warp's first x,
+ * which is 32-aligned when lo0 is). Only r[2] for nv = 1, r[1..3] for nv =
+ * 3. The edge lanes' second load h (lanes 30, 31: in(x-32); lanes 0, 1:
+ * in(x+32)) is what the wrapped shuffles deliver to the lanes whose
+ * neighbour is outside the warp: lane 0 reads x-1 from lane 31's h, lane
+ * 31 reads x+1 from lane 0's h, and likewise at distance 2. xin: in(x)
+ * exists (x < hi0 + 2); hin: in(x+32) exists. nv is the same for the whole
+ * warp, so every lane reaches every __shfl_sync. */
+template <typename T>
+static __device__ __forceinline__ void st_wrow_shfl(const T *p, int lane, int xin, int hin, int nv,
+                                                    T r[5]) {
+  const unsigned full = 0xffffffffu;
+  const T a = xin ? __ldg(p) : (T)0;
+  r[0] = r[1] = r[3] = r[4] = (T)0;
+  r[2] = a;
+  if (nv < 3) return;
+  const bool left = nv == 5 ? lane >= 30 : lane == 31, right = nv == 5 ? lane < 2 : lane == 0;
+  T h = (T)0;
+  if (left) h = __ldg(p - 32);
+  else if (right && hin) h = __ldg(p + 32);
+  r[1] = __shfl_sync(full, lane == 31 ? h : a, (lane + 31) & 31);
+  r[3] = __shfl_sync(full, lane == 0 ? h : a, (lane + 1) & 31);
+  if (nv < 5) return;
+  r[0] = __shfl_sync(full, lane >= 30 ? h : a, (lane + 30) & 31);
+  r[4] = __shfl_sync(full, lane < 2 ? h : a, (lane + 2) & 31);
+}
+
+#define ST_WQ static __device__ __forceinline__
+#define ST_WLD(p) __ldg(p)
+#define ST_WUNROLL _Pragma("unroll")
+/* plain loads: jwindow (and the patch functions) */
+#define ST_REAL double
+#define ST_FN(f) f##_d
+#define ST_WN(f) f##_ldg_d
+#include "kernels/stencil/stencil_win.inc"
+#undef ST_REAL
+#undef ST_FN
+#undef ST_WN
+#define ST_REAL float
+#define ST_FN(f) f##_f
+#define ST_WN(f) f##_ldg_f
+#include "kernels/stencil/stencil_win.inc"
+#undef ST_REAL
+#undef ST_FN
+#undef ST_WN
+/* shuffles: jwindow-shfl */
+#define ST_WROW(x, q, nv, r) st_wrow_shfl((x)->in + (int64_t)(q) * (x)->sy, (x)->lane, (x)->xin, (x)->hin, nv, r)
+#define ST_REAL double
+#define ST_FN(f) f##_d
+#define ST_WN(f) f##_shfl_d
+#include "kernels/stencil/stencil_win.inc"
+#undef ST_REAL
+#undef ST_FN
+#undef ST_WN
+#define ST_REAL float
+#define ST_FN(f) f##_f
+#define ST_WN(f) f##_shfl_f
+#include "kernels/stencil/stencil_win.inc"
+#undef ST_REAL
+#undef ST_FN
+#undef ST_WN
+#undef ST_WROW
+#undef ST_WQ
+#undef ST_WLD
+#undef ST_WUNROLL
+
+/* Overloads by element type and loader. */
+#define ST_WOVL(SUF, T)                                                                        \
+  static __device__ __forceinline__ void st_wcol(const stencil_wcol_t_##SUF *x, int hdiff, int n) { \
+    stencil_wcol_##SUF(hdiff, x, n);                                                           \
+  }
+ST_WOVL(ldg_d, double)
+ST_WOVL(ldg_f, float)
+ST_WOVL(shfl_d, double)
+ST_WOVL(shfl_f, float)
+#undef ST_WOVL
+template <typename T, int SHFL> struct StWcol;
+template <> struct StWcol<double, 0> { typedef stencil_wcol_t_ldg_d type; };
+template <> struct StWcol<float, 0> { typedef stencil_wcol_t_ldg_f type; };
+template <> struct StWcol<double, 1> { typedef stencil_wcol_t_shfl_d type; };
+template <> struct StWcol<float, 1> { typedef stencil_wcol_t_shfl_f type; };
+
+static __device__ __forceinline__ double st_patch_lap(int h, const double *sin, int t, int pv,
+                                                      const double *g, const int32_t *off, double v[5]) {
+  return stencil_patch_lap_ldg_d(h, sin, t, pv, g, off, v);
+}
+static __device__ __forceinline__ float st_patch_lap(int h, const float *sin, int t, int pv,
+                                                     const float *g, const int32_t *off, float v[5]) {
+  return stencil_patch_lap_ldg_f(h, sin, t, pv, g, off, v);
+}
+static __device__ __forceinline__ double st_patch_out(int h, const double *sin, const double *sL, int t,
+                                                      int pv, const double *g, const int32_t *off,
+                                                      const double v[5], double lc, double k) {
+  return stencil_patch_out_ldg_d(h, sin, sL, t, pv, g, off, v, lc, k);
+}
+static __device__ __forceinline__ float st_patch_out(int h, const float *sin, const float *sL, int t,
+                                                     int pv, const float *g, const int32_t *off,
+                                                     const float v[5], float lc, float k) {
+  return stencil_patch_out_ldg_f(h, sin, sL, t, pv, g, off, v, lc, k);
+}
+
+/* ------------------------------------------------------------ jwindow */
+/* Block (bx, by, bz): thread (tx, ty, tz) computes the column x = lo0 +
+ * bid.x*bx + tx at level z = z0 + bid.z*bz + tz, rows j0 = lo1 +
+ * (bid.y*by + ty)*J .. j0+J-1 (fewer at the top). SHFL: bx is a multiple of
+ * 32 (checked by stencil_cuda_cfg), so a warp is 32 consecutive x of one
+ * (strip, z) and every exit below is taken by whole warps, except x >= hi0
+ * inside the last warp of a row: those lanes stay for the shuffles. A full
+ * strip runs the column function with the constant J (unrolled: the window
+ * lives in registers); the partial top strip the same function with n < J. */
+template <typename T, int HDIFF, int J, int SHFL>
+__global__ void st_k_jwin(StK13<T, HDIFF> st, StGridReg g, int64_t z0, int64_t z1) {
+  const int64_t x = g.lo0 + blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+  const int64_t j0 = g.lo1 + (blockIdx.y * (int64_t)blockDim.y + threadIdx.y) * J;
+  const int64_t z = z0 + blockIdx.z * (int64_t)blockDim.z + threadIdx.z;
+  const int lane = (int)(threadIdx.x & 31u);
+  if (j0 >= g.hi1 || z >= z1) return;
+  if (SHFL ? x - lane >= g.hi0 : x >= g.hi0) return;
+  const int64_t c = tsr_layout_rm_cell(&g.L, x, j0, z);
+  typename StWcol<T, SHFL>::type col;
+  col.in = st.in + c;
+  col.coeff = HDIFF ? st.coeff + c : NULL;
+  col.out = st.out + c;
+  col.sy = g.L.sy;
+  col.lane = lane;
+  col.xin = x < g.hi0 + 2;
+  col.hin = x + 32 < g.hi0 + 2;
+  col.xout = x < g.hi0;
+  if (j0 + J <= g.hi1) st_wcol(&col, HDIFF, J);
+  else st_wcol(&col, HDIFF, (int)(g.hi1 - j0));
+}
+
+template <typename T, int HDIFF, int SHFL>
+static int st_run_jwin_s(const StK13<T, HDIFF> &st, const StGridReg &g, const stencil_cfg_t *c) {
+  switch (c->jpt) {
+    case 2: return st_go(st_k_jwin<T, HDIFF, 2, SHFL>, c, st, g, c->z0, c->z1);
+    case 4: return st_go(st_k_jwin<T, HDIFF, 4, SHFL>, c, st, g, c->z0, c->z1);
+    case 8: return st_go(st_k_jwin<T, HDIFF, 8, SHFL>, c, st, g, c->z0, c->z1);
+    case 16: return st_go(st_k_jwin<T, HDIFF, 16, SHFL>, c, st, g, c->z0, c->z1);
+    default:
+      return TSR_RAISE(TSR_ERR_ARG, "jwindow: %d rows per thread; compiled are 2, 4, 8 and 16", c->jpt);
+  }
+}
+
+template <typename T, int HDIFF>
+static int st_run_jwin(int strategy, const StK13<T, HDIFF> &st, const StGridReg &g,
+                       const stencil_cfg_t *c) {
+  if (strategy == STENCIL_CU_JWIN_SHFL) return st_run_jwin_s<T, HDIFF, 1>(st, g, c);
+  return st_run_jwin_s<T, HDIFF, 0>(st, g, c);
+}
+
+/* ------------------------------------------------------------ patch-kloop */
+/* Block (bx, by, 1) = P threads, thread t = ty*bx + tx owns slot s0 + t,
+ * s0 = lo0 + bid.x*P; levels [za, za + kpt), za = z0 + bid.z*kpt. Shared
+ * memory: two buffers of [sin | sL] (P elements each). Threads past the
+ * last slot take part in the barriers only. The next level's in(s) is
+ * loaded while this level is computed. */
+template <typename T, int HDIFF, class G>
+__device__ __forceinline__ void st_patch_body(const StK13<T, HDIFF> &st, const G &g, int64_t z0,
+                                              int64_t z1, int kpt) {
+  extern __shared__ unsigned char st_patch_raw[];
+  T *const sh = reinterpret_cast<T *>(st_patch_raw);
+  const int P = (int)(blockDim.x * blockDim.y), t = (int)(threadIdx.y * blockDim.x + threadIdx.x);
+  const int64_t s0 = g.lo0 + (int64_t)blockIdx.x * P, s = s0 + t;
+  const int pv = (int)(g.hi0 - s0 < P ? g.hi0 - s0 : P);
+  const bool ok = t < pv;
+  const int64_t za = z0 + (int64_t)blockIdx.z * kpt, zb = za + kpt < z1 ? za + kpt : z1;
+  int32_t off[STENCIL_NP13];
+#pragma unroll
+  for (int p = 0; p < STENCIL_NP13; p++) off[p] = ok ? g.off13(s, p) : 0;
+  T cur = ok && za < zb ? __ldg(st.in + s + za * g.zs) : (T)0;
+  for (int64_t z = za; z < zb; z++) {
+    T *const sin = sh + (size_t)((z - za) & 1) * 2 * P, *const sL = sin + P;
+    const int64_t c = s + z * g.zs;
+    if (ok) sin[t] = cur;
+    __syncthreads();
+    T v[5], lc = (T)0, k = (T)0;
+    if (ok) {
+      if (z + 1 < zb) cur = __ldg(st.in + c + g.zs);
+      if (HDIFF) k = __ldg(st.coeff + c);
+      lc = st_patch_lap(HDIFF, sin, t, pv, st.in + c, off, v);
+      sL[t] = lc;
+    }
+    __syncthreads();
+    if (ok) st.out[c] = st_patch_out(HDIFF, sin, sL, t, pv, st.in + c, off, v, lc, k);
+  }
+}
+/* Blocks of up to STENCIL_CU_BIG_BLOCK threads run the unbounded kernel;
+ * larger ones the same body compiled for 1024 threads (<= 64 registers:
+ * ptxas spills 44 bytes in double there). */
+template <typename T, int HDIFF, class G>
+__global__ void st_k_patch(StK13<T, HDIFF> st, G g, int64_t z0, int64_t z1, int kpt) {
+  st_patch_body(st, g, z0, z1, kpt);
+}
+template <typename T, int HDIFF, class G>
+__global__ void __launch_bounds__(1024) st_k_patch_lb(StK13<T, HDIFF> st, G g, int64_t z0, int64_t z1,
+                                                      int kpt) {
+  st_patch_body(st, g, z0, z1, kpt);
+}
+
+template <typename T, int HDIFF>
+static int st_run_patch(const StK13<T, HDIFF> &st, const stencil_grid_t *g, const stencil_cfg_t *l) {
+  TSR_CHECK(g->kind == STENCIL_GRID_UNSTR, TSR_ERR_UNSUPPORTED,
+            "patch-kloop runs on unstructured grids only");
+  if (g->comp && !l->attr) TSR_CALL(stencil_cuda_dict_upload(g));
+#define ST_UNP(C, D)                                                                        \
+  do {                                                                                      \
+    StGridUn<C, D> gu;                                                                      \
+    gu.tab = g->tab, gu.proto = g->proto, gu.np = g->np, gu.lo0 = g->lo[0], gu.hi0 = g->hi[0]; \
+    gu.zs = g->zs, gu.nrel = g->nrel;                                                       \
+    if (l->block[0] * l->block[1] * l->block[2] > STENCIL_CU_BIG_BLOCK)                      \
+      return st_go(st_k_patch_lb<T, HDIFF, StGridUn<C, D> >, l, st, gu, l->z0, l->z1, l->kpt); \
+    return st_go(st_k_patch<T, HDIFF, StGridUn<C, D> >, l, st, gu, l->z0, l->z1, l->kpt);  \
+  } while (0)
+  if (g->depth >= 2) {
+    if (g->comp) ST_UNP(1, 2);
+    ST_UNP(0, 2);
+  }
+  if (g->comp) ST_UNP(1, 1);
+  ST_UNP(0, 1);
+#undef ST_UNP
+}
+
+#endif

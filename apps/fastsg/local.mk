@@ -43,3 +43,4 @@ EXTRA_DIST += tests/apps/fastsg.sh
 check_PROGRAMS += tests/apps/fastsg_mkbad
 tests_apps_fastsg_mkbad_SOURCES = tests/apps/fastsg_mkbad.c
 tests_apps_fastsg_mkbad_LDADD = lib/libtessera.la $(HDF5_LIBS)
+EXTRA_DIST += scripts/device/fastsg-eval.sh

@@ -29,6 +29,7 @@
 #define FASTSG_SG_WALK_H
 
 #include <math.h>
+#include <string.h>
 #include "kernels/sparse/sg.h"
 
 /* Return codes of fastsg_walk_first/next: which dimensions changed. */
@@ -162,6 +163,28 @@ static inline TSR_HD int64_t fastsg_window_end(const fastsg_grid_t *G, int64_t s
   return e;
 }
 
+/* Exact 2^l (0 <= l < 127) from its exponent bits: no integer-to-float
+ * conversion (on the GPU those share a slow pipe). */
+static inline TSR_HD double fastsg_pow2_d(int l) {
+  const uint64_t b = (uint64_t)(1023 + l) << 52;
+  double v;
+  memcpy(&v, &b, sizeof v);
+  return v;
+}
+static inline TSR_HD float fastsg_pow2_f(int l) {
+  const uint32_t b = (uint32_t)(127 + l) << 23;
+  float v;
+  memcpy(&v, &b, sizeof v);
+  return v;
+}
+/* fastsg_cell for a float xs (the same value: (int) of a float equals (int)
+ * of it widened to double), without the widening. */
+static inline TSR_HD int fastsg_cell_f(float xs, int lv) {
+  int c = (int)xs;
+  int last = (1 << lv) - 1;
+  return c > last ? last : c;
+}
+
 /* One point's part, for double and float. */
 #define R double
 #define SFX(f) f##_d
@@ -169,6 +192,8 @@ static inline TSR_HD int64_t fastsg_window_end(const fastsg_grid_t *G, int64_t s
 #define WPT fastsg_walkpt_d_t
 #define WPTO fastsg_walkpt_outer_d_t
 #define ABS fabs
+#define CELL fastsg_cell
+#define POW2 fastsg_pow2_d
 #include "kernels/sparse/sg_walk_pt.h"
 #undef R
 #undef SFX
@@ -176,12 +201,16 @@ static inline TSR_HD int64_t fastsg_window_end(const fastsg_grid_t *G, int64_t s
 #undef WPT
 #undef WPTO
 #undef ABS
+#undef CELL
+#undef POW2
 #define R float
 #define SFX(f) f##_f
 #define HAT fastsg_hat_f
 #define WPT fastsg_walkpt_f_t
 #define WPTO fastsg_walkpt_outer_f_t
 #define ABS fabsf
+#define CELL fastsg_cell_f
+#define POW2 fastsg_pow2_f
 #include "kernels/sparse/sg_walk_pt.h"
 #undef R
 #undef SFX
@@ -189,5 +218,7 @@ static inline TSR_HD int64_t fastsg_window_end(const fastsg_grid_t *G, int64_t s
 #undef WPT
 #undef WPTO
 #undef ABS
+#undef CELL
+#undef POW2
 
 #endif /* FASTSG_SG_WALK_H */

@@ -5,6 +5,8 @@
  *   HAT     fastsg_hat_d or fastsg_hat_f
  *   WPT     the point type (fastsg_walkpt_d_t, fastsg_walkpt_f_t)
  *   ABS     fabs or fabsf
+ *   CELL    fastsg_cell or fastsg_cell_f
+ *   POW2    fastsg_pow2_d or fastsg_pow2_f
  *   WPTO    its outer dimensions (fastsg_walkpt_outer_d_t, ..._f_t)
  * No include guard: it is meant to be included twice. */
 
@@ -54,8 +56,8 @@ static inline TSR_HD void SFX(fastsg_walkpt_update)(const fastsg_walk_t *w,
     WPTO *o = q->o;
     for (int s = ch; s >= 3; s--) {
       const int ls = w->o->l[s];
-      const R xs = o->x[s] * (R)(1 << ls);
-      const int c = fastsg_cell(xs, ls);
+      const R xs = o->x[s] * POW2(ls);
+      const int c = CELL(xs, ls);
       o->P[s] = o->P[s + 1] * HAT(xs, c);
       o->I[s] = o->I[s + 1] + (c << w->o->sh[s]);
     }
@@ -63,16 +65,21 @@ static inline TSR_HD void SFX(fastsg_walkpt_update)(const fastsg_walk_t *w,
     q->I3 = o->I[3];
   }
   if (ch >= 2) { /* dimension 2 at l2, dimension 1 at l1, dimension 0 at l0 */
-    const R xs2 = q->x2 * (R)(1 << w->l2);
-    const int c2 = fastsg_cell(xs2, w->l2);
+    const R xs2 = q->x2 * POW2(w->l2);
+    const int c2 = CELL(xs2, w->l2);
     q->P2 = q->P3 * HAT(xs2, c2);
     q->I2 = q->I3 + (c2 << fastsg_walk_sh2(w));
-    q->xs1 = q->x1 * (R)(1 << w->l1);
-    q->c1 = fastsg_cell(q->xs1, w->l1);
+    q->xs1 = q->x1 * POW2(w->l1);
+    q->c1 = CELL(q->xs1, w->l1);
     q->cf1 = (R)q->c1;
-    const R xs0 = q->x0 * (R)(1 << w->l0);
-    q->c0 = fastsg_cell(xs0, w->l0);
-    q->f0 = xs0 - (R)q->c0; /* exact */
+    if (w->l0 == 0) { /* always but for D = 1: level 0 has one cell, x <= 1 is in it */
+      q->c0 = 0;
+      q->f0 = q->x0;
+    } else {
+      const R xs0 = q->x0 * POW2(w->l0);
+      q->c0 = CELL(xs0, w->l0);
+      q->f0 = xs0 - (R)q->c0; /* exact */
+    }
   } else {
     /* l0 + 1: the cell doubles plus the next bit, the fraction doubles
      * minus it (exact; a clamped cell, x = 1, stays clamped: f0 stays 1) */

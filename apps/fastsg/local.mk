@@ -2,10 +2,14 @@
 noinst_LTLIBRARIES += kernels/sparse/libfastsg.la
 kernels_sparse_libfastsg_la_SOURCES = kernels/sparse/sg.c kernels/sparse/sg_cpu.c \
 	kernels/sparse/sg.h kernels/sparse/sg_kernels.h kernels/sparse/sg_cpu_impl.h \
-	kernels/sparse/sg_dist.c kernels/sparse/sg_dist_run.c kernels/sparse/sg_dist.h
-EXTRA_DIST += kernels/sparse/variants.def kernels/sparse/sg_cuda.cu kernels/sparse/sg_dist_cuda.cu
+	kernels/sparse/sg_dist.c kernels/sparse/sg_dist_run.c kernels/sparse/sg_dist.h \
+	kernels/sparse/sg_walk.h kernels/sparse/sg_walk_pt.h kernels/sparse/sg_cpu_eval.c \
+	kernels/sparse/sg_cpu_eval_impl.h
+EXTRA_DIST += kernels/sparse/variants.def kernels/sparse/sg_cuda.cu kernels/sparse/sg_dist_cuda.cu \
+	kernels/sparse/sg_cuda_eval.cu
 if HAVE_CUDA
-kernels_sparse_libfastsg_la_SOURCES += kernels/sparse/sg_cuda.cu kernels/sparse/sg_dist_cuda.cu
+kernels_sparse_libfastsg_la_SOURCES += kernels/sparse/sg_cuda.cu kernels/sparse/sg_dist_cuda.cu \
+	kernels/sparse/sg_cuda_eval.cu
 kernels_sparse_libfastsg_la_LIBADD = $(CUDA_LIBS) -lstdc++
 endif
 FASTSG_LIBS = kernels/sparse/libfastsg.la lib/libtessera.la $(HDF5_LIBS) -lm
@@ -16,6 +20,16 @@ TESTS += tests/unit/check_sparse
 tests_unit_check_sparse_SOURCES = tests/unit/check_sparse.c
 tests_unit_check_sparse_CFLAGS = $(TEST_CFLAGS)
 tests_unit_check_sparse_LDADD = kernels/sparse/libfastsg.la $(TEST_LDADD)
+check_PROGRAMS += tests/unit/check_sparse_walk
+TESTS += tests/unit/check_sparse_walk
+tests_unit_check_sparse_walk_SOURCES = tests/unit/check_sparse_walk.c
+tests_unit_check_sparse_walk_CFLAGS = $(TEST_CFLAGS)
+tests_unit_check_sparse_walk_LDADD = kernels/sparse/libfastsg.la $(TEST_LDADD)
+check_PROGRAMS += tests/cuda/check_sparse_cuda_eval
+TESTS += tests/cuda/check_sparse_cuda_eval
+tests_cuda_check_sparse_cuda_eval_SOURCES = tests/cuda/check_sparse_cuda_eval.c
+tests_cuda_check_sparse_cuda_eval_CFLAGS = $(TEST_CFLAGS)
+tests_cuda_check_sparse_cuda_eval_LDADD = kernels/sparse/libfastsg.la $(TEST_LDADD)
 check_PROGRAMS += tests/cuda/check_sparse_cuda
 TESTS += tests/cuda/check_sparse_cuda
 tests_cuda_check_sparse_cuda_SOURCES = tests/cuda/check_sparse_cuda.c
@@ -48,3 +62,4 @@ endif
 TESTS += tests/apps/fastsg_dist.sh
 EXTRA_DIST += tests/apps/fastsg_dist.sh
 EXTRA_DIST += scripts/fastsg-speedups scripts/device/fastsg-tables.sh
+EXTRA_DIST += scripts/device/fastsg-eval.sh

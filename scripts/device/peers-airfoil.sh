@@ -20,9 +20,14 @@
 #     64 is OP2's default), REPEAT times (default 2), each in a scratch
 #     directory holding new_grid.h5 (OP2's airfoil reads ./new_grid.h5 and
 #     writes new_grid_out.h5 and file_name.h5 there; they are deleted).  The
-#     block size is OP2's run-time argument OP_BLOCK_SIZE=N.  Then one run per
+#     block size is OP2's run-time argument OP_BLOCK_SIZE=N; the hier_*
+#     binaries (two-level colouring) also run with OP_PART_SIZE=N, edges per
+#     plan block = threads (block column "N/pN"; without it the plan takes
+#     768 edges per block for res_calc).  Then one run per
 #     binary with OP_PROFILE_LEVEL=2 at block PROFILE_BLOCK (default 512):
 #     OP2's per-kernel times (each kernel synchronised: slower in total).
+#     Repeat runs stop being started once the OP2 part has taken OP2_BUDGET
+#     seconds (default 170), so the whole script stays within 5 minutes.
 #  3. tsr-airfoil -i W/new_grid.h5 --variant 'cuda/*' --iterations 1000
 #     --runs 1 --warmup 0 --csv F $TSR_ARGS (TSR_ARGS: e.g. "--block 512").
 #  4. The table: seconds per 1000 iterations, rms at 1000 and OP2's check
@@ -51,6 +56,7 @@ P=$(cd "${1:-pack}" && pwd) || { echo "peers-airfoil.sh: no pack directory ${1:-
 OUT=${OUT:-$PWD/device-out}
 BLOCKS=${OP2_BLOCKS:-64 256 512}
 REPEAT=${REPEAT:-2}
+OP2_BUDGET=${OP2_BUDGET:-170} # seconds: no repeat run starts after this
 PROFILE_BLOCK=${PROFILE_BLOCK:-512}
 TSR_ARGS=${TSR_ARGS:-}
 SIZE=${PEERS_SIZE:-}
@@ -83,25 +89,37 @@ op2_run() { # LOGFILE COMMAND...: one run in a fresh scratch directory
   d=$W/scratch
   rm -rf "$d" && mkdir -p "$d" && ln -s "$mesh" "$d/new_grid.h5"
   t0=$(date +%s.%N)
-  (cd "$d" && timeout 120 "$@") > "$log" 2>&1
+  (cd "$d" && timeout 60 "$@") > "$log" 2>&1
   rc=$?
   t1=$(date +%s.%N)
   echo "peers-airfoil: exit $rc, wall $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s" >> "$log"
   rm -rf "$d"
 }
 nop2=0
+t_op2=$(date +%s)
 for bin in "$P"/airfoil_op2_*; do
   [ -f "$bin" ] && [ -x "$bin" ] || continue
   nop2=$((nop2 + 1))
   v=${bin##*/airfoil_op2_}
   for bs in $BLOCKS; do
-    r=1
-    while [ "$r" -le "$REPEAT" ]; do
-      op2_run "$L/op2-$v-b$bs-r$r.log" "$bin" "OP_BLOCK_SIZE=$bs"
-      r=$((r + 1))
+    parts=-
+    case $v in hier_*) parts="- $bs" ;; esac # also OP_PART_SIZE = block (one edge per thread)
+    for ps in $parts; do
+      tag=b$bs args=OP_BLOCK_SIZE=$bs
+      [ "$ps" = - ] || tag=$tag-p$ps args="$args OP_PART_SIZE=$ps"
+      r=1
+      while [ "$r" -le "$REPEAT" ]; do
+        # repeats only while the OP2 part is within its time budget
+        [ "$r" -gt 1 ] && [ $(($(date +%s) - t_op2)) -gt "$OP2_BUDGET" ] && break
+        # shellcheck disable=SC2086 # args: one or two OP2 arguments
+        op2_run "$L/op2-$v-$tag-r$r.log" "$bin" $args
+        echo "$L/op2-$v-$tag-r$r.log" >> "$W/op2-logs" # the table keeps this order
+        r=$((r + 1))
+      done
     done
   done
   op2_run "$L/op2prof-$v-b$PROFILE_BLOCK.log" env OP_PROFILE_LEVEL=2 "$bin" "OP_BLOCK_SIZE=$PROFILE_BLOCK"
+  echo "$L/op2prof-$v-b$PROFILE_BLOCK.log" >> "$W/op2-logs"
 done
 [ "$nop2" -gt 0 ] || echo "peers-airfoil.sh: no $P/airfoil_op2_* binaries: OP2 rows missing" >&2
 
@@ -113,7 +131,7 @@ echo "peers-airfoil: exit $?" >> "$L/tsr-airfoil.log"
 [ -f "$W/tsr-airfoil.csv" ] && cp "$W/tsr-airfoil.csv" "$L/"
 
 # 4. the table (awk only)
-awk -v ref=1.060114637578e-4 -v tol=1e-7 -v csvout="$W/peers-airfoil.csv" '
+awk -v tol=1e-7 -v pblock="$PROFILE_BLOCK" -v csvout="$W/peers-airfoil.csv" '
 function secs(s,   v, u) { # OP2 duration "681.2ms" -> seconds
   v = s + 0; u = s; sub(/^[0-9.]+/, "", u)
   return u == "s" ? v : u == "ms" ? v * 1e-3 : u == "us" ? v * 1e-6 : u == "ns" ? v * 1e-9 : -1
@@ -123,16 +141,16 @@ function note(k) { if (!(k in seen)) { seen[k] = 1; order[++nk] = k } }
 FNR == 1 {
   f = FILENAME; sub(/.*\//, "", f)
   kind = ""
-  if (f ~ /^op2-.*-b[0-9]+-r[0-9]+\.log$/) {
-    kind = "op2"; s = f; sub(/^op2-/, "", s); sub(/\.log$/, "", s)
-    rr = s; sub(/.*-r/, "", rr); sub(/-r[0-9]+$/, "", s)
-    b = s; sub(/.*-b/, "", b); sub(/-b[0-9]+$/, "", s)
+  if (f ~ /^op2-.*-b[0-9]+(-p[0-9]+)?-r[0-9]+\.log$/) { # op2-VARIANT-bBLOCK[-pPART]-rRUN.log
+    kind = "op2"; s = f; sub(/^op2-/, "", s); sub(/-r[0-9]+\.log$/, "", s)
+    b = s; sub(/.*-b/, "", b); sub(/-b[0-9]+(-p[0-9]+)?$/, "", s); sub(/-p/, "/p", b)
     k = key("OP2", s, b); note(k); runs[k]++
   } else if (f ~ /^op2prof-/) {
     kind = "prof"; s = f; sub(/^op2prof-/, "", s); sub(/-b[0-9]+\.log$/, "", s); pv = s
     if (!(pv in profseen)) { profseen[pv] = 1; profv[++np] = pv }
   } else if (f == "tsr-airfoil.log") kind = "tsrlog"
   else if (f == "tsr-airfoil.csv") kind = "tsrcsv"
+  FS = kind == "tsrcsv" ? "," : " " # from the next line on
 }
 kind == "op2" && /^ *[0-9]+ +[0-9.]+e[-+][0-9]+ *$/ { if ($1 == 1000) rms[k] = $2 }
 kind == "op2" && /is within .* % of the expected solution/ {
@@ -166,7 +184,7 @@ kind == "tsrcsv" && FNR > 1 {
   vv[k] = $NF; if (v in tsrrel) rel[k] = tsrrel[v]
 }
 END {
-  hdr = sprintf("%-5s %-18s %5s %4s %12s %12s %12s %11s  %s", "code", "variant", "block", "runs",
+  hdr = sprintf("%-5s %-18s %8s %4s %12s %12s %12s %11s  %s", "code", "variant", "block", "runs",
                 "s/1000 it", "(max)", "rms(1000)", "|rms/ref-1|", "OP2 check (< 1e-7)")
   print hdr; gsub(/./, "-", hdr); print hdr
   print "code,variant,block,runs,s_per_1000_min,s_per_1000_max,rms1000,rel_err,check" > csvout
@@ -180,12 +198,12 @@ END {
     } else chk = vv[k] == "PASS" ? "PASSED" : vv[k] == "FAIL" ? "FAILED" : vv[k]
     tm = (k in tmin) ? sprintf("%.4f", tmin[k]) : "-"; tx = (k in tmax) ? sprintf("%.4f", tmax[k]) : "-"
     r = (k in rms) ? rms[k] : "-"; e = (k in rel) ? sprintf("%.1e", rel[k]) : "-"
-    printf "%-5s %-18s %5s %4s %12s %12s %12s %11s  %s\n", a[1], a[2], a[3], runs[k], tm, tx, r, e, chk
+    printf "%-5s %-18s %8s %4s %12s %12s %12s %11s  %s\n", a[1], a[2], a[3], runs[k], tm, tx, r, e, chk
     printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", a[1], a[2], a[3], runs[k], tm, tx, r, e, chk > csvout
   }
   if (ntsr == 0) printf "tsr   (no rows: tsr-airfoil exit %s, see logs/tsr-airfoil.log)\n", tsrexit
-  if (np > 0) {
-    printf "\nOP2 per kernel at OP_PROFILE_LEVEL=2 (each kernel synchronised): total s over 1000 iterations\n"
+  if (nkn > 0) {
+    printf "\nOP2 per kernel at OP_PROFILE_LEVEL=2, block %s (each kernel synchronised): total s over 1000 iterations\n", pblock
     printf "%-18s", "variant"; for (j = 1; j <= nkn; j++) printf " %10s", kname[j]; printf " %10s\n", "sum"
     for (i = 1; i <= np; i++) {
       printf "%-18s", profv[i]; sum = 0
@@ -196,10 +214,10 @@ END {
       printf " %10.4f\n", sum
     }
   }
-}' $(ls "$L"/op2-*.log 2>/dev/null) $(ls "$L"/op2prof-*.log 2>/dev/null) "$L/tsr-airfoil.log" \
+}' $(cat "$W/op2-logs" 2>/dev/null) "$L/tsr-airfoil.log" \
    $( [ -f "$W/tsr-airfoil.csv" ] && echo "$W/tsr-airfoil.csv") > "$W/peers-airfoil.txt"
 {
-  echo "mesh: $(sed -n 1p "$L/tsr-mkairfoil.log" 2>/dev/null)${SIZE:+ (PEERS_SIZE=$SIZE)}"
+  echo "mesh: tsr-mkairfoil${SIZE:+ --size $SIZE}: $(sed -n 's/^tsr-airfoil: [^:]*: \([^;]*\);.*/\1/p' "$L/tsr-airfoil.log")"
   echo "OP2: airfoil_hdf5/dp, OP_BLOCK_SIZE in {$BLOCKS}, $REPEAT run(s) each, time = OP2's 'Airfoil' total (min, max)"
   echo "tsr: tsr-airfoil --variant 'cuda/*' --runs 1 $TSR_ARGS (its own time)"
   echo

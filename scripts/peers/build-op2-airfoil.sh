@@ -17,9 +17,16 @@
 #                            "color2": true}: global colouring of the edges
 #                            (OP2 plan OP_COLOR2), one launch per colour
 #   airfoil_op2_colour_soa   both
+#   airfoil_op2_hier_aos     OP2's legacy code generator (translator/c/op2.py):
+#                            two-level colouring (blocks of edges coloured,
+#                            threads coloured inside a block), increments
+#                            staged in shared memory: OP2's classic CUDA
+#                            scheme, the one seed 003 compares against
+#   airfoil_op2_hier_soa     the same with OP_AUTO_SOA=1
 #   BUILD-INFO.txt           OP2 commit, compilers, flags, ldd of each binary
 # Block size is a run-time argument of every binary: OP_BLOCK_SIZE=N (OP2's
-# default is 64); OP_PART_SIZE=N likewise.
+# default is 64); OP_PART_SIZE=N likewise (edges per block of a plan: the
+# hier and colour variants).
 #
 # Steps (OP2 docs/getting_started.rst and docs/translator.rst):
 #  1. OP2_SRC is copied (without .git) to OUT_DIR/OP2-Common: OP2 writes its
@@ -70,7 +77,7 @@ out=$(cd "$2" && pwd)
 export CUDA_INSTALL_PATH=${CUDA_INSTALL_PATH:-/usr/local/cuda}
 export HDF5_SEQ_INSTALL_PATH=${HDF5_SEQ_INSTALL_PATH:-/usr/lib/x86_64-linux-gnu/hdf5/serial}
 jobs=${JOBS:-2}
-variants=${VARIANTS:-atomic_aos atomic_soa colour_aos colour_soa}
+variants=${VARIANTS:-atomic_aos atomic_soa colour_aos colour_soa hier_aos hier_soa}
 pysys=/usr/bin/python3          # Debian's, where python3-clang-16 lives
 
 die() { echo "$0: $*" >&2; exit 1; }
@@ -142,6 +149,7 @@ for v in $variants; do
   extra=
   soa=
   case $v in
+    hier_aos|hier_soa) continue ;; # below
     atomic_aos) ;;
     atomic_soa) soa=1 ;;
     colour_aos) extra="-c '{\".*\": {\"atomics\": false, \"color2\": true}}'" ;;
@@ -158,6 +166,64 @@ for v in $variants; do
     die "building $name failed (see $log)"
   fi
   cp "$app/${name}_cuda" "$out/bin/$name"
+done
+
+# 6. the legacy translator's CUDA code (translator/c/op2.py, plain Python, no
+# clang): OP2's classic two-level colouring.  Its generator
+# op2_gen_cuda_simple.py (settings inc_stage=1, atomics=0) gives indirect
+# increment loops a plan (op_plan_get_stage ... OP_STAGE_INC): the edges in
+# blocks (OP_PART_SIZE edges; by default as many as fit 24 KiB of staged
+# increments, i.e. 768 for res_calc), blocks coloured so that a launch per
+# block colour never writes a cell twice, threads coloured inside a block,
+# increments accumulated in shared memory and written back colour by colour.
+# OP2's Makefiles no longer build this (Makefile.legacy targets sm_70 and
+# older), so we compile it with the same nvcc and g++ flags as above
+# (without Makefile.legacy's --use_fast_math).
+# Local edit (hier_soa): append_init_soa() in translator/c/op2.py writes its
+# regular expressions as raw strings with doubled backslashes
+# (r'\\bop_init\\b\\s*...'), which match a literal backslash, so op_init is
+# never turned into op_init_soa(..., 1) and the SoA kernels would run on AoS
+# data. We undouble them in our copy (checked below).
+"$pysys" - "$tree/translator/c/op2.py" <<'EOF' >> "$log" 2>&1 || die "patching translator/c/op2.py failed"
+import sys
+p = sys.argv[1]
+s = open(p).read()
+for f in ("op_init", "op_mpi_init"):
+    bad = r"r'\\b%s\\b\\s*\((.*)\)'" % f
+    good = r"r'\b%s\b\s*\((.*)\)'" % f
+    if bad in s:
+        s = s.replace(bad, good)
+        print("translator/c/op2.py: fixed the %s regular expression" % f)
+open(p, "w").write(s)
+EOF
+cfgval() { sed -n "s/^ *$1 := \(.*\)#\$/\1/p" "$tree/makefiles/.config.mk"; }
+for v in $variants; do
+  case $v in
+    hier_aos) soa= ;;
+    hier_soa) soa=1 ;;
+    *) continue ;;
+  esac
+  name=airfoil_op2_$v
+  echo "== $name (legacy translator/c/op2.py${soa:+, OP_AUTO_SOA=1})" | tee -a "$log"
+  d=$tree/apps/c/airfoil/airfoil_hdf5/legacy_$v
+  rm -rf "$d"
+  mkdir -p "$d"
+  cp "$app"/*.h "$app/airfoil.cpp" "$d/"
+  (
+    cd "$d"
+    env ${soa:+OP_AUTO_SOA=1} "$pysys" "$tree/translator/c/op2.py" airfoil.cpp
+    if [ -n "$soa" ] && ! grep -q 'op_init_soa(.*, *1)' airfoil_op.cpp; then
+      echo "airfoil_op.cpp does not call op_init_soa(..., 1)"
+      exit 1
+    fi
+    # shellcheck disable=SC2046 # the flags are lists
+    "$CUDA_INSTALL_PATH/bin/nvcc" $(cfgval NVCCFLAGS) -DOP2_CUDA -I"$tree/op2/include" -Icuda -I. \
+      -c cuda/airfoil_kernels.cu -o cuda/airfoil_kernels_cu.o
+    # shellcheck disable=SC2046
+    g++ $(cfgval CXXFLAGS) -I"$tree/op2/include" airfoil_op.cpp cuda/airfoil_kernels_cu.o \
+      -L"$tree/op2/lib" -lop2_cuda -lop2_hdf5 $(cfgval HDF5_SEQ_LIB) $(cfgval CUDA_LIB) -o "$name"
+  ) >> "$log" 2>&1 || die "building $name failed (see $log)"
+  cp "$d/$name" "$out/bin/$name"
 done
 
 # what was built, with what

@@ -200,7 +200,11 @@ END {
     r = (k in rms) ? rms[k] : "-"; e = (k in rel) ? sprintf("%.1e", rel[k]) : "-"
     printf "%-5s %-18s %8s %4s %12s %12s %12s %11s  %s\n", a[1], a[2], a[3], runs[k], tm, tx, r, e, chk
     printf "%s,%s,%s,%s,%s,%s,%s,%s,%s\n", a[1], a[2], a[3], runs[k], tm, tx, r, e, chk > csvout
+    if (chk ~ /^PASSED/ && (!(a[1] in best) || tmin[k] < best[a[1]])) { best[a[1]] = tmin[k]; bestk[a[1]] = a[2] " block " a[3] }
   }
+  if (("OP2" in best) && ("tsr" in best))
+    printf "\nbest that passed: OP2 %s %.4f s, tsr %s %.4f s: tsr %.2fx faster\n", bestk["OP2"], best["OP2"],
+           bestk["tsr"], best["tsr"], best["OP2"] / best["tsr"]
   if (ntsr == 0) printf "tsr   (no rows: tsr-airfoil exit %s, see logs/tsr-airfoil.log)\n", tsrexit
   if (nkn > 0) {
     printf "\nOP2 per kernel at OP_PROFILE_LEVEL=2, block %s (each kernel synchronised): total s over 1000 iterations\n", pblock

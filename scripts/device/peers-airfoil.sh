@@ -131,6 +131,7 @@ echo "peers-airfoil: exit $?" >> "$L/tsr-airfoil.log"
 [ -f "$W/tsr-airfoil.csv" ] && cp "$W/tsr-airfoil.csv" "$L/"
 
 # 4. the table (awk only)
+# shellcheck disable=SC2046 # the lists of log files (no blanks in their names)
 awk -v tol=1e-7 -v pblock="$PROFILE_BLOCK" -v csvout="$W/peers-airfoil.csv" '
 function secs(s,   v, u) { # OP2 duration "681.2ms" -> seconds
   v = s + 0; u = s; sub(/^[0-9.]+/, "", u)

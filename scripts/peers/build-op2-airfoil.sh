@@ -21,7 +21,8 @@
 #                            two-level colouring (blocks of edges coloured,
 #                            threads coloured inside a block), increments
 #                            staged in shared memory: OP2's classic CUDA
-#                            scheme, the one seed 003 compares against
+#                            scheme, the hierarchical colouring seed 003
+#                            builds on (it cites OP2 for it)
 #   airfoil_op2_hier_soa     the same with OP_AUTO_SOA=1
 #   BUILD-INFO.txt           OP2 commit, compilers, flags, ldd of each binary
 # Block size is a run-time argument of every binary: OP_BLOCK_SIZE=N (OP2's
@@ -38,7 +39,7 @@
 #     (python3-clang-16 for clang.cindex, python3-jinja2, python3-sympy) and
 #     the pure-Python wheels OP2 ships (fparser, pcpp) installed offline from
 #     OP2_SRC/translator-v2/python/wheels.  OP2 pins libclang==18.1.1; the
-#     clang 16 bindings parse airfoil identically.
+#     clang 16 bindings translate airfoil (every generated file compiles).
 #  3. make -C op2 config with OP2_C_COMPILER=gnu, OP2_C_CUDA_COMPILER=nvhpc
 #     (= plain nvcc from CUDA_INSTALL_PATH), NV_ARCH=Hopper (sm_90),
 #     HDF5_SEQ_INSTALL_PATH = Debian's serial HDF5, TARGET_HOST=false (no
@@ -51,6 +52,7 @@
 #     APP_NAME=airfoil_op2_<variant> (its own generated/ directory) and the
 #     target airfoil_op2_<variant>_cuda: translate (-t cuda only), nvcc the
 #     kernels, g++ the host program, link.
+#  6. The hier variants from the legacy translator (see step 6 below).
 #
 # Local edits to OP2 needed for CUDA 13.0 (nvcc 13.0, sm_90): NONE at
 # OP2-Common b9e7a58d (2026-05-23).  nvcc 13 warns that cub::DeviceReduce::
@@ -62,7 +64,8 @@
 #   apt-get install python3-clang-16 libclang-16-dev python3-jinja2 \
 #                   python3-sympy python3-venv libhdf5-dev
 # Environment: CUDA_INSTALL_PATH (/usr/local/cuda), HDF5_SEQ_INSTALL_PATH
-# (/usr/lib/x86_64-linux-gnu/hdf5/serial), JOBS (2), VARIANTS (all four).
+# (/usr/lib/x86_64-linux-gnu/hdf5/serial), JOBS (2), VARIANTS (all six;
+# e.g. VARIANTS="atomic_aos hier_aos"), KEEP_TREE=1 (reuse OUT_DIR's built OP2).
 set -euo pipefail
 
 usage() { echo "usage: $0 OP2_SRC OUT_DIR" >&2; exit 2; }

@@ -7,3 +7,5 @@ EXTRA_DIST += scripts/peers/build-gridbenchmark.sh scripts/peers/stencil-compare
 	scripts/device/peers-stencil.sh scripts/device/seed-tables.sh
 TESTS += tests/apps/peers_compare.sh
 EXTRA_DIST += tests/apps/peers_compare.sh
+# OP2's own Airfoil beside tsr-airfoil (docs/AIRFOIL.md, "Comparing with OP2")
+EXTRA_DIST += scripts/peers/build-op2-airfoil.sh scripts/device/peers-airfoil.sh

@@ -75,7 +75,7 @@ LIB=$(find "$OUT/cmake" -name libtasmaniansparsegrid.a | head -n 1)
 # The configured headers (TasmanianConfig.hpp) live in the build tree, the rest in the source.
 CFGDIR=$(dirname "$(find "$OUT/cmake" -name TasmanianConfig.hpp | head -n 1)")
 
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086,SC2016
 $CXX -std=c++17 -O3 -fopenmp -Wall -Wextra \
   -I"$SRC/SparseGrids" -I"$CFGDIR" -I"$CUDA_HOME/include" \
   -o "$OUT/tasmanian_fastsg" "$HERE/tasmanian_fastsg.cpp" \

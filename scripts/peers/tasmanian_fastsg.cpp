@@ -268,12 +268,16 @@ struct Points {
   std::vector<double> x, f, ref;
 };
 
-Points make_points(const Options &o, long long m) {
+// as_float: coordinates rounded to float (f and the reference at the rounded points).
+Points make_points(const Options &o, long long m, bool as_float = false) {
   Points p{m, std::vector<double>((size_t)m * o.dim), std::vector<double>((size_t)m),
            std::vector<double>((size_t)m)};
   for (long long k = 0; k < m; k++) {
     double *x = &p.x[(size_t)k * o.dim];
-    for (int t = 0; t < o.dim; t++) x[t] = rand01((uint64_t)o.seed, (uint64_t)(k * o.dim + t));
+    for (int t = 0; t < o.dim; t++) {
+      x[t] = rand01((uint64_t)o.seed, (uint64_t)(k * o.dim + t));
+      if (as_float) x[t] = (float)x[t];
+    }
     p.f[(size_t)k] = bump(x, o.dim);
     p.ref[(size_t)k] = ref_interp(x, o.dim, o.level);
   }
@@ -289,19 +293,19 @@ void time_eval(const Options &o, const std::string &mode, const Points &p, long 
     for (long long k = 0; k < p.m; k += batch) run(k, std::min(batch, p.m - k), &y[(size_t)k]);
   };
   double tw = now();
+  std::vector<double> t;
   try {
     all();  // warm-up: moves the surpluses, nodes and tree to the GPU, creates handles
+    tw = now() - tw;
+    for (int r = 0; r < o.runs; r++) {
+      std::fill(y.begin(), y.end(), NAN);
+      const double t0 = now();
+      all();
+      t.push_back(now() - t0);
+    }
   } catch (const std::exception &e) {
-    fail("%s", mode + ": " + e.what());
+    fail("%s", mode + ": Tasmanian raised: " + e.what());
     return;
-  }
-  tw = now() - tw;
-  std::vector<double> t;
-  for (int r = 0; r < o.runs; r++) {
-    std::fill(y.begin(), y.end(), NAN);
-    const double t0 = now();
-    all();
-    t.push_back(now() - t0);
   }
   double emax = 0, dref = 0;
   for (long long k = 0; k < p.m; k++) {
@@ -337,74 +341,87 @@ void favor(TasGrid::TasmanianSparseGrid &grid, bool sparse) {
   grid.favorSparseAcceleration(sparse);
 }
 
+void eval_gpu_mode(const Options &o, TasGrid::TasmanianSparseGrid &grid, long long N,
+                   long long batch, const Points &p, const std::string &gm,
+                   const std::string &mode);
+
+// Every GPU mode of --gpu-modes in turn; one that raises is reported and the next one runs.
 void eval_gpu(const Options &o, TasGrid::TasmanianSparseGrid &grid, long long N, long long batch) {
   const Points p = make_points(o, o.points);
   std::stringstream list(o.gpu_modes);
   std::string gm;
   while (std::getline(list, gm, ',')) {
     const std::string mode = "eval-" + gm;
-    if (gm == "cublas") {
-      // the CPU (OpenMP) builds the sparse basis matrix: as costly as eval-cpu, so --cpu-points
-      grid.enableAcceleration(TasGrid::accel_gpu_cublas, o.gpu);
-      const Points pc = make_points(o, o.cpu_points);
-      time_eval(o, mode, pc, N, batch, 1e-12, [&](long long k, long long c, double *y) {
-        grid.evaluateBatch(&pc.x[(size_t)k * o.dim], (int)c, y);
-      });
-    } else if (gm == "cuda-sparse") {
-      grid.enableAcceleration(TasGrid::accel_gpu_cuda, o.gpu);
-      favor(grid, true);
-      time_eval(o, mode, p, N, batch, 1e-12, [&](long long k, long long c, double *y) {
-        grid.evaluateBatch(&p.x[(size_t)k * o.dim], (int)c, y);
-      });
-    } else if (gm == "cuda-dense") {
-      grid.enableAcceleration(TasGrid::accel_gpu_cuda, o.gpu);
-      favor(grid, false);
-      // the dense basis matrix has N x B entries: B = 2^29 / N keeps it at 4 GiB
-      const long long b = std::max(1LL, std::min(batch, (1LL << 29) / N));
-      const Points pd = make_points(o, o.dense_points);
-      time_eval(o, mode, pd, N, b, 1e-12, [&](long long k, long long c, double *y) {
-        grid.evaluateBatch(&pd.x[(size_t)k * o.dim], (int)c, y);
-      });
-      favor(grid, true);
-    } else if (gm == "cuda-sparse-dev") {
-      grid.enableAcceleration(TasGrid::accel_gpu_cuda, o.gpu);
-      favor(grid, true);
-      double *dx = nullptr, *dy = nullptr;
-      try {
-        cuda_check(cudaSetDevice(o.gpu), "cudaSetDevice");
-        cuda_check(cudaMalloc(&dx, p.x.size() * sizeof(double)), "cudaMalloc x");
-        cuda_check(cudaMalloc(&dy, (size_t)p.m * sizeof(double)), "cudaMalloc y");
-        cuda_check(cudaMemcpy(dx, p.x.data(), p.x.size() * sizeof(double), cudaMemcpyHostToDevice),
-                   "cudaMemcpy x");
-      } catch (const std::exception &e) {
-        fail("%s", mode + ": " + e.what());
-        cudaFree(dx);
-        cudaFree(dy);
-        continue;
-      }
-      // x stays on the device, as in tsr-fastsg's timing; u is copied back inside the timed run
-      // (8 bytes per point, ~0.2 ms for 20,000 points) so that it can be verified.
-      time_eval(o, mode, p, N, batch, 1e-12, [&](long long k, long long c, double *y) {
-        grid.evaluateBatchGPU(dx + k * o.dim, (int)c, dy + k);
-        cuda_check(cudaMemcpy(y, dy + k, (size_t)c * sizeof(double), cudaMemcpyDeviceToHost),
-                   "cudaMemcpy y");
-      });
+    try {
+      eval_gpu_mode(o, grid, N, batch, p, gm, mode);
+    } catch (const std::exception &e) {
+      fail("%s", mode + ": Tasmanian raised: " + e.what());
+    }
+  }
+}
+
+void eval_gpu_mode(const Options &o, TasGrid::TasmanianSparseGrid &grid, long long N,
+                   long long batch, const Points &p, const std::string &gm,
+                   const std::string &mode) {
+  if (gm == "cublas") {
+    // the CPU (OpenMP) builds the sparse basis matrix: as costly as eval-cpu, so --cpu-points
+    grid.enableAcceleration(TasGrid::accel_gpu_cublas, o.gpu);
+    const Points pc = make_points(o, o.cpu_points);
+    time_eval(o, mode, pc, N, batch, 1e-12, [&](long long k, long long c, double *y) {
+      grid.evaluateBatch(&pc.x[(size_t)k * o.dim], (int)c, y);
+    });
+  } else if (gm == "cuda-sparse") {
+    grid.enableAcceleration(TasGrid::accel_gpu_cuda, o.gpu);
+    favor(grid, true);
+    time_eval(o, mode, p, N, batch, 1e-12, [&](long long k, long long c, double *y) {
+      grid.evaluateBatch(&p.x[(size_t)k * o.dim], (int)c, y);
+    });
+  } else if (gm == "cuda-dense") {
+    grid.enableAcceleration(TasGrid::accel_gpu_cuda, o.gpu);
+    favor(grid, false);
+    // the dense basis matrix has N x B entries: B = 2^29 / N keeps it at 4 GiB
+    const long long b = std::max(1LL, std::min(batch, (1LL << 29) / N));
+    const Points pd = make_points(o, o.dense_points);
+    time_eval(o, mode, pd, N, b, 1e-12, [&](long long k, long long c, double *y) {
+      grid.evaluateBatch(&pd.x[(size_t)k * o.dim], (int)c, y);
+    });
+    favor(grid, true);
+  } else if (gm == "cuda-sparse-dev") {
+    grid.enableAcceleration(TasGrid::accel_gpu_cuda, o.gpu);
+    favor(grid, true);
+    double *dx = nullptr, *dy = nullptr;
+    try {
+      cuda_check(cudaSetDevice(o.gpu), "cudaSetDevice");
+      cuda_check(cudaMalloc(&dx, p.x.size() * sizeof(double)), "cudaMalloc x");
+      cuda_check(cudaMalloc(&dy, (size_t)p.m * sizeof(double)), "cudaMalloc y");
+      cuda_check(cudaMemcpy(dx, p.x.data(), p.x.size() * sizeof(double), cudaMemcpyHostToDevice),
+                 "cudaMemcpy x");
+    } catch (const std::exception &e) {
+      fail("%s", mode + ": " + e.what());
       cudaFree(dx);
       cudaFree(dy);
-    } else if (gm == "cuda-sparse-f32") {
-      grid.enableAcceleration(TasGrid::accel_gpu_cuda, o.gpu);
-      favor(grid, true);
-      std::vector<float> xf(p.x.begin(), p.x.end()), yf((size_t)batch);
-      // the reference at the float points differs from the double one by ~1e-7 x |grad u|;
-      // float arithmetic over C(n-1+D, D) terms adds ~1e-6: tolerance 1e-5
-      time_eval(o, mode, p, N, batch, 1e-5, [&](long long k, long long c, double *y) {
-        grid.evaluateBatch(&xf[(size_t)k * o.dim], (int)c, yf.data());
-        for (long long j = 0; j < c; j++) y[j] = yf[(size_t)j];
-      });
-    } else {
-      fail("%s", "unknown GPU mode '" + gm + "' (expected cublas, cuda-sparse, cuda-sparse-dev, "
-                 "cuda-dense, cuda-sparse-f32)");
+      return;
     }
+    // x stays on the device, as in tsr-fastsg's timing; u is copied back inside the timed run
+    // (8 bytes per point, ~0.2 ms for 20,000 points) so that it can be verified.
+    time_eval(o, mode, p, N, batch, 1e-12, [&](long long k, long long c, double *y) {
+      grid.evaluateBatchGPU(dx + k * o.dim, (int)c, dy + k);
+      cuda_check(cudaMemcpy(y, dy + k, (size_t)c * sizeof(double), cudaMemcpyDeviceToHost),
+                 "cudaMemcpy y");
+    });
+    cudaFree(dx);
+    cudaFree(dy);
+  } else if (gm == "cuda-sparse-f32") {
+    grid.enableAcceleration(TasGrid::accel_gpu_cuda, o.gpu);
+    favor(grid, true);
+    // the reference is taken at the float points; float arithmetic over up to C(n-1+D, D)
+    // terms of size <= 1 costs ~1e-6: tolerance 1e-5
+    const Points pf = make_points(o, o.points, true);
+    std::vector<float> xf(pf.x.begin(), pf.x.end()), yf((size_t)std::min(batch, pf.m));
+    time_eval(o, mode, pf, N, batch, 1e-5, [&](long long k, long long c, double *y) {
+      grid.evaluateBatch(&xf[(size_t)k * o.dim], (int)c, yf.data());
+      for (long long j = 0; j < c; j++) y[j] = yf[(size_t)j];
+    });
   }
 }
 #endif
@@ -469,6 +486,14 @@ Options parse(int argc, char **argv) {
   for (long long q : {o.cpu_points, o.dense_points})
     if (q < 1 || q > (1LL << 31) - 1) usage("--cpu-points, --dense-points: expected 1 .. 2^31-1");
   if (o.mode != "cpu" && o.mode != "cuda" && o.mode != "both") usage("--mode: cpu, cuda or both");
+  {
+    std::stringstream list(o.gpu_modes);
+    std::string gm;
+    while (std::getline(list, gm, ','))
+      if (gm != "cublas" && gm != "cuda-sparse" && gm != "cuda-sparse-dev" && gm != "cuda-dense" &&
+          gm != "cuda-sparse-f32")
+        usage(("--gpu-modes: unknown mode '" + gm + "'").c_str());
+  }
   const double cap = grid_count(o.dim, o.level) * 8.0 * (o.dim + 8);
   if (cap > 64.0 * (1LL << 30)) usage("grid too large for this driver (> 64 GiB of Tasmanian data)");
   return o;

@@ -40,17 +40,19 @@ timeout 60 stdbuf -oL "$TSR" --dim 10 --level 8 --mode both --variant 'cuda/*' -
 echo "tsr-fastsg GPU D=10 n=8: exit $?"
 
 # 3. Tessera on the 16 CPU cores (cpu/eval/plain, the reference, only verifies: 350 pts/s)
-timeout 70 stdbuf -oL "$TSR" --dim 10 --level 8 --mode both --device cpu \
+timeout 60 stdbuf -oL "$TSR" --dim 10 --level 8 --mode both --device cpu \
   --variant 'cpu/hier/*,cpu/eval/sred1,cpu/eval/ichg2,cpu/eval/vec1' --points 2000 --warmup 1 \
   --runs 3 --csv "$W/tsr-cpu.csv" > "$W/tsr-cpu.log" 2>&1
 echo "tsr-fastsg CPU D=10 n=8: exit $?"
 
 # 4. Tasmanian: grid construction, hierarchization (CPU x3, GPU x1: ~30 s), CPU evaluation
-#    (5000 points), GPU modes (20000 points; cublas 5000, dense 2000), in that order, so that a
-#    timeout loses only the last modes (rows are printed as they are measured)
+#    (5000 points), GPU modes (20000 points; then 100000 points in one call, since its sparse
+#    kernels run a thread per point; cublas 5000, dense 2000), in that order, so that a timeout
+#    loses only the last modes (rows are printed as they are measured)
 # shellcheck disable=SC2086
-timeout 140 stdbuf -oL "$TAS" --dim 10 --level 8 --mode both --points 20000 --cpu-points 5000 \
+timeout 150 stdbuf -oL "$TAS" --dim 10 --level 8 --mode both --points 20000 --cpu-points 5000 \
   --dense-points 2000 --runs 3 --hier-runs 3 --gpu-hier-runs 1 $EP --csv "$W/tas.csv" \
+  --gpu-modes cuda-sparse,cuda-sparse-dev,cuda-sparse-dev@100000,cuda-sparse-f32,cublas,cuda-dense \
   > "$W/tas.log" 2>&1
 echo "tasmanian D=10 n=8: exit $?"
 

@@ -99,7 +99,9 @@ void fail(const char *fmt, const std::string &what) {
       "  cuda-sparse (GPU builds it; host arrays), cuda-sparse-dev (the same on device\n"
       "  arrays: evaluateBatchGPU), cuda-dense (dense basis matrix + GEMM), cuda-sparse-f32\n"
       "  (cuda-sparse in single precision). Default: all, in the order cuda-sparse,\n"
-      "  cuda-sparse-dev, cuda-sparse-f32, cublas, cuda-dense.\n"
+      "  cuda-sparse-dev, cuda-sparse-f32, cublas, cuda-dense. MODE@P: that mode on P\n"
+      "  points in calls of up to P points (e.g. cuda-sparse-dev@100000: Tasmanian's\n"
+      "  sparse kernels run one thread per point, so small calls leave the GPU idle).\n"
       "  --batch B: points per evaluateBatch call (default: 2^29 / C(n-1+D, D), which\n"
       "  keeps the sparse basis matrix under 2^29 non-zeros).\n");
   std::exit(2);
@@ -342,31 +344,42 @@ void favor(TasGrid::TasmanianSparseGrid &grid, bool sparse) {
 }
 
 void eval_gpu_mode(const Options &o, TasGrid::TasmanianSparseGrid &grid, long long N,
-                   long long batch, const Points &p, const std::string &gm,
+                   long long batch, long long npts, const std::string &gm,
                    const std::string &mode);
 
 // Every GPU mode of --gpu-modes in turn; one that raises is reported and the next one runs.
-void eval_gpu(const Options &o, TasGrid::TasmanianSparseGrid &grid, long long N, long long batch) {
-  const Points p = make_points(o, o.points);
+// An item MODE@P evaluates P points in batches of up to P (at most 2^31-1 basis non-zeros).
+void eval_gpu(const Options &o, TasGrid::TasmanianSparseGrid &grid, long long N, long long batch,
+              double nb) {
   std::stringstream list(o.gpu_modes);
-  std::string gm;
-  while (std::getline(list, gm, ',')) {
-    const std::string mode = "eval-" + gm;
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    const std::string mode = "eval-" + item;
+    const size_t at = item.find('@');
+    const std::string gm = item.substr(0, at);
+    long long npts = 0, b = batch;
+    if (at != std::string::npos) {
+      npts = std::atoll(item.c_str() + at + 1);
+      b = std::max(1LL, std::min(npts, (long long)(2147483647.0 / nb)));
+    }
     try {
-      eval_gpu_mode(o, grid, N, batch, p, gm, mode);
+      eval_gpu_mode(o, grid, N, b, npts, gm, mode);
     } catch (const std::exception &e) {
       fail("%s", mode + ": Tasmanian raised: " + e.what());
     }
   }
 }
 
+// npts: points to evaluate (0: the mode's default, --points, --cpu-points or --dense-points).
 void eval_gpu_mode(const Options &o, TasGrid::TasmanianSparseGrid &grid, long long N,
-                   long long batch, const Points &p, const std::string &gm,
+                   long long batch, long long npts, const std::string &gm,
                    const std::string &mode) {
+  const Points p = make_points(o, npts > 0 ? npts : o.points,
+                               gm == "cuda-sparse-f32");  // float: the points rounded
   if (gm == "cublas") {
     // the CPU (OpenMP) builds the sparse basis matrix: as costly as eval-cpu, so --cpu-points
     grid.enableAcceleration(TasGrid::accel_gpu_cublas, o.gpu);
-    const Points pc = make_points(o, o.cpu_points);
+    const Points pc = npts > 0 ? p : make_points(o, o.cpu_points);
     time_eval(o, mode, pc, N, batch, 1e-12, [&](long long k, long long c, double *y) {
       grid.evaluateBatch(&pc.x[(size_t)k * o.dim], (int)c, y);
     });
@@ -381,7 +394,7 @@ void eval_gpu_mode(const Options &o, TasGrid::TasmanianSparseGrid &grid, long lo
     favor(grid, false);
     // the dense basis matrix has N x B entries: B = 2^29 / N keeps it at 4 GiB
     const long long b = std::max(1LL, std::min(batch, (1LL << 29) / N));
-    const Points pd = make_points(o, o.dense_points);
+    const Points pd = npts > 0 ? p : make_points(o, o.dense_points);
     time_eval(o, mode, pd, N, b, 1e-12, [&](long long k, long long c, double *y) {
       grid.evaluateBatch(&pd.x[(size_t)k * o.dim], (int)c, y);
     });
@@ -416,7 +429,7 @@ void eval_gpu_mode(const Options &o, TasGrid::TasmanianSparseGrid &grid, long lo
     favor(grid, true);
     // the reference is taken at the float points; float arithmetic over up to C(n-1+D, D)
     // terms of size <= 1 costs ~1e-6: tolerance 1e-5
-    const Points pf = make_points(o, o.points, true);
+    const Points &pf = p;
     std::vector<float> xf(pf.x.begin(), pf.x.end()), yf((size_t)std::min(batch, pf.m));
     time_eval(o, mode, pf, N, batch, 1e-5, [&](long long k, long long c, double *y) {
       grid.evaluateBatch(&xf[(size_t)k * o.dim], (int)c, yf.data());
@@ -488,11 +501,18 @@ Options parse(int argc, char **argv) {
   if (o.mode != "cpu" && o.mode != "cuda" && o.mode != "both") usage("--mode: cpu, cuda or both");
   {
     std::stringstream list(o.gpu_modes);
-    std::string gm;
-    while (std::getline(list, gm, ','))
+    std::string item;
+    while (std::getline(list, item, ',')) {
+      const size_t at = item.find('@');
+      const std::string gm = item.substr(0, at);
       if (gm != "cublas" && gm != "cuda-sparse" && gm != "cuda-sparse-dev" && gm != "cuda-dense" &&
           gm != "cuda-sparse-f32")
         usage(("--gpu-modes: unknown mode '" + gm + "'").c_str());
+      if (at != std::string::npos) {
+        const long long q = std::atoll(item.c_str() + at + 1);
+        if (q < 1 || q > (1LL << 31) - 1) usage(("--gpu-modes " + item + ": bad point count").c_str());
+      }
+    }
   }
   const double cap = grid_count(o.dim, o.level) * 8.0 * (o.dim + 8);
   if (cap > 64.0 * (1LL << 30)) usage("grid too large for this driver (> 64 GiB of Tasmanian data)");
@@ -574,7 +594,7 @@ int main(int argc, char **argv) {
         warm.loadNeededValues(std::vector<double>(warm.getNumNeeded(), 1.0));
         TasGrid::TasmanianSparseGrid grid = hierarchize(o, proto, N, true);
         if (!want_cpu) print_fixed_points(o, grid);
-        eval_gpu(o, grid, N, batch);
+        eval_gpu(o, grid, N, batch, nb);
       }
 #else
       fail("%s", "--mode cuda: this Tasmanian was built without CUDA");

@@ -9,3 +9,6 @@ TESTS += tests/apps/peers_compare.sh
 EXTRA_DIST += tests/apps/peers_compare.sh
 # OP2's own Airfoil beside tsr-airfoil (docs/AIRFOIL.md, "Comparing with OP2")
 EXTRA_DIST += scripts/peers/build-op2-airfoil.sh scripts/device/peers-airfoil.sh
+# peers (issue 6): Tasmanian beside tsr-fastsg; built outside the tree by build-tasmanian.sh
+EXTRA_DIST += scripts/device/peers-fastsg.sh scripts/peers/build-tasmanian.sh \
+	scripts/peers/tasmanian_fastsg.cpp

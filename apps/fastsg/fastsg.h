@@ -9,6 +9,11 @@
 
 typedef enum { FASTSG_F_BUMP = 0, FASTSG_F_SINPROD } fastsg_fun_t;
 
+/* hierarchization variants are verified against cpu/hier/plain up to this
+ * many points, against cpu/hier/ichg1 (itself bit-identical to plain in the
+ * tests) above */
+#define FASTSG_PLAIN_REF_MAX ((int64_t)1 << 28)
+
 typedef struct {
   /* options */
   int dim, level;

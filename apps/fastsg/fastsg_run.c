@@ -127,10 +127,10 @@ int fastsg_run_hier(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t
         if (memcmp((char *)h + p * app->es, (char *)app->coef + p * app->es, app->es)) bad = p + 1;
       row.verify = bad ? TSR_VERIFY_FAIL : TSR_VERIFY_PASS;
       if (bad)
-        snprintf(row.note, sizeof row.note, "differs from cpu/hier/plain at position %lld",
+        snprintf(row.note, sizeof row.note, "differs from %s at position %lld", app->hier_ref,
                  (long long)(bad - 1));
       else
-        snprintf(row.note, sizeof row.note, "bit-identical to cpu/hier/plain");
+        snprintf(row.note, sizeof row.note, "bit-identical to %s", app->hier_ref);
     }
     FASTSG_TRY(tsr_report_add(rep, &row));
   }

@@ -150,6 +150,13 @@ typedef struct {
   const uint16_t *proto; /* [np] */
   const int32_t *dict;   /* [nproto][nrel] */
   int nrel, nproto;
+  /* UNSTR, the whole updated region [0, nown) only (else NULL): its slots
+     row by row, col[p*ncol + i] = height p of column i (columns: bottom
+     slots in east order, heights: north steps), found from the tables
+     (stencil_ugrid_create); host memory. NULL when the region is not a
+     rectangle of the relations. For the unstructured jwindow. */
+  const int32_t *col;
+  int64_t ncol, nrow;
 } stencil_grid_t;
 
 typedef struct {
@@ -224,6 +231,11 @@ int stencil_cpu_run(int kind, int strategy, const stencil_grid_t *g, const stenc
  *            per-thread phase functions the patch-kloop kernel runs. */
 int stencil__win_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, int jpt);
 int stencil__patch_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, int patch);
+/*   uwin:    an UNSTR grid with g->col: chains of jpt cells along the north
+ *            relation (chain t: column t mod ncol, rows from (t / ncol) jpt),
+ *            the same chain walk and column function the unstructured
+ *            jwindow kernel runs. */
+int stencil__uwin_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, int jpt);
 
 /* ------------------------------------------------------------ CUDA */
 /* Access strategies of the CUDA kernels (seed 002). */

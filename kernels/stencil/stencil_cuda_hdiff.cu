@@ -12,5 +12,6 @@ extern "C" int stencil_cuda_hdiff(int strategy, const stencil_grid_t *g, const s
 
 extern "C" int stencil_cuda_hdiff_prepare(const stencil_grid_t *g) {
   TSR_CALL(stencil_cuda_dict_prepare(g));
+  stencil_cuda_uwin_forget();
   return TSR_SUCCESS;
 }

@@ -70,6 +70,23 @@ static __device__ __forceinline__ void st_wrow_shfl(const T *p, int lane, int xi
 #undef ST_REAL
 #undef ST_FN
 #undef ST_WN
+/* unstructured chains: unstr jwindow */
+#define ST_WUNSTR
+#define ST_REAL double
+#define ST_FN(f) f##_d
+#define ST_WN(f) f##_un_d
+#include "kernels/stencil/stencil_win.inc"
+#undef ST_REAL
+#undef ST_FN
+#undef ST_WN
+#define ST_REAL float
+#define ST_FN(f) f##_f
+#define ST_WN(f) f##_un_f
+#include "kernels/stencil/stencil_win.inc"
+#undef ST_REAL
+#undef ST_FN
+#undef ST_WN
+#undef ST_WUNSTR
 /* shuffles: jwindow-shfl */
 #define ST_WROW(x, q, nv, r) st_wrow_shfl((x)->in + (int64_t)(q) * (x)->sy, (x)->lane, (x)->xin, (x)->hin, nv, r)
 #define ST_REAL double
@@ -100,12 +117,16 @@ ST_WOVL(ldg_d, double)
 ST_WOVL(ldg_f, float)
 ST_WOVL(shfl_d, double)
 ST_WOVL(shfl_f, float)
+ST_WOVL(un_d, double)
+ST_WOVL(un_f, float)
 #undef ST_WOVL
 template <typename T, int SHFL> struct StWcol;
 template <> struct StWcol<double, 0> { typedef stencil_wcol_t_ldg_d type; };
 template <> struct StWcol<float, 0> { typedef stencil_wcol_t_ldg_f type; };
 template <> struct StWcol<double, 1> { typedef stencil_wcol_t_shfl_d type; };
 template <> struct StWcol<float, 1> { typedef stencil_wcol_t_shfl_f type; };
+template <> struct StWcol<double, 2> { typedef stencil_wcol_t_un_d type; };
+template <> struct StWcol<float, 2> { typedef stencil_wcol_t_un_f type; };
 
 static __device__ __forceinline__ double st_patch_lap(int h, const double *sin, int t, int pv,
                                                       const double *g, const int32_t *off, double v[5]) {
@@ -174,6 +195,127 @@ static int st_run_jwin(int strategy, const StK13<T, HDIFF> &st, const StGridReg 
                        const stencil_cfg_t *c) {
   if (strategy == STENCIL_CU_JWIN_SHFL) return st_run_jwin_s<T, HDIFF, 1>(st, g, c);
   return st_run_jwin_s<T, HDIFF, 0>(st, g, c);
+}
+
+/* ------------------------------------------------------------ unstr jwindow */
+/* The chain of n rows from slot s0 (stencil_win.c's st_uchain, same walk):
+ * u[5 (q + 2) + i] = slot of in(x-2+i) at row q; north by N, or NN from two
+ * rows below when depth 2 is stored (half the dependent lookups). */
+template <class G, int DEPTH>
+static __device__ __forceinline__ void st_uchain(const G &g, int32_t s0, int n, int32_t *u) {
+#define ST_NB(s, r) ((s) + g.rel(s, r))
+#define ST_U(q, i) u[5 * ((q) + 2) + 2 + (i)]
+  ST_U(0, 0) = s0;
+  ST_U(-1, 0) = ST_NB(s0, TSR_NB_YM1);
+  ST_U(-2, 0) = DEPTH >= 2 ? ST_NB(s0, TSR_NB_YM2) : ST_NB(ST_U(-1, 0), TSR_NB_YM1);
+#pragma unroll
+  for (int q = 1; q <= n + 1; q++)
+    ST_U(q, 0) = DEPTH >= 2 && q >= 2 ? ST_NB(ST_U(q - 2, 0), TSR_NB_YP2) : ST_NB(ST_U(q - 1, 0), TSR_NB_YP1);
+#pragma unroll
+  for (int q = -2; q <= n + 1; q++) {
+    const int32_t r = ST_U(q, 0);
+    ST_U(q, -2) = ST_U(q, -1) = ST_U(q, 1) = ST_U(q, 2) = r;
+    if (q < -1 || q > n) continue;
+    ST_U(q, -1) = ST_NB(r, TSR_NB_XM1);
+    ST_U(q, 1) = ST_NB(r, TSR_NB_XP1);
+    if (q < 0 || q >= n) continue;
+    ST_U(q, -2) = DEPTH >= 2 ? ST_NB(r, TSR_NB_XM2) : ST_NB(ST_U(q, -1), TSR_NB_XM1);
+    ST_U(q, 2) = DEPTH >= 2 ? ST_NB(r, TSR_NB_XP2) : ST_NB(ST_U(q, 1), TSR_NB_XP1);
+  }
+#undef ST_U
+#undef ST_NB
+}
+
+/* One chain of n rows (n = J: unrolled, the slots in registers), levels
+ * [za, zb): the lookups once, the window per level. */
+template <typename T, int HDIFF, int J, class G, int DEPTH>
+static __device__ __forceinline__ void st_uwin_chain(const StK13<T, HDIFF> &st, const G &g,
+                                                     int32_t s0, int n, int64_t za, int64_t zb) {
+  int32_t u[5 * (J + 4)];
+  st_uchain<G, DEPTH>(g, s0, n, u);
+  typename StWcol<T, 2>::type col;
+  col.sy = 0, col.lane = 0, col.xin = 1, col.hin = 1, col.xout = 1;
+  col.u = u;
+  for (int64_t z = za; z < zb; z++) {
+    const int64_t c = z * g.zs;
+    col.in = st.in + c;
+    col.coeff = HDIFF ? st.coeff + c : NULL;
+    col.out = st.out + c;
+    st_wcol(&col, HDIFF, n);
+  }
+}
+
+/* Thread (tx, ty, tz) of block (bid.x, 1, bid.z): chain t = bid.x*bx*by +
+ * ty*bx + tx (column t mod ncol, rows from (t / ncol) J: consecutive
+ * threads take east-adjacent chains), levels [za, za + kpt) with za = z0 +
+ * (bid.z*bz + tz)*kpt. col: the updated slots row by row (device). */
+template <typename T, int HDIFF, int J, class G, int DEPTH>
+__global__ void st_k_uwin(StK13<T, HDIFF> st, G g, const int32_t *__restrict__ col, int64_t ncol,
+                          int64_t nrow, int64_t z0, int64_t z1, int kpt) {
+  const int64_t t = ((int64_t)blockIdx.x * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  const int64_t b = t / ncol, i = t - b * ncol, p = b * J;
+  const int64_t za = z0 + ((int64_t)blockIdx.z * blockDim.z + threadIdx.z) * kpt;
+  const int64_t zb = za + kpt < z1 ? za + kpt : z1;
+  if (p >= nrow || za >= z1) return;
+  const int32_t s0 = __ldg(col + p * ncol + i);
+  if (p + J <= nrow) st_uwin_chain<T, HDIFF, J, G, DEPTH>(st, g, s0, J, za, zb);
+  else st_uwin_chain<T, HDIFF, J, G, DEPTH>(st, g, s0, (int)(nrow - p), za, zb);
+}
+
+/* The device copy of g->col (one per translation unit, refreshed when the
+ * host array changes; stencil_cuda_uwin_forget before a new grid). */
+static int32_t *stencil_ucol_dev = NULL;
+static const int32_t *stencil_ucol_last = NULL;
+static int64_t stencil_ucol_n = 0;
+static inline void stencil_cuda_uwin_forget(void) { stencil_ucol_last = NULL; }
+static inline int stencil_cuda_uwin_upload(const stencil_grid_t *g) {
+  const int64_t n = g->ncol * g->nrow;
+  if (g->col == stencil_ucol_last && n <= stencil_ucol_n) return TSR_SUCCESS;
+  if (n > stencil_ucol_n) {
+    if (stencil_ucol_dev) TSR_CALL_CUDA(cudaFree(stencil_ucol_dev));
+    stencil_ucol_dev = NULL, stencil_ucol_n = 0;
+    TSR_CALL_CUDA(cudaMalloc((void **)&stencil_ucol_dev, (size_t)n * sizeof(int32_t)));
+    stencil_ucol_n = n;
+  }
+  TSR_CALL_CUDA(cudaMemcpy(stencil_ucol_dev, g->col, (size_t)n * sizeof(int32_t), cudaMemcpyHostToDevice));
+  stencil_ucol_last = g->col;
+  return TSR_SUCCESS;
+}
+
+template <typename T, int HDIFF, int J>
+static int st_run_uwin_j(const StK13<T, HDIFF> &st, const stencil_grid_t *g, const stencil_cfg_t *l) {
+  if (!l->attr) TSR_CALL(stencil_cuda_uwin_upload(g));
+#define ST_UWN(C, D)                                                                        \
+  do {                                                                                      \
+    StGridUn<C, D> gu;                                                                      \
+    gu.tab = g->tab, gu.proto = g->proto, gu.np = g->np, gu.lo0 = g->lo[0], gu.hi0 = g->hi[0]; \
+    gu.zs = g->zs, gu.nrel = g->nrel;                                                       \
+    return st_go(st_k_uwin<T, HDIFF, J, StGridUn<C, D>, D>, l, st, gu,                      \
+                 (const int32_t *)stencil_ucol_dev, g->ncol, g->nrow, l->z0, l->z1, l->kpt); \
+  } while (0)
+  if (g->depth >= 2) {
+    if (g->comp) ST_UWN(1, 2);
+    ST_UWN(0, 2);
+  }
+  if (g->comp) ST_UWN(1, 1);
+  ST_UWN(0, 1);
+#undef ST_UWN
+}
+
+template <typename T, int HDIFF>
+static int st_run_uwin(const StK13<T, HDIFF> &st, const stencil_grid_t *g, const stencil_cfg_t *c) {
+  TSR_CHECK(g->col, TSR_ERR_UNSUPPORTED,
+            "unstructured jwindow: the updated slots are not a rectangle of the relations "
+            "(stencil_grid_t.col is NULL)");
+  if (g->comp && !c->attr) TSR_CALL(stencil_cuda_dict_upload(g));
+  switch (c->jpt) {
+    case 2: return st_run_uwin_j<T, HDIFF, 2>(st, g, c);
+    case 4: return st_run_uwin_j<T, HDIFF, 4>(st, g, c);
+    case 8: return st_run_uwin_j<T, HDIFF, 8>(st, g, c);
+    case 16: return st_run_uwin_j<T, HDIFF, 16>(st, g, c);
+    default:
+      return TSR_RAISE(TSR_ERR_ARG, "jwindow: %d rows per thread; compiled are 2, 4, 8 and 16", c->jpt);
+  }
 }
 
 /* ------------------------------------------------------------ patch-kloop */

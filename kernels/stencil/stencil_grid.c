@@ -159,6 +159,46 @@ stencil_fields_t stencil_problem_fields(const stencil_problem_t *P, const void *
 
 /* ------------------------------------------------------------ unstructured */
 
+/* The updated slots [0, nown) row by row through the tables alone: the
+ * bottom slots (south neighbour not updated) from the one whose west
+ * neighbour is not updated, eastwards, then each column northwards. Stays
+ * NULL (no error: only the unstructured jwindow needs it) unless that
+ * covers every updated slot as ncol columns of equal height. */
+static int st_ugrid_columns(stencil_ugrid_t *U, const stencil_problem_t *P) {
+  stencil_grid_t g;
+  TSR_CALL(stencil_ugrid_grid(U, P, 0, 0, U->nown, &g));
+  const int64_t n = U->nown;
+  if (n <= 0) return TSR_SUCCESS;
+#define ST_UPD(s) ((s) >= 0 && (s) < n)
+#define ST_NB(s, r) ((s) + stencil_tab_off(&g, s, r))
+  int64_t corner = -1, ncol = 0, nrow = 0;
+  for (int64_t s = 0; s < n; s++)
+    if (!ST_UPD(ST_NB(s, TSR_NB_YM1)) && !ST_UPD(ST_NB(s, TSR_NB_XM1))) {
+      if (corner >= 0) return TSR_SUCCESS; /* two south-west corners: not a rectangle */
+      corner = s;
+    }
+  if (corner < 0) return TSR_SUCCESS;
+  for (int64_t s = corner; ST_UPD(s) && !ST_UPD(ST_NB(s, TSR_NB_YM1)); s = ST_NB(s, TSR_NB_XP1)) ncol++;
+  for (int64_t s = corner; ST_UPD(s); s = ST_NB(s, TSR_NB_YP1)) nrow++;
+  if (ncol * nrow != n) return TSR_SUCCESS;
+  int32_t *col = malloc((size_t)n * sizeof *col);
+  TSR_CHECK(col, TSR_ERR_ALLOC, "cannot allocate the column order of %lld slots", (long long)n);
+  int64_t b = corner, seen = 0;
+  for (int64_t i = 0; i < ncol; i++, b = ST_NB(b, TSR_NB_XP1)) {
+    int64_t s = b, p = 0;
+    for (; p < nrow && ST_UPD(s); p++, s = ST_NB(s, TSR_NB_YP1)) col[p * ncol + i] = (int32_t)s, seen++;
+    if (p != nrow || ST_UPD(s)) break; /* a column of another height */
+  }
+#undef ST_UPD
+#undef ST_NB
+  if (seen != n) {
+    free(col);
+    return TSR_SUCCESS;
+  }
+  U->col = col, U->ncol = ncol, U->nrow = nrow;
+  return TSR_SUCCESS;
+}
+
 int stencil_ugrid_create_cells(const stencil_problem_t *P, int64_t nx, int64_t ny, int64_t np,
                                int64_t nown, int64_t ncore, const int64_t *cells, int depth,
                                int comp, stencil_ugrid_t *U) {
@@ -190,6 +230,7 @@ int stencil_ugrid_create_cells(const stencil_problem_t *P, int64_t nx, int64_t n
     U->L = tsr_layout_with_align(tsr_layout_rowmajor(np, U->nz, 1), TSR_LAYOUT_ALIGN);
     rc = tsr_layout_check(&U->L);
   }
+  if (!rc && P->kind != STENCIL_FASTWAVES) rc = st_ugrid_columns(U, P);
   if (!rc && P->kind == STENCIL_FASTWAVES) {
     U->Lc = tsr_layout_with_fields(U->L, STENCIL_FW_NCST, (tsr_fields_t)P->Lc.fields);
     U->Luv = tsr_layout_with_fields(U->L, STENCIL_FW_NUV, (tsr_fields_t)P->Luv.fields);
@@ -235,7 +276,9 @@ int stencil_ugrid_create(const stencil_problem_t *P, int order, int zw, uint64_t
 void stencil_ugrid_destroy(stencil_ugrid_t *U) {
   if (!U) return;
   free(U->cells);
+  free(U->col);
   U->cells = NULL;
+  U->col = NULL;
   tsr_neigh_destroy(&U->nb);
 }
 
@@ -254,6 +297,7 @@ int stencil_ugrid_grid(const stencil_ugrid_t *U, const stencil_problem_t *P, int
   g->np = U->np;
   g->depth = U->depth;
   g->comp = U->comp;
+  if (s0 == 0 && s1 == U->nown && U->col) g->col = U->col, g->ncol = U->ncol, g->nrow = U->nrow;
   const tsr_neigh_where_t w = device ? TSR_NEIGH_DEVICE : TSR_NEIGH_HOST;
   if (U->comp) {
     tsr_neigh_cview_t v;

@@ -62,6 +62,8 @@ typedef struct {
   tsr_neigh_t *nb;
   tsr_layout_t L, Lc, Luv; /* slot x level layouts (one, 7, 2 fields) */
   int halo[3];
+  int32_t *col;           /* the updated slots row by row (stencil_grid_t.col) or NULL */
+  int64_t ncol, nrow;
 } stencil_ugrid_t;
 
 /* Single domain: the inner cells first, in `order` (z-curve of the inner

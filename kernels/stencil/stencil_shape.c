@@ -52,8 +52,13 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   TSR_CHECK(!tile || (!unstr && kind != STENCIL_FASTWAVES), TSR_ERR_UNSUPPORTED,
             "the shared-tile strategies (%s) run laplap and hdiff on regular grids only", sn);
   const int jwin = stencil_cuda_uses_jpt(strategy), patch = strategy == STENCIL_CU_PATCH;
-  TSR_CHECK(!jwin || (!unstr && kind != STENCIL_FASTWAVES), TSR_ERR_UNSUPPORTED,
-            "the j-window strategies (%s) run laplap and hdiff on regular grids only", sn);
+  const int uwin = jwin && unstr; /* chains of the north relation */
+  TSR_CHECK(!jwin || (kind != STENCIL_FASTWAVES && (!unstr || strategy == STENCIL_CU_JWIN)),
+            TSR_ERR_UNSUPPORTED,
+            "the j-window strategies (%s) run laplap and hdiff (unstructured grids: jwindow only)", sn);
+  TSR_CHECK(!uwin || g->col, TSR_ERR_UNSUPPORTED,
+            "unstructured jwindow: the updated slots [%lld, %lld) are not the whole region as a "
+            "rectangle of the relations (no column order)", (long long)g->lo[0], (long long)g->hi[0]);
   TSR_CHECK(!patch || (unstr && kind != STENCIL_FASTWAVES), TSR_ERR_UNSUPPORTED,
             "patch-kloop runs laplap and hdiff on unstructured grids only");
   const int64_t ex = g->hi[0] - g->lo[0], ey = g->hi[1] - g->lo[1], ez = g->hi[2] - g->lo[2];
@@ -67,7 +72,8 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   /* j-window: the y extent counts strips of jpt rows */
   const int jpt = jwin ? stencil_launch_jpt(s) : 1;
   const int64_t ny = (ey + jpt - 1) / jpt;
-  if (unstr ? (int64_t)bx * by > ex : (bx > ex || by > ny)) {
+  const int64_t nchain = uwin ? g->ncol * ((g->nrow + jpt - 1) / jpt) : ex;
+  if (unstr ? (int64_t)bx * by > nchain : (bx > ex || by > ny)) {
     if (jwin)
       return ST_SKIP("block %dx%dx%d larger than the updated region %lldx%lld (%lld strips of %d rows)",
                      bx, by, bz, (long long)ex, (long long)ey, (long long)ny, jpt);
@@ -78,12 +84,12 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
     return ST_SKIP("block %dx%dx%d: the %dx%d input tile needs more than %d loads per thread (%s)",
                    bx, by, bz, bx + 4, by + 4, STENCIL_TILE_LOADS, sn);
   const int sliced = strategy == STENCIL_CU_IDXVAR_KLOOP_SLICED || strategy == STENCIL_CU_TILE_KLOOP ||
-                     patch;
+                     patch || uwin;
   const int64_t nsl = sliced ? (ez + s.kpt - 1) / s.kpt : ez;
   if (!zloop && bz > nsl)
     return ST_SKIP("block z %d larger than the %lld %s", bz, (long long)nsl,
                    sliced ? "slices" : "levels");
-  const int64_t gx = unstr ? (ex + (int64_t)bx * by - 1) / ((int64_t)bx * by) : (ex + bx - 1) / bx;
+  const int64_t gx = unstr ? (nchain + (int64_t)bx * by - 1) / ((int64_t)bx * by) : (ex + bx - 1) / bx;
   const int64_t gy = unstr ? 1 : (ny + by - 1) / by;
   const int64_t gz = zloop ? 1 : (nsl + bz - 1) / bz;
   TSR_CHECK(gx <= 2147483647LL && gy <= 65535 && gz <= 65535, TSR_ERR_ARG,

@@ -30,7 +30,7 @@ static void sweep(int kind, int prec, int placement, const int64_t size[3]) {
   for (int id = 0; id < STENCIL_NVARIANTS; id++) {
     if (stencil_variants[id].device != TSR_DEV_CUDA) continue;
     if ((id == STENCIL_V_CUDA_REG_TILE || id == STENCIL_V_CUDA_REG_TILE_KLOOP ||
-         id == STENCIL_V_CUDA_UN_PATCH) &&
+         id == STENCIL_V_CUDA_UN_PATCH || id == STENCIL_V_CUDA_UN_JWIN) &&
         kind == STENCIL_FASTWAVES)
       continue;
     if (id == STENCIL_V_CUDA_REG_JWIN || id == STENCIL_V_CUDA_REG_JWIN_SHFL)

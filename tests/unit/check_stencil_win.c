@@ -136,6 +136,80 @@ START_TEST(test_patch) {
 }
 END_TEST
 
+/* The unstructured jwindow's chains on the host (stencil__uwin_cpu: the
+ * kernel's walk and column function): every order, depth, compression,
+ * odd sizes, J dividing the rows or not; bits equal to the reference. */
+START_TEST(test_uwin) {
+  static const int64_t sizes[2][3] = {{23, 19, 7}, {37, 30, 6}}; /* inner rows 15 and 26 */
+  const int kind = _i % 2 ? STENCIL_HDIFF : STENCIL_LAPLAP, prec = (_i / 2) % 2;
+  const int64_t *size = sizes[_i / 4];
+  stencil_problem_t P;
+  ck_tsr(stencil_problem_create(kind, prec, size, TSR_SOA, &P));
+  stencil_problem_fill(&P, 29 + (uint64_t)_i, NULL);
+  const size_t es = stencil_problem_esize(&P);
+  const size_t bytes = (size_t)stencil_problem_elems(&P, 0) * es;
+  const stencil_grid_t g = stencil_problem_grid(&P);
+  void *ref = dup_bytes(P.in, bytes);
+  stencil_fields_t fr = stencil_problem_fields(&P, P.in, P.coeff, ref, 0);
+  ck_tsr(stencil_cpu_ref(kind, &g, &fr));
+  static const int orders[3] = {STENCIL_ORDER_ROWMAJOR, STENCIL_ORDER_ZCURVE, STENCIL_ORDER_RANDOM};
+  static const int jpts[5] = {1, 2, 4, 8, 16};
+  int ran = 0;
+  for (int o = 0; o < 3; o++)
+    for (int depth = 1; depth <= 2; depth++)
+      for (int comp = 0; comp <= 1; comp++) {
+        stencil_ugrid_t U;
+        int rc = stencil_ugrid_create(&P, orders[o], 4, 7, depth, comp, &U);
+        if (rc == TSR_ERR_UNSUPPORTED) {
+          tsr_error_clear();
+          continue;
+        }
+        ck_tsr(rc);
+        ck_assert_msg(U.col && U.ncol == g.hi[0] - g.lo[0] && U.nrow == g.hi[1] - g.lo[1],
+                      "column order %lld x %lld", (long long)U.ncol, (long long)U.nrow);
+        void *uin = calloc(1, (size_t)U.L.size * es), *ucst = calloc(1, (size_t)U.L.size * es);
+        void *uout = calloc(1, (size_t)U.L.size * es), *back = malloc(bytes);
+        ck_assert(uin && ucst && uout && back);
+        stencil_ugrid_scatter(&U, &P.L, P.in, &U.L, uin, es);
+        if (P.coeff) stencil_ugrid_scatter(&U, &P.L, P.coeff, &U.L, ucst, es);
+        stencil_grid_t ug;
+        ck_tsr(stencil_ugrid_grid(&U, &P, 0, 0, U.nown, &ug));
+        for (int k = 0; k < 5; k++) {
+          memcpy(uout, uin, (size_t)U.L.size * es);
+          stencil_fields_t fu = stencil_problem_fields(&P, uin, ucst, uout, 0);
+          ck_tsr(stencil__uwin_cpu(kind, &ug, &fu, jpts[k]));
+          memcpy(back, P.in, bytes);
+          stencil_ugrid_gather(&U, &U.L, uout, &P.L, back, es, U.np);
+          ck_assert_msg(memcmp(back, ref, bytes) == 0,
+                        "%s %s uwin jpt %d order %d depth %d comp %d: differs from the reference",
+                        stencil_name(kind), prec ? "float" : "double", jpts[k], o, depth, comp);
+          ran++;
+        }
+        /* a grid of part of the slots has no column order: the variant refuses */
+        stencil_grid_t part;
+        ck_tsr(stencil_ugrid_grid(&U, &P, 0, 0, U.nown - 1, &part));
+        ck_assert(part.col == NULL);
+        stencil_fields_t fu = stencil_problem_fields(&P, uin, ucst, uout, 0);
+        ck_tsr_fails(stencil__uwin_cpu(kind, &part, &fu, 4), TSR_ERR_UNSUPPORTED);
+        stencil_cfg_t cfg;
+        char note[256];
+        ck_tsr_fails(stencil_cuda_cfg(kind, STENCIL_CU_JWIN, &part, (stencil_launch_t){32, 1, 1, 8, 8}, 8,
+                                      &cfg, note, sizeof note),
+                     TSR_ERR_UNSUPPORTED);
+        /* chains: ncol x ceil(nrow / 8), 32-thread blocks, kpt 2 */
+        ck_assert_int_eq(stencil_cuda_cfg(kind, STENCIL_CU_JWIN, &ug, (stencil_launch_t){32, 1, 1, 2, 8}, 8,
+                                          &cfg, note, sizeof note), 0);
+        const int64_t nch = ug.ncol * ((ug.nrow + 7) / 8);
+        ck_assert(cfg.grid[0] == (unsigned)((nch + 31) / 32) && cfg.grid[2] == (unsigned)((ug.hi[2] - ug.lo[2] + 1) / 2));
+        free(uin), free(ucst), free(uout), free(back);
+        stencil_ugrid_destroy(&U);
+      }
+  ck_assert_int_ge(ran, 3 * 2 * 5);
+  free(ref);
+  stencil_problem_destroy(&P);
+}
+END_TEST
+
 START_TEST(test_plan) {
   stencil_problem_t P;
   const int64_t size[3] = {37, 29, 8};
@@ -188,7 +262,7 @@ START_TEST(test_plan) {
   ck_assert_int_eq(stencil_cuda_cfg(STENCIL_HDIFF, STENCIL_CU_PATCH, &ug,
                                     (stencil_launch_t){64, 1, 2, 3, 8}, 4, &cfg, note, sizeof note), 1);
   ck_assert_msg(strstr(note, "block z must be 1") != NULL, "%s", note);
-  ck_tsr_fails(stencil_cuda_cfg(STENCIL_HDIFF, STENCIL_CU_JWIN, &ug, (stencil_launch_t){32, 1, 1, 8, 8},
+  ck_tsr_fails(stencil_cuda_cfg(STENCIL_HDIFF, STENCIL_CU_JWIN_SHFL, &ug, (stencil_launch_t){32, 1, 1, 8, 8},
                                 8, &cfg, note, sizeof note),
                TSR_ERR_UNSUPPORTED);
   stencil_ugrid_destroy(&U);
@@ -202,6 +276,7 @@ static Suite *make(void) {
   tcase_set_timeout(t, 120);
   tcase_add_loop_test(t, test_jwindow, 0, 16);
   tcase_add_loop_test(t, test_patch, 0, 8);
+  tcase_add_loop_test(t, test_uwin, 0, 8);
   tcase_add_test(t, test_plan);
   suite_add_tcase(s, t);
   return s;

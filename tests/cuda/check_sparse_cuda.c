@@ -125,10 +125,14 @@ START_TEST(test_eval_cuda) {
 }
 END_TEST
 
+/* The GPU of this rank, before each test. */
+static void select_dev(void) { ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CUDA, &dev)); }
+
 static Suite *sparse_cuda_suite(void) {
   Suite *s = suite_create("sparse_cuda");
   TCase *tc = tcase_create("variants");
   tcase_set_timeout(tc, 120);
+  tcase_add_checked_fixture(tc, select_dev, NULL);
   tcase_add_test(tc, test_hier_cuda);
   tcase_add_test(tc, test_eval_cuda);
   suite_add_tcase(s, tc);
@@ -136,20 +140,6 @@ static Suite *sparse_cuda_suite(void) {
 }
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int rc;
-  if (!tsr_test_have_gpu()) {
-    rc = tsr_test_skip_all("no CUDA device");
-  } else if (tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CUDA, &dev) != 0) {
-    fprintf(stderr, "%s\n", tsr_error_message());
-    rc = EXIT_FAILURE;
-  } else {
-    SRunner *sr = srunner_create(sparse_cuda_suite());
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_ENV);
-    rc = srunner_ntests_failed(sr) == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-    srunner_free(sr);
-  }
-  MPI_Finalize();
-  return rc;
+  if (!tsr_test_have_gpu()) return tsr_test_skip_all("no CUDA device");
+  return tsr_test_run_mpi(&argc, &argv, sparse_cuda_suite);
 }

@@ -12,31 +12,15 @@
 #include "tsr_check.h"
 #include "kernels/sparse/sg_kernels.h"
 #include "kernels/sparse/sg_walk.h"
+#include "sparse_eval_case.h"
 
-/* Points in [0,1]^D: every 7th coordinate 1.0, every 11th 0.0, every 5th on
- * a cell boundary k / 2^m (m <= n), the rest uniform. */
-static void points(double *x, int64_t cnt, int n, unsigned long long seed) {
-  for (int64_t e = 0; e < cnt; e++) {
-    double v = tsr_test_rand(&seed, 0, 1);
-    if (e % 7 == 0) v = 1.0;
-    else if (e % 11 == 3) v = 0.0;
-    else if (e % 5 == 2) {
-      int m = (int)(v * (n + 1)) % (n + 1);
-      v = floor(tsr_test_rand(&seed, 0, 1) * ((1 << m) + 1)) / (double)(1 << m);
-    }
-    x[e] = v;
-  }
-}
-
-/* Walk every group of (D, n) with a few points; check order, levels,
- * positions, products and indices. */
 static void walk_check(int D, int n) {
   fastsg_grid_t G;
   ck_tsr(fastsg_grid_init(D, n, &G));
   enum { M = 24 };
   double x[M * FASTSG_MAX_DIM];
   float xf[M * FASTSG_MAX_DIM];
-  points(x, (int64_t)M * D, n, 1000 + 17 * D + n);
+  sg_test_points(x, (int64_t)M * D, n, 1000 + 17 * D + n);
   for (int e = 0; e < M * D; e++) xf[e] = (float)x[e];
   fastsg_walkpt_d_t q[M];
   fastsg_walkpt_outer_d_t qo[M];
@@ -144,10 +128,6 @@ START_TEST(test_windows) {
 }
 END_TEST
 
-static double get(const void *a, tsr_dtype_t prec, int64_t k) {
-  return prec == TSR_FLOAT ? (double)((const float *)a)[k] : ((const double *)a)[k];
-}
-
 START_TEST(test_walk_cpu) {
   struct { int D, n; int64_t m; } cases[] = {{1, 1, 5},  {1, 10, 200}, {2, 1, 7},  {2, 8, 300},
                                              {3, 6, 101}, {4, 5, 129},  {5, 4, 77}, {6, 5, 64},
@@ -156,35 +136,20 @@ START_TEST(test_walk_cpu) {
     for (int pr = 0; pr < 2; pr++) {
       const tsr_dtype_t prec = pr ? TSR_FLOAT : TSR_DOUBLE;
       const double tol = pr ? 2e-5 : 1e-12;
-      const size_t es = tsr_dtype_size(prec);
-      fastsg_grid_t G;
-      ck_tsr(fastsg_grid_init(cases[c].D, cases[c].n, &G));
-      const int64_t m = cases[c].m;
-      double *xd = malloc(sizeof(double) * (size_t)(m * G.dim));
-      points(xd, m * G.dim, G.level, 77 + c);
-      void *x = malloc(es * (size_t)(m * G.dim)), *a = malloc(es * (size_t)G.npoints);
-      unsigned long long seed = 99 + c;
-      for (int64_t e = 0; e < m * G.dim; e++) {
-        if (pr) ((float *)x)[e] = (float)xd[e];
-        else ((double *)x)[e] = xd[e];
-      }
-      for (int64_t e = 0; e < G.npoints; e++) { /* non-zero, both signs */
-        double v = tsr_test_rand(&seed, 0.1, 1.0) * (e % 3 ? 1 : -1);
-        if (pr) ((float *)a)[e] = (float)v;
-        else ((double *)a)[e] = v;
-      }
-      void *ref = malloc(es * (size_t)m), *r = malloc(es * (size_t)m);
-      fastsg_kernel_args_t A = {.grid = &G, .prec = prec, .coef = a, .npts = m, .x = x, .r = ref};
-      ck_tsr(fastsg_eval_plain_cpu(&A));
-      memset(r, 0xff, es * (size_t)m);
-      A.r = r;
+      sg_test_case_t t;
+      sg_test_case_init(&t, cases[c].D, cases[c].n, cases[c].m, prec, 77 + c, 99 + c);
+      const int64_t m = t.m;
+      void *r = malloc(t.es * (size_t)m);
+      memset(r, 0xff, t.es * (size_t)m);
+      fastsg_kernel_args_t A = {.grid = &t.G, .prec = prec, .coef = t.a, .npts = m, .x = t.x, .r = r};
       ck_tsr(fastsg_eval_walk_cpu(&A));
       for (int64_t k = 0; k < m; k++) {
-        const double e = get(ref, prec, k), o = get(r, prec, k);
+        const double e = sg_test_get(t.ref, prec, k), o = sg_test_get(r, prec, k);
         REQUIRE(fabs(e - o) <= tol * (1 + fabs(e)), "D=%d n=%d %s point %lld: walk %.17g, plain %.17g",
-                G.dim, G.level, tsr_dtype_name(prec), (long long)k, o, e);
+                t.G.dim, t.G.level, tsr_dtype_name(prec), (long long)k, o, e);
       }
-      free(xd); free(x); free(a); free(ref); free(r);
+      free(r);
+      sg_test_case_free(&t);
     }
 }
 END_TEST

@@ -34,22 +34,6 @@ __device__ inline float af_adt(const airfoil_kc_f_t &k, const float *a, const fl
                                const float *c, const float *d, const float *q) {
   return airfoil_adt_calc_f(k, a, b, c, d, q);
 }
-__device__ inline void af_res(const airfoil_kc_d_t &k, const double *x1, const double *x2,
-                              const double *q1, const double *q2, double a1, double a2, double *f) {
-  airfoil_res_calc_d(k, x1, x2, q1, q2, a1, a2, f);
-}
-__device__ inline void af_res(const airfoil_kc_f_t &k, const float *x1, const float *x2,
-                              const float *q1, const float *q2, float a1, float a2, float *f) {
-  airfoil_res_calc_f(k, x1, x2, q1, q2, a1, a2, f);
-}
-__device__ inline void af_bres(const airfoil_kc_d_t &k, const double *x1, const double *x2,
-                               const double *q1, double a1, int bound, double *f) {
-  airfoil_bres_calc_d(k, x1, x2, q1, a1, bound, f);
-}
-__device__ inline void af_bres(const airfoil_kc_f_t &k, const float *x1, const float *x2,
-                               const float *q1, float a1, int bound, float *f) {
-  airfoil_bres_calc_f(k, x1, x2, q1, a1, bound, f);
-}
 __device__ inline void af_update(const double *qold, double *q, double *res, double adt, double *s) {
   airfoil_update_d(qold, q, res, adt, s);
 }

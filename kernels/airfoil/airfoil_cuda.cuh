@@ -113,4 +113,27 @@ int airfoil_shared_setup_cuda(const airfoil_cuda_t *d);
 #ifdef __cplusplus
 }
 #endif
+
+#ifdef __CUDACC__
+/* The flux kernels of airfoil.h for either precision, by overloading (used by
+ * airfoil_cuda.cu and airfoil_cuda_shared.cu). */
+static __device__ inline void af_res(const airfoil_kc_d_t &k, const double *x1, const double *x2,
+                                     const double *q1, const double *q2, double a1, double a2,
+                                     double *f) {
+  airfoil_res_calc_d(k, x1, x2, q1, q2, a1, a2, f);
+}
+static __device__ inline void af_res(const airfoil_kc_f_t &k, const float *x1, const float *x2,
+                                     const float *q1, const float *q2, float a1, float a2,
+                                     float *f) {
+  airfoil_res_calc_f(k, x1, x2, q1, q2, a1, a2, f);
+}
+static __device__ inline void af_bres(const airfoil_kc_d_t &k, const double *x1, const double *x2,
+                                      const double *q1, double a1, int bound, double *f) {
+  airfoil_bres_calc_d(k, x1, x2, q1, a1, bound, f);
+}
+static __device__ inline void af_bres(const airfoil_kc_f_t &k, const float *x1, const float *x2,
+                                      const float *q1, float a1, int bound, float *f) {
+  airfoil_bres_calc_f(k, x1, x2, q1, a1, bound, f);
+}
+#endif
 #endif /* TSR_KERNELS_AIRFOIL_CUDA_CUH */

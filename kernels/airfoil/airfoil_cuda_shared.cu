@@ -23,23 +23,6 @@
 
 namespace {
 
-__device__ inline void flux(const airfoil_kc_d_t &k, const double *x1, const double *x2,
-                            const double *q1, const double *q2, double a1, double a2, double *f) {
-  airfoil_res_calc_d(k, x1, x2, q1, q2, a1, a2, f);
-}
-__device__ inline void flux(const airfoil_kc_f_t &k, const float *x1, const float *x2,
-                            const float *q1, const float *q2, float a1, float a2, float *f) {
-  airfoil_res_calc_f(k, x1, x2, q1, q2, a1, a2, f);
-}
-__device__ inline void bflux(const airfoil_kc_d_t &k, const double *x1, const double *x2,
-                             const double *q1, double a1, int bound, double *f) {
-  airfoil_bres_calc_d(k, x1, x2, q1, a1, bound, f);
-}
-__device__ inline void bflux(const airfoil_kc_f_t &k, const float *x1, const float *x2,
-                             const float *q1, float a1, int bound, float *f) {
-  airfoil_bres_calc_f(k, x1, x2, q1, a1, bound, f);
-}
-
 /* 4 components of cell c of an AoS dat with 16-byte loads/stores. */
 __device__ inline void ld4(const double *v, int64_t c, double *o) {
   double2 a = reinterpret_cast<const double2 *>(v + 4 * c)[0];
@@ -110,10 +93,10 @@ __global__ void k_staged(KC k, airfoil_cuda_plan_t pl, const int32_t *__restrict
     R q1[4], q2[4];
     for (int n = 0; n < 4; n++) q1[n] = sq[n * ncl + l0];
     if (BND) {
-      bflux(k, x1, x2, q1, sadt[l0], pl.bound[pos], f);
+      af_bres(k, x1, x2, q1, sadt[l0], pl.bound[pos], f);
     } else {
       for (int n = 0; n < 4; n++) q2[n] = sq[n * ncl + l1];
-      flux(k, x1, x2, q1, q2, sadt[l0], sadt[l1], f);
+      af_res(k, x1, x2, q1, q2, sadt[l0], sadt[l1], f);
     }
     col = pl.tcol[pos];
   }

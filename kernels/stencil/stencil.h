@@ -258,6 +258,8 @@ typedef enum {
   STENCIL_CU_PATCH,       /* unstructured laplap/hdiff: a block's slots (a patch of the storage
                              order) march up kpt levels; in and L of the patch in shared memory,
                              footprint points outside the patch through the tables */
+  STENCIL_CU_JWIN_PLAN,     /* unstructured laplap/hdiff: JWIN's chains walked once per block into
+                             a shared table, bz thread layers marching kpt levels each */
   STENCIL_CU_NSTRATEGIES
 } stencil_cuda_strategy_t;
 
@@ -274,7 +276,7 @@ static inline int stencil_launch_jpt(stencil_launch_t s) {
 }
 /* Whether a strategy uses jpt (the j-window ones). */
 static inline int stencil_cuda_uses_jpt(int strategy) {
-  return strategy == STENCIL_CU_JWIN || strategy == STENCIL_CU_JWIN_SHFL;
+  return strategy == STENCIL_CU_JWIN || strategy == STENCIL_CU_JWIN_SHFL || strategy == STENCIL_CU_JWIN_PLAN;
 }
 
 /* What the CUDA runtime says about the kernel a launch would use

@@ -86,6 +86,25 @@ static __device__ __forceinline__ void st_wrow_shfl(const T *p, int lane, int xi
 #undef ST_REAL
 #undef ST_FN
 #undef ST_WN
+/* the same chains with the slots in the chain plan: unstr jwindow-plan */
+#define ST_WUGET(p) __ldg(p)
+#define ST_WUSTRIDE 32
+#define ST_REAL double
+#define ST_FN(f) f##_d
+#define ST_WN(f) f##_uns_d
+#include "kernels/stencil/stencil_win.inc"
+#undef ST_REAL
+#undef ST_FN
+#undef ST_WN
+#define ST_REAL float
+#define ST_FN(f) f##_f
+#define ST_WN(f) f##_uns_f
+#include "kernels/stencil/stencil_win.inc"
+#undef ST_REAL
+#undef ST_FN
+#undef ST_WN
+#undef ST_WUGET
+#undef ST_WUSTRIDE
 #undef ST_WUNSTR
 /* shuffles: jwindow-shfl */
 #define ST_WROW(x, q, nv, r) st_wrow_shfl((x)->in + (int64_t)(q) * (x)->sy, (x)->lane, (x)->xin, (x)->hin, nv, r)
@@ -119,6 +138,8 @@ ST_WOVL(shfl_d, double)
 ST_WOVL(shfl_f, float)
 ST_WOVL(un_d, double)
 ST_WOVL(un_f, float)
+ST_WOVL(uns_d, double)
+ST_WOVL(uns_f, float)
 #undef ST_WOVL
 template <typename T, int SHFL> struct StWcol;
 template <> struct StWcol<double, 0> { typedef stencil_wcol_t_ldg_d type; };
@@ -127,6 +148,8 @@ template <> struct StWcol<double, 1> { typedef stencil_wcol_t_shfl_d type; };
 template <> struct StWcol<float, 1> { typedef stencil_wcol_t_shfl_f type; };
 template <> struct StWcol<double, 2> { typedef stencil_wcol_t_un_d type; };
 template <> struct StWcol<float, 2> { typedef stencil_wcol_t_un_f type; };
+template <> struct StWcol<double, 3> { typedef stencil_wcol_t_uns_d type; };
+template <> struct StWcol<float, 3> { typedef stencil_wcol_t_uns_f type; };
 
 static __device__ __forceinline__ double st_patch_lap(int h, const double *sin, int t, int pv,
                                                       const double *g, const int32_t *off, double v[5]) {
@@ -267,7 +290,11 @@ __global__ void st_k_uwin(StK13<T, HDIFF> st, G g, const int32_t *__restrict__ c
 static int32_t *stencil_ucol_dev = NULL;
 static const int32_t *stencil_ucol_last = NULL;
 static int64_t stencil_ucol_n = 0;
-static inline void stencil_cuda_uwin_forget(void) { stencil_ucol_last = NULL; }
+static int stencil_uplan_j = 0; /* jpt of the device chain plan (jwindow-plan); 0: none */
+static inline void stencil_cuda_uwin_forget(void) {
+  stencil_ucol_last = NULL;
+  stencil_uplan_j = 0;
+}
 static inline int stencil_cuda_uwin_upload(const stencil_grid_t *g) {
   const int64_t n = g->ncol * g->nrow;
   if (g->col == stencil_ucol_last && n <= stencil_ucol_n) return TSR_SUCCESS;
@@ -282,14 +309,101 @@ static inline int stencil_cuda_uwin_upload(const stencil_grid_t *g) {
   return TSR_SUCCESS;
 }
 
+/* ------------------------------------------------------------ jwindow-plan */
+/* The chain plan: what st_uchain gives each chain, 5 (J + 4) slots, stored
+ * by groups of 32 chains: slot k of chain t at ((t / 32) 5 (J + 4) + k) 32
+ * + t mod 32, so that the 32 lanes of a warp (32 consecutive chains) read
+ * one slot as 128 consecutive bytes, at a constant offset from their row. */
+template <int J>
+static __host__ __device__ __forceinline__ int64_t st_uplan_base(int64_t t) {
+  return (t >> 5) * (5 * (J + 4)) * 32 + (t & 31);
+}
+/* Rows of chain t (t < nchain). */
+static __device__ __forceinline__ int st_uchain_rows(int64_t t, int64_t ncol, int64_t nrow, int J) {
+  const int64_t p = t / ncol * J;
+  return nrow - p < J ? (int)(nrow - p) : J;
+}
+
+/* Build the plan: thread t walks chain t (st_uchain, the lookups of
+ * cuda/unstr/jwindow) once. */
+template <int J, class G, int DEPTH>
+__global__ void st_k_uplan(G g, const int32_t *__restrict__ col, int64_t ncol, int64_t nrow,
+                           int64_t nchain, int32_t *__restrict__ plan) {
+  const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= nchain) return;
+  const int64_t p = t / ncol * J, i = t - t / ncol * ncol;
+  int32_t u[5 * (J + 4)];
+  st_uchain<G, DEPTH>(g, __ldg(col + p * ncol + i), st_uchain_rows(t, ncol, nrow, J), u);
+  int32_t *const o = plan + st_uplan_base<J>(t);
+  for (int k = 0; k < 5 * (J + 4); k++) o[k * 32] = u[k];
+}
+
+/* Thread (tx, ty, tz) of block (bid.x, 1, bid.z): chain t = bid.x*bx*by +
+ * ty*bx + tx (as jwindow), levels [za, za + kpt), za = z0 + (bid.z*bz +
+ * tz)*kpt; the slots from the plan (read-only cache: the threads of a chain
+ * at other levels share them), the window as jwindow's. No lookups. */
 template <typename T, int HDIFF, int J>
-static int st_run_uwin_j(const StK13<T, HDIFF> &st, const stencil_grid_t *g, const stencil_cfg_t *l) {
+__global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan, int64_t ncol,
+                           int64_t nrow, int64_t nchain, int64_t zs, int64_t z0, int64_t z1, int kpt) {
+  const int64_t t = ((int64_t)blockIdx.x * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  const int64_t za = z0 + ((int64_t)blockIdx.z * blockDim.z + threadIdx.z) * kpt;
+  const int64_t zb = za + kpt < z1 ? za + kpt : z1;
+  if (t >= nchain || za >= z1) return;
+  const int n = st_uchain_rows(t, ncol, nrow, J);
+  typename StWcol<T, 3>::type w;
+  w.sy = 0, w.lane = 0, w.xin = 1, w.hin = 1, w.xout = 1;
+  w.u = plan + st_uplan_base<J>(t);
+  for (int64_t z = za; z < zb; z++) {
+    const int64_t o = z * zs;
+    w.in = st.in + o;
+    w.coeff = HDIFF ? st.coeff + o : NULL;
+    w.out = st.out + o;
+    if (n == J) st_wcol(&w, HDIFF, J);
+    else st_wcol(&w, HDIFF, n);
+  }
+}
+
+/* The device plan (one per translation unit): built at the first launch for
+ * a grid and jpt (stencil_cuda_uwin_forget before a new grid), kept while
+ * they stay. */
+static int32_t *stencil_uplan_dev = NULL;
+static size_t stencil_uplan_cap = 0;
+static const void *stencil_uplan_key[3] = {NULL, NULL, NULL};
+template <int J, class G, int DEPTH>
+static int st_uplan_build(const G &gu, const stencil_grid_t *g) {
+  const int64_t nchain = g->ncol * ((g->nrow + J - 1) / J);
+  if (stencil_uplan_j == J && stencil_uplan_key[0] == g->col && stencil_uplan_key[1] == g->tab &&
+      stencil_uplan_key[2] == g->proto)
+    return TSR_SUCCESS;
+  const size_t need = (size_t)st_uplan_base<J>(nchain + 31) * sizeof(int32_t);
+  if (need > stencil_uplan_cap) {
+    if (stencil_uplan_dev) TSR_CALL_CUDA(cudaFree(stencil_uplan_dev));
+    stencil_uplan_dev = NULL, stencil_uplan_cap = 0;
+    TSR_CALL_CUDA(cudaMalloc((void **)&stencil_uplan_dev, need));
+    stencil_uplan_cap = need;
+  }
+  st_k_uplan<J, G, DEPTH><<<(unsigned)((nchain + 255) / 256), 256>>>(
+      gu, (const int32_t *)stencil_ucol_dev, g->ncol, g->nrow, nchain, stencil_uplan_dev);
+  TSR_CHECK_LAUNCH("chain plan build");
+  stencil_uplan_j = J;
+  stencil_uplan_key[0] = g->col, stencil_uplan_key[1] = g->tab, stencil_uplan_key[2] = g->proto;
+  return TSR_SUCCESS;
+}
+
+template <typename T, int HDIFF, int J>
+static int st_run_uwin_j(int strategy, const StK13<T, HDIFF> &st, const stencil_grid_t *g,
+                         const stencil_cfg_t *l) {
   if (!l->attr) TSR_CALL(stencil_cuda_uwin_upload(g));
 #define ST_UWN(C, D)                                                                        \
   do {                                                                                      \
     StGridUn<C, D> gu;                                                                      \
     gu.tab = g->tab, gu.proto = g->proto, gu.np = g->np, gu.lo0 = g->lo[0], gu.hi0 = g->hi[0]; \
     gu.zs = g->zs, gu.nrel = g->nrel;                                                       \
+    if (strategy == STENCIL_CU_JWIN_PLAN) {                                                 \
+      if (!l->attr) TSR_CALL((st_uplan_build<J, StGridUn<C, D>, D>(gu, g)));                  \
+      return st_go(st_k_uwinp<T, HDIFF, J>, l, st, (const int32_t *)stencil_uplan_dev, g->ncol, \
+                   g->nrow, g->ncol * ((g->nrow + J - 1) / J), g->zs, l->z0, l->z1, l->kpt);   \
+    }                                                                                       \
     return st_go(st_k_uwin<T, HDIFF, J, StGridUn<C, D>, D>, l, st, gu,                      \
                  (const int32_t *)stencil_ucol_dev, g->ncol, g->nrow, l->z0, l->z1, l->kpt); \
   } while (0)
@@ -303,16 +417,17 @@ static int st_run_uwin_j(const StK13<T, HDIFF> &st, const stencil_grid_t *g, con
 }
 
 template <typename T, int HDIFF>
-static int st_run_uwin(const StK13<T, HDIFF> &st, const stencil_grid_t *g, const stencil_cfg_t *c) {
+static int st_run_uwin(int strategy, const StK13<T, HDIFF> &st, const stencil_grid_t *g,
+                       const stencil_cfg_t *c) {
   TSR_CHECK(g->col, TSR_ERR_UNSUPPORTED,
             "unstructured jwindow: the updated slots are not a rectangle of the relations "
             "(stencil_grid_t.col is NULL)");
   if (g->comp && !c->attr) TSR_CALL(stencil_cuda_dict_upload(g));
   switch (c->jpt) {
-    case 2: return st_run_uwin_j<T, HDIFF, 2>(st, g, c);
-    case 4: return st_run_uwin_j<T, HDIFF, 4>(st, g, c);
-    case 8: return st_run_uwin_j<T, HDIFF, 8>(st, g, c);
-    case 16: return st_run_uwin_j<T, HDIFF, 16>(st, g, c);
+    case 2: return st_run_uwin_j<T, HDIFF, 2>(strategy, st, g, c);
+    case 4: return st_run_uwin_j<T, HDIFF, 4>(strategy, st, g, c);
+    case 8: return st_run_uwin_j<T, HDIFF, 8>(strategy, st, g, c);
+    case 16: return st_run_uwin_j<T, HDIFF, 16>(strategy, st, g, c);
     default:
       return TSR_RAISE(TSR_ERR_ARG, "jwindow: %d rows per thread; compiled are 2, 4, 8 and 16", c->jpt);
   }

@@ -9,7 +9,8 @@
 
 static const char *const st_strategy_names[STENCIL_CU_NSTRATEGIES] = {
     "naive", "idxvar", "idxvar-shared", "idxvar-warp", "kloop", "idxvar-kloop",
-    "idxvar-kloop-sliced", "shared", "tile-kloop", "jwindow", "jwindow-shfl", "patch-kloop"};
+    "idxvar-kloop-sliced", "shared", "tile-kloop", "jwindow", "jwindow-shfl", "patch-kloop",
+    "jwindow-plan"};
 
 const char *stencil_cuda_strategy_name(int strategy) {
   return strategy >= 0 && strategy < STENCIL_CU_NSTRATEGIES ? st_strategy_names[strategy] : NULL;
@@ -53,9 +54,11 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
             "the shared-tile strategies (%s) run laplap and hdiff on regular grids only", sn);
   const int jwin = stencil_cuda_uses_jpt(strategy), patch = strategy == STENCIL_CU_PATCH;
   const int uwin = jwin && unstr; /* chains of the north relation */
-  TSR_CHECK(!jwin || (kind != STENCIL_FASTWAVES && (!unstr || strategy == STENCIL_CU_JWIN)),
+  TSR_CHECK(!jwin || (kind != STENCIL_FASTWAVES &&
+                      (unstr ? strategy != STENCIL_CU_JWIN_SHFL : strategy != STENCIL_CU_JWIN_PLAN)),
             TSR_ERR_UNSUPPORTED,
-            "the j-window strategies (%s) run laplap and hdiff (unstructured grids: jwindow only)", sn);
+            "the j-window strategies (%s) run laplap and hdiff (jwindow-shfl on regular grids, "
+            "jwindow-plan on unstructured ones)", sn);
   TSR_CHECK(!uwin || g->col, TSR_ERR_UNSUPPORTED,
             "unstructured jwindow: the updated slots [%lld, %lld) are not the whole region as a "
             "rectangle of the relations (no column order)", (long long)g->lo[0], (long long)g->hi[0]);

@@ -15,12 +15,17 @@
 # first run once with its verification at 36x36x16 (orig-verify.csv; "(Error)" marks a failure).
 # Its grid cache (.grid-cache, its default) lives in a scratch directory that is removed.
 # Ours: `tsr-stencil STENCIL --variant 'cuda/*'` over z-curves, compressed or not, chasing or
-# not, verified against the CPU reference; fastwaves AoS with --fields aos.
+# not, verified against the CPU reference; fastwaves AoS with --fields aos; with TUNED=1 (default)
+# also the windows at their best rows / levels per thread (cuda/regular/jwindow --jpt 4,8;
+# cuda/unstr/jwindow-plan --jpt 4,8 --kpt 1 and 2, no chasing).
 # Env: SIZE (512x512x64), RUNS (20), BUDGET_S (330: later original groups are skipped, with a
 # note, once this many seconds have passed), HARD_S (520: every step's timeout is cut so that
 # the tables and the tar are written before a 600 s call limit), EXTRA_STORAGE (1: the -c / -n /
-# -c -n groups).
+# -c -n groups), STENCILS ("laplap hdiff fastwaves": the stencils to run), AOS (1: ours with
+# --fields aos, and the original's AoS group).
 set -u
+STENCILS=${STENCILS:-laplap hdiff fastwaves}
+AOS=${AOS:-1}
 P=${1:-pack}
 OUT=${OUT:-$PWD/device-out}
 SIZE=${SIZE:-512x512x64}
@@ -91,7 +96,7 @@ awk -F, '/\(Error\)/ { gsub(/ /, "", $1); print "  (Error): " $1 " " $9 "x" $10 
   head -40 | tee -a "$W/run.log"
 
 # 2. Ours (verified against the CPU reference; skipped shapes are noted in the CSV).
-for st in laplap hdiff fastwaves; do
+for st in $STENCILS; do
   extra="--chase yes,no"; to=150
   [ "$st" = fastwaves ] && extra="" && to=180
   to=$(cap $to); [ "$to" = 0 ] && { log "tsr-stencil $st: SKIPPED (no time left)"; continue; }
@@ -99,8 +104,26 @@ for st in laplap hdiff fastwaves; do
     --compress no,yes $extra --runs "$RUNS" --warmup 3 -q --csv "$W/ours-$st.csv" > "$W/ours-$st.log" 2>&1
   log "tsr-stencil $st: exit $?"
 done
+# 2b. Ours, tuned (TUNED=1): the windows with the rows and levels per thread that sweeps found best
+# (docs/STENCIL.md), single launches like every row here.
+if [ "${TUNED:-1}" = 1 ]; then
+  for st in $STENCILS; do
+    [ "$st" = fastwaves ] && continue
+    to=$(cap 60); [ "$to" = 0 ] && { log "tsr-stencil $st tuned: SKIPPED (no time left)"; continue; }
+    timeout $to "$TS" $st --size "$SIZE" --variant cuda/regular/jwindow --jpt 4,8 --threads 64x2x1,128x1x1 \
+      --runs "$RUNS" --warmup 3 -q --csv "$W/ours-$st-tuned-reg.csv" > "$W/ours-$st-tuned-reg.log" 2>&1
+    for kpt in 1 2; do
+      timeout $to "$TS" $st --size "$SIZE" --variant cuda/unstr/jwindow-plan --jpt 4,8 --kpt $kpt \
+        --threads 64x1x1,128x1x1 --order zcurve --chase no --runs "$RUNS" --warmup 3 -q \
+        --csv "$W/ours-$st-tuned-plan-k$kpt.csv" > "$W/ours-$st-tuned-plan-k$kpt.log" 2>&1
+    done
+    log "tsr-stencil $st tuned: exit $?"
+  done
+fi
 to=$(cap 90)
-if [ "$to" = 0 ]; then log "tsr-stencil fastwaves --fields aos: SKIPPED (no time left)"; else
+case " $STENCILS " in *" fastwaves "*) ;; *) AOS=0 ;; esac
+if [ "$AOS" != 1 ]; then log "tsr-stencil fastwaves --fields aos: not asked (AOS=$AOS)";
+elif [ "$to" = 0 ]; then log "tsr-stencil fastwaves --fields aos: SKIPPED (no time left)"; else
   timeout "$to" "$TS" fastwaves --size "$SIZE" --variant 'cuda/unstr/*' --fields aos --threads "$SHAPES_T" \
     --order zcurve --compress no,yes --runs "$RUNS" --warmup 3 -q --csv "$W/ours-fastwaves-aos.csv" \
     > "$W/ours-fastwaves-aos.log" 2>&1
@@ -108,13 +131,13 @@ if [ "$to" = 0 ]; then log "tsr-stencil fastwaves --fields aos: SKIPPED (no time
 fi
 
 # 3. The original, timed: regular and z-curves first, AoS, then the other storages.
-for st in laplap hdiff fastwaves; do
+for st in $STENCILS; do
   orig "$st-regular" 120 --no-verify --size "$SIZE" --threads $SHAPES_O --runs "$RUNS" $(orig_list $st regular '')
   orig "$st-unstr-z" 150 --no-verify --size "$SIZE" --threads $SHAPES_O --runs "$RUNS" $(orig_list $st unstr -z)
 done
-orig fastwaves-aos-z 150 --no-verify --size "$SIZE" --threads $SHAPES_O --runs "$RUNS" fastwaves-unstr-aos-idxvar -z
+[ "$AOS" = 1 ] && orig fastwaves-aos-z 150 --no-verify --size "$SIZE" --threads $SHAPES_O --runs "$RUNS" fastwaves-unstr-aos-idxvar -z
 if [ "$EXTRA_STORAGE" = 1 ]; then
-  for st in laplap hdiff fastwaves; do
+  for st in $STENCILS; do
     orig "$st-unstr-zc" 150 --no-verify --size "$SIZE" --threads $SHAPES_O --runs "$RUNS" $(orig_list $st unstr '-z -c')
     [ "$st" = fastwaves ] && continue   # fastwaves reads +1 neighbours only: no chasing option
     orig "$st-unstr-zn" 150 --no-verify --size "$SIZE" --threads $SHAPES_O --runs "$RUNS" $(orig_list $st unstr '-z -n')

@@ -30,7 +30,8 @@ static void sweep(int kind, int prec, int placement, const int64_t size[3]) {
   for (int id = 0; id < STENCIL_NVARIANTS; id++) {
     if (stencil_variants[id].device != TSR_DEV_CUDA) continue;
     if ((id == STENCIL_V_CUDA_REG_TILE || id == STENCIL_V_CUDA_REG_TILE_KLOOP ||
-         id == STENCIL_V_CUDA_UN_PATCH || id == STENCIL_V_CUDA_UN_JWIN) &&
+         id == STENCIL_V_CUDA_UN_PATCH || id == STENCIL_V_CUDA_UN_JWIN ||
+         id == STENCIL_V_CUDA_UN_JWIN_PLAN) &&
         kind == STENCIL_FASTWAVES)
       continue;
     if (id == STENCIL_V_CUDA_REG_JWIN || id == STENCIL_V_CUDA_REG_JWIN_SHFL)
@@ -71,30 +72,35 @@ static void sweep(int kind, int prec, int placement, const int64_t size[3]) {
 static const int64_t sizes[2][3] = {{37, 29, 8}, {32, 24, 8}};
 
 /* The load-lean variants (jwindow, jwindow-shfl with every compiled --jpt;
- * patch-kloop with kpt 1, 3 and all levels, every order, compression and
- * chasing) on laplap or hdiff in one precision, sizes 13x11x5, 37x29x3,
- * 64x64x8 and 70x45x6 (updated rows 7, 25, 60, 41: partial top strips for
- * every jpt; 70: a last warp with 2 of 32 lanes inside), shapes 32x1x1,
- * 32x2x2, 64x1x1, 8x1x4, 32x4x1 and for patch-kloop 32x1x1, 64x2x1,
- * 256x1x1, 16x2x1. Random inputs, 2 iterations; the error must be exactly
- * 0 (the reference's bits). Each variant must run at least once per jpt
- * (kpt); jwindow-shfl must run with the partial warp (64x1x1 at 70x45x6). */
+ * patch-kloop with kpt 1, 3 and all levels; the unstructured jwindow and
+ * jwindow-plan with every --jpt and kpt 1 and 3; the unstructured ones on
+ * every order, compression and chasing) on laplap or hdiff in one
+ * precision, sizes 13x11x5, 37x29x3, 64x64x8 and 70x45x6 (updated rows 7,
+ * 25, 60, 41: partial top strips for every jpt; 70: a last warp with 2 of
+ * 32 lanes inside), shapes 32x1x1, 32x2x2, 64x1x1, 8x1x4, 32x4x1 and for
+ * patch-kloop 32x1x1, 64x2x1, 256x1x1, 16x2x1. Random inputs, 2
+ * iterations; the error must be exactly 0 (the reference's bits). Each
+ * variant must run at least once per jpt (kpt); jwindow-shfl must run with
+ * the partial warp (64x1x1 at 70x45x6). */
+#define NWIN 5
 static void sweep_window(int kind, int prec) {
   static const int64_t wsizes[4][3] = {{13, 11, 5}, {37, 29, 3}, {64, 64, 8}, {70, 45, 6}};
   static const stencil_launch_t wshapes[5] = {{32, 1, 1, 1, 0}, {32, 2, 2, 1, 0}, {64, 1, 1, 1, 0},
                                               {8, 1, 4, 1, 0}, {32, 4, 1, 1, 0}};
   static const stencil_launch_t pshapes[4] = {{32, 1, 1, 1, 0}, {64, 2, 1, 1, 0}, {256, 1, 1, 1, 0},
                                               {16, 2, 1, 1, 0}};
-  static const int ids[3] = {STENCIL_V_CUDA_REG_JWIN, STENCIL_V_CUDA_REG_JWIN_SHFL, STENCIL_V_CUDA_UN_PATCH};
+  static const int ids[NWIN] = {STENCIL_V_CUDA_REG_JWIN, STENCIL_V_CUDA_REG_JWIN_SHFL, STENCIL_V_CUDA_UN_PATCH,
+                                STENCIL_V_CUDA_UN_JWIN, STENCIL_V_CUDA_UN_JWIN_PLAN};
   static const int jpts[4] = {2, 4, 8, 16}, kpts[3] = {1, 3, 64};
-  int ran[3][4] = {{0}}, partial_warp = 0;
+  int ran[NWIN][4] = {{0}}, partial_warp = 0;
   for (int sz = 0; sz < 4; sz++) {
     stencil_state_t S;
     ck_tsr(stencil_state_init(&S, MPI_COMM_SELF, kind, prec, TSR_SOA, wsizes[sz], 3 + sz, NULL, 0));
     ck_tsr(stencil_state_reference(&S, 2));
-    for (int v = 0; v < 3; v++) {
+    for (int v = 0; v < NWIN; v++) {
       const int patch = ids[v] == STENCIL_V_CUDA_UN_PATCH;
-      for (int u = 0; u < (patch ? 12 : 1); u++)
+      const int unstr = stencil_variant_grid(ids[v]) == STENCIL_GRID_UNSTR;
+      for (int u = 0; u < (unstr ? 12 : 1); u++)
         for (int q = 0; q < (patch ? 3 : 4); q++)
           for (int t = 0; t < (patch ? 4 : 5); t++) {
             stencil_run_t r;
@@ -105,6 +111,7 @@ static void sweep_window(int kind, int prec) {
             r.shape = patch ? pshapes[t] : wshapes[t];
             if (patch) r.shape.kpt = kpts[q];
             else r.shape.jpt = jpts[q];
+            if (unstr && !patch) r.shape.kpt = (t + u) % 2 ? 3 : 1;
             r.iterations = 2, r.runs = 1, r.warmup = 0, r.verify = 1, r.times = times;
             ck_tsr(stencil_run_variant(&S, &r));
             if (!r.skipped) {
@@ -123,7 +130,7 @@ static void sweep_window(int kind, int prec) {
     }
     stencil_state_free(&S);
   }
-  for (int v = 0; v < 3; v++)
+  for (int v = 0; v < NWIN; v++)
     for (int q = 0; q < (v == 2 ? 3 : 4); q++)
       ck_assert_msg(ran[v][q] > 0, "%s: %s never ran with %s %d", stencil_name(kind),
                     stencil_variants[ids[v]].name, v == 2 ? "kpt" : "jpt", v == 2 ? kpts[q] : jpts[q]);

@@ -342,7 +342,7 @@ __global__ void st_k_uplan(G g, const int32_t *__restrict__ col, int64_t ncol, i
  * ty*bx + tx (as jwindow), levels [za, za + kpt), za = z0 + (bid.z*bz +
  * tz)*kpt; the slots from the plan (read-only cache: the threads of a chain
  * at other levels share them), the window as jwindow's. No lookups. */
-template <typename T, int HDIFF, int J>
+template <typename T, int HDIFF, int J, int REG>
 __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan, int64_t ncol,
                            int64_t nrow, int64_t nchain, int64_t zs, int64_t z0, int64_t z1, int kpt) {
   const int64_t t = ((int64_t)blockIdx.x * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
@@ -350,9 +350,32 @@ __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan,
   const int64_t zb = za + kpt < z1 ? za + kpt : z1;
   if (t >= nchain || za >= z1) return;
   const int n = st_uchain_rows(t, ncol, nrow, J);
+  const int32_t *const pu = plan + st_uplan_base<J>(t);
+  if (REG && n == J) {
+    /* kpt > 1: the slots the window reads once into registers, then the
+       window of cuda/unstr/jwindow (kpt 1 runs the REG = 0 copy, which
+       needs fewer registers: more warps) */
+    int32_t u[5 * (J + 4)];
+#pragma unroll
+    for (int k = 0; k < 5 * (J + 4); k++) {
+      const int q = k / 5 - 2, i = k % 5, nv = q >= 0 && q < J ? 5 : (q == -1 || q == J) ? 3 : 1;
+      u[k] = 2 * (i > 2 ? i - 2 : 2 - i) < nv ? __ldg(pu + k * 32) : 0;
+    }
+    typename StWcol<T, 2>::type r;
+    r.sy = 0, r.lane = 0, r.xin = 1, r.hin = 1, r.xout = 1;
+    r.u = u;
+    for (int64_t z = za; z < zb; z++) {
+      const int64_t o = z * zs;
+      r.in = st.in + o;
+      r.coeff = HDIFF ? st.coeff + o : NULL;
+      r.out = st.out + o;
+      st_wcol(&r, HDIFF, J);
+    }
+    return;
+  }
   typename StWcol<T, 3>::type w;
   w.sy = 0, w.lane = 0, w.xin = 1, w.hin = 1, w.xout = 1;
-  w.u = plan + st_uplan_base<J>(t);
+  w.u = pu;
   for (int64_t z = za; z < zb; z++) {
     const int64_t o = z * zs;
     w.in = st.in + o;
@@ -401,8 +424,12 @@ static int st_run_uwin_j(int strategy, const StK13<T, HDIFF> &st, const stencil_
     gu.zs = g->zs, gu.nrel = g->nrel;                                                       \
     if (strategy == STENCIL_CU_JWIN_PLAN) {                                                 \
       if (!l->attr) TSR_CALL((st_uplan_build<J, StGridUn<C, D>, D>(gu, g)));                  \
-      return st_go(st_k_uwinp<T, HDIFF, J>, l, st, (const int32_t *)stencil_uplan_dev, g->ncol, \
-                   g->nrow, g->ncol * ((g->nrow + J - 1) / J), g->zs, l->z0, l->z1, l->kpt);   \
+      if (l->kpt > 1)                                                                       \
+        return st_go(st_k_uwinp<T, HDIFF, J, 1>, l, st, (const int32_t *)stencil_uplan_dev,  \
+                     g->ncol, g->nrow, g->ncol * ((g->nrow + J - 1) / J), g->zs, l->z0, l->z1, \
+                     l->kpt);                                                               \
+      return st_go(st_k_uwinp<T, HDIFF, J, 0>, l, st, (const int32_t *)stencil_uplan_dev,    \
+                   g->ncol, g->nrow, g->ncol * ((g->nrow + J - 1) / J), g->zs, l->z0, l->z1, l->kpt); \
     }                                                                                       \
     return st_go(st_k_uwin<T, HDIFF, J, StGridUn<C, D>, D>, l, st, gu,                      \
                  (const int32_t *)stencil_ucol_dev, g->ncol, g->nrow, l->z0, l->z1, l->kpt); \

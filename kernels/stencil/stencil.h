@@ -258,8 +258,8 @@ typedef enum {
   STENCIL_CU_PATCH,       /* unstructured laplap/hdiff: a block's slots (a patch of the storage
                              order) march up kpt levels; in and L of the patch in shared memory,
                              footprint points outside the patch through the tables */
-  STENCIL_CU_JWIN_PLAN,     /* unstructured laplap/hdiff: JWIN's chains walked once per block into
-                             a shared table, bz thread layers marching kpt levels each */
+  STENCIL_CU_JWIN_PLAN,   /* unstructured laplap/hdiff: JWIN's chains walked once per grid into a
+                             chain plan; a thread per chain and kpt levels reads its slots there */
   STENCIL_CU_NSTRATEGIES
 } stencil_cuda_strategy_t;
 

@@ -20,6 +20,12 @@
  *                (double-buffered, two barriers per level), footprint
  *                points outside the patch come through the tables (offsets
  *                once per column into registers, depth 2 stored or chased).
+ *  jwindow       unstructured grids (cuda/unstr/jwindow): the window on chains
+ *                of the north relation, each thread walking the tables for
+ *                its chain's slots once per --kpt levels.
+ *  jwindow-plan  the same chains walked once per grid into a chain plan
+ *                (st_k_uplan); threads laid out as the regular window's
+ *                read their slots from it (kpt > 1: once, into registers).
  */
 #ifndef TSR_KERNELS_STENCIL_CUDA_WIN_CUH
 #define TSR_KERNELS_STENCIL_CUDA_WIN_CUH

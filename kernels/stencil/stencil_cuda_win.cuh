@@ -255,6 +255,25 @@ static __device__ __forceinline__ void st_uchain(const G &g, int32_t s0, int n, 
 #undef ST_NB
 }
 
+/* The window of one unstructured chain of n <= J rows (slots at u, read as
+ * the column type W says) over levels [za, zb) of level stride zs; n = J
+ * runs the unrolled column. */
+template <typename T, int HDIFF, int J, class W>
+static __device__ __forceinline__ void st_uwin_levels(const StK13<T, HDIFF> &st, const int32_t *u,
+                                                      int64_t zs, int n, int64_t za, int64_t zb) {
+  W col;
+  col.sy = 0, col.lane = 0, col.xin = 1, col.hin = 1, col.xout = 1;
+  col.u = u;
+  for (int64_t z = za; z < zb; z++) {
+    const int64_t c = z * zs;
+    col.in = st.in + c;
+    col.coeff = HDIFF ? st.coeff + c : NULL;
+    col.out = st.out + c;
+    if (n == J) st_wcol(&col, HDIFF, J);
+    else st_wcol(&col, HDIFF, n);
+  }
+}
+
 /* One chain of n rows (n = J: unrolled, the slots in registers), levels
  * [za, zb): the lookups once, the window per level. */
 template <typename T, int HDIFF, int J, class G, int DEPTH>
@@ -262,16 +281,7 @@ static __device__ __forceinline__ void st_uwin_chain(const StK13<T, HDIFF> &st, 
                                                      int32_t s0, int n, int64_t za, int64_t zb) {
   int32_t u[5 * (J + 4)];
   st_uchain<G, DEPTH>(g, s0, n, u);
-  typename StWcol<T, 2>::type col;
-  col.sy = 0, col.lane = 0, col.xin = 1, col.hin = 1, col.xout = 1;
-  col.u = u;
-  for (int64_t z = za; z < zb; z++) {
-    const int64_t c = z * g.zs;
-    col.in = st.in + c;
-    col.coeff = HDIFF ? st.coeff + c : NULL;
-    col.out = st.out + c;
-    st_wcol(&col, HDIFF, n);
-  }
+  st_uwin_levels<T, HDIFF, J, typename StWcol<T, 2>::type>(st, u, g.zs, n, za, zb);
 }
 
 /* Thread (tx, ty, tz) of block (bid.x, 1, bid.z): chain t = bid.x*bx*by +
@@ -358,37 +368,18 @@ __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan,
   const int n = st_uchain_rows(t, ncol, nrow, J);
   const int32_t *const pu = plan + st_uplan_base<J>(t);
   if (REG && n == J) {
-    /* kpt > 1: the slots the window reads once into registers, then the
-       window of cuda/unstr/jwindow (kpt 1 runs the REG = 0 copy, which
-       needs fewer registers: more warps) */
+    /* kpt > 1: the slots the window reads (stencil_wnv's) once into
+       registers, then the window of cuda/unstr/jwindow (kpt 1 runs the REG
+       = 0 copy, which needs fewer registers: more warps) */
     int32_t u[5 * (J + 4)];
 #pragma unroll
     for (int k = 0; k < 5 * (J + 4); k++) {
-      const int q = k / 5 - 2, i = k % 5, nv = q >= 0 && q < J ? 5 : (q == -1 || q == J) ? 3 : 1;
-      u[k] = 2 * (i > 2 ? i - 2 : 2 - i) < nv ? __ldg(pu + k * 32) : 0;
+      const int i = k % 5;
+      u[k] = 2 * (i > 2 ? i - 2 : 2 - i) < stencil_wnv_un_d(k / 5 - 2, J) ? __ldg(pu + k * 32) : 0;
     }
-    typename StWcol<T, 2>::type r;
-    r.sy = 0, r.lane = 0, r.xin = 1, r.hin = 1, r.xout = 1;
-    r.u = u;
-    for (int64_t z = za; z < zb; z++) {
-      const int64_t o = z * zs;
-      r.in = st.in + o;
-      r.coeff = HDIFF ? st.coeff + o : NULL;
-      r.out = st.out + o;
-      st_wcol(&r, HDIFF, J);
-    }
-    return;
-  }
-  typename StWcol<T, 3>::type w;
-  w.sy = 0, w.lane = 0, w.xin = 1, w.hin = 1, w.xout = 1;
-  w.u = pu;
-  for (int64_t z = za; z < zb; z++) {
-    const int64_t o = z * zs;
-    w.in = st.in + o;
-    w.coeff = HDIFF ? st.coeff + o : NULL;
-    w.out = st.out + o;
-    if (n == J) st_wcol(&w, HDIFF, J);
-    else st_wcol(&w, HDIFF, n);
+    st_uwin_levels<T, HDIFF, J, typename StWcol<T, 2>::type>(st, u, zs, J, za, zb);
+  } else {
+    st_uwin_levels<T, HDIFF, J, typename StWcol<T, 3>::type>(st, pu, zs, n, za, zb);
   }
 }
 
@@ -399,8 +390,7 @@ static int32_t *stencil_uplan_dev = NULL;
 static size_t stencil_uplan_cap = 0;
 static const void *stencil_uplan_key[3] = {NULL, NULL, NULL};
 template <int J, class G, int DEPTH>
-static int st_uplan_build(const G &gu, const stencil_grid_t *g) {
-  const int64_t nchain = g->ncol * ((g->nrow + J - 1) / J);
+static int st_uplan_build(const G &gu, const stencil_grid_t *g, int64_t nchain) {
   if (stencil_uplan_j == J && stencil_uplan_key[0] == g->col && stencil_uplan_key[1] == g->tab &&
       stencil_uplan_key[2] == g->proto)
     return TSR_SUCCESS;
@@ -423,19 +413,17 @@ template <typename T, int HDIFF, int J>
 static int st_run_uwin_j(int strategy, const StK13<T, HDIFF> &st, const stencil_grid_t *g,
                          const stencil_cfg_t *l) {
   if (!l->attr) TSR_CALL(stencil_cuda_uwin_upload(g));
+  const int64_t nchain = g->ncol * ((g->nrow + J - 1) / J);
 #define ST_UWN(C, D)                                                                        \
   do {                                                                                      \
     StGridUn<C, D> gu;                                                                      \
     gu.tab = g->tab, gu.proto = g->proto, gu.np = g->np, gu.lo0 = g->lo[0], gu.hi0 = g->hi[0]; \
     gu.zs = g->zs, gu.nrel = g->nrel;                                                       \
     if (strategy == STENCIL_CU_JWIN_PLAN) {                                                 \
-      if (!l->attr) TSR_CALL((st_uplan_build<J, StGridUn<C, D>, D>(gu, g)));                  \
-      if (l->kpt > 1)                                                                       \
-        return st_go(st_k_uwinp<T, HDIFF, J, 1>, l, st, (const int32_t *)stencil_uplan_dev,  \
-                     g->ncol, g->nrow, g->ncol * ((g->nrow + J - 1) / J), g->zs, l->z0, l->z1, \
-                     l->kpt);                                                               \
-      return st_go(st_k_uwinp<T, HDIFF, J, 0>, l, st, (const int32_t *)stencil_uplan_dev,    \
-                   g->ncol, g->nrow, g->ncol * ((g->nrow + J - 1) / J), g->zs, l->z0, l->z1, l->kpt); \
+      if (!l->attr) TSR_CALL((st_uplan_build<J, StGridUn<C, D>, D>(gu, g, nchain)));          \
+      return st_go(l->kpt > 1 ? st_k_uwinp<T, HDIFF, J, 1> : st_k_uwinp<T, HDIFF, J, 0>, l, st, \
+                   (const int32_t *)stencil_uplan_dev, g->ncol, g->nrow, nchain, g->zs, l->z0,  \
+                   l->z1, l->kpt);                                                          \
     }                                                                                       \
     return st_go(st_k_uwin<T, HDIFF, J, StGridUn<C, D>, D>, l, st, gu,                      \
                  (const int32_t *)stencil_ucol_dev, g->ncol, g->nrow, l->z0, l->z1, l->kpt); \

@@ -25,7 +25,8 @@
  *                its chain's slots once per --kpt levels.
  *  jwindow-plan  the same chains walked once per grid into a chain plan
  *                (st_k_uplan); threads laid out as the regular window's
- *                read their slots from it (kpt > 1: once, into registers).
+ *                read their slots from it (kept in L2 by an evict_last
+ *                policy).
  */
 #ifndef TSR_KERNELS_STENCIL_CUDA_WIN_CUH
 #define TSR_KERNELS_STENCIL_CUDA_WIN_CUH
@@ -56,6 +57,20 @@ static __device__ __forceinline__ void st_wrow_shfl(const T *p, int lane, int xi
   if (nv < 5) return;
   r[0] = __shfl_sync(full, lane >= 30 ? h : a, (lane + 30) & 31);
   r[4] = __shfl_sync(full, lane < 2 ? h : a, (lane + 2) & 31);
+}
+
+/* A chain-plan slot, loaded with an L2 evict_last policy: the plan (4 (5J +
+   20) bytes per chain) is read again by every level group while the fields
+   stream through L2, and keeping it there is worth 6-11 % of the
+   unstructured window's time (BENCHMARKS.md). Not volatile: the compiler
+   may hoist a chain's slot loads out of the level loop. */
+static __device__ __forceinline__ int32_t st_ldplan(const int32_t *p) {
+  int32_t v;
+  asm("{\n\t.reg .b64 pol;\n\tcreatepolicy.fractional.L2::evict_last.b64 pol, 1.0;\n\t"
+      "ld.global.nc.L2::cache_hint.b32 %0, [%1], pol;\n\t}"
+      : "=r"(v)
+      : "l"(p));
+  return v;
 }
 
 #define ST_WQ static __device__ __forceinline__
@@ -93,7 +108,7 @@ static __device__ __forceinline__ void st_wrow_shfl(const T *p, int lane, int xi
 #undef ST_FN
 #undef ST_WN
 /* the same chains with the slots in the chain plan: unstr jwindow-plan */
-#define ST_WUGET(p) __ldg(p)
+#define ST_WUGET(p) st_ldplan(p)
 #define ST_WUSTRIDE 32
 #define ST_REAL double
 #define ST_FN(f) f##_d
@@ -356,31 +371,17 @@ __global__ void st_k_uplan(G g, const int32_t *__restrict__ col, int64_t ncol, i
 
 /* Thread (tx, ty, tz) of block (bid.x, 1, bid.z): chain t = bid.x*bx*by +
  * ty*bx + tx (as jwindow), levels [za, za + kpt), za = z0 + (bid.z*bz +
- * tz)*kpt; the slots from the plan (read-only cache: the threads of a chain
- * at other levels share them), the window as jwindow's. No lookups. */
-template <typename T, int HDIFF, int J, int REG>
+ * tz)*kpt; the slots from the plan (st_ldplan), the window as jwindow's. No
+ * lookups. */
+template <typename T, int HDIFF, int J>
 __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan, int64_t ncol,
                            int64_t nrow, int64_t nchain, int64_t zs, int64_t z0, int64_t z1, int kpt) {
   const int64_t t = ((int64_t)blockIdx.x * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
   const int64_t za = z0 + ((int64_t)blockIdx.z * blockDim.z + threadIdx.z) * kpt;
   const int64_t zb = za + kpt < z1 ? za + kpt : z1;
   if (t >= nchain || za >= z1) return;
-  const int n = st_uchain_rows(t, ncol, nrow, J);
-  const int32_t *const pu = plan + st_uplan_base<J>(t);
-  if (REG && n == J) {
-    /* kpt > 1: the slots the window reads (stencil_wnv's) once into
-       registers, then the window of cuda/unstr/jwindow (kpt 1 runs the REG
-       = 0 copy, which needs fewer registers: more warps) */
-    int32_t u[5 * (J + 4)];
-#pragma unroll
-    for (int k = 0; k < 5 * (J + 4); k++) {
-      const int i = k % 5;
-      u[k] = 2 * (i > 2 ? i - 2 : 2 - i) < stencil_wnv_un_d(k / 5 - 2, J) ? __ldg(pu + k * 32) : 0;
-    }
-    st_uwin_levels<T, HDIFF, J, typename StWcol<T, 2>::type>(st, u, zs, J, za, zb);
-  } else {
-    st_uwin_levels<T, HDIFF, J, typename StWcol<T, 3>::type>(st, pu, zs, n, za, zb);
-  }
+  st_uwin_levels<T, HDIFF, J, typename StWcol<T, 3>::type>(st, plan + st_uplan_base<J>(t), zs,
+                                                          st_uchain_rows(t, ncol, nrow, J), za, zb);
 }
 
 /* The device plan (one per translation unit): built at the first launch for
@@ -421,7 +422,7 @@ static int st_run_uwin_j(int strategy, const StK13<T, HDIFF> &st, const stencil_
     gu.zs = g->zs, gu.nrel = g->nrel;                                                       \
     if (strategy == STENCIL_CU_JWIN_PLAN) {                                                 \
       if (!l->attr) TSR_CALL((st_uplan_build<J, StGridUn<C, D>, D>(gu, g, nchain)));          \
-      return st_go(l->kpt > 1 ? st_k_uwinp<T, HDIFF, J, 1> : st_k_uwinp<T, HDIFF, J, 0>, l, st, \
+      return st_go(st_k_uwinp<T, HDIFF, J>, l, st,                                          \
                    (const int32_t *)stencil_uplan_dev, g->ncol, g->nrow, nchain, g->zs, l->z0,  \
                    l->z1, l->kpt);                                                          \
     }                                                                                       \

@@ -22,7 +22,8 @@
 # note, once this many seconds have passed), HARD_S (520: every step's timeout is cut so that
 # the tables and the tar are written before a 600 s call limit), EXTRA_STORAGE (1: the -c / -n /
 # -c -n groups), STENCILS ("laplap hdiff fastwaves": the stencils to run), AOS (1: ours with
-# --fields aos, and the original's AoS group).
+# --fields aos, and the original's AoS group), OURS_ALL (1: ours over every CUDA variant; 0:
+# the tuned windows only), KPTS ("1 2": the levels per thread of the tuned jwindow-plan rows).
 set -u
 STENCILS=${STENCILS:-laplap hdiff fastwaves}
 AOS=${AOS:-1}
@@ -96,7 +97,9 @@ awk -F, '/\(Error\)/ { gsub(/ /, "", $1); print "  (Error): " $1 " " $9 "x" $10 
   head -40 | tee -a "$W/run.log"
 
 # 2. Ours (verified against the CPU reference; skipped shapes are noted in the CSV).
+[ "${OURS_ALL:-1}" = 1 ] || log "tsr-stencil over every CUDA variant: not asked (OURS_ALL=0)"
 for st in $STENCILS; do
+  [ "${OURS_ALL:-1}" = 1 ] || continue
   extra="--chase yes,no"; to=150
   [ "$st" = fastwaves ] && extra="" && to=180
   to=$(cap $to); [ "$to" = 0 ] && { log "tsr-stencil $st: SKIPPED (no time left)"; continue; }
@@ -112,7 +115,7 @@ if [ "${TUNED:-1}" = 1 ]; then
     to=$(cap 60); [ "$to" = 0 ] && { log "tsr-stencil $st tuned: SKIPPED (no time left)"; continue; }
     timeout $to "$TS" $st --size "$SIZE" --variant cuda/regular/jwindow --jpt 4,8 --threads 64x2x1,128x1x1 \
       --runs "$RUNS" --warmup 3 -q --csv "$W/ours-$st-tuned-reg.csv" > "$W/ours-$st-tuned-reg.log" 2>&1
-    for kpt in 1 2; do
+    for kpt in ${KPTS:-1 2}; do
       timeout $to "$TS" $st --size "$SIZE" --variant cuda/unstr/jwindow-plan --jpt 4,8 --kpt $kpt \
         --threads 64x1x1,128x1x1 --order zcurve --chase no --runs "$RUNS" --warmup 3 -q \
         --csv "$W/ours-$st-tuned-plan-k$kpt.csv" > "$W/ours-$st-tuned-plan-k$kpt.log" 2>&1

@@ -12,9 +12,9 @@ endif
 
 if HAVE_CHECK
 check_PROGRAMS += tests/unit/check_part tests/mpi/check_halo_regular tests/mpi/check_part_mesh \
-	tests/cuda/check_halo_pack
+	tests/cuda/check_halo_pack tests/mpi/check_halo_ipc
 TESTS += tests/unit/check_part tests/mpi/check_halo_regular tests/mpi/check_part_mesh \
-	tests/cuda/check_halo_pack
+	tests/cuda/check_halo_pack tests/mpi/check_halo_ipc
 tests_unit_check_part_SOURCES = tests/unit/check_part.c
 tests_unit_check_part_CFLAGS = $(TEST_CFLAGS)
 tests_unit_check_part_LDADD = $(TEST_LDADD)
@@ -24,6 +24,9 @@ tests_mpi_check_halo_regular_LDADD = $(TEST_LDADD)
 tests_mpi_check_part_mesh_SOURCES = tests/mpi/check_part_mesh.c
 tests_mpi_check_part_mesh_CFLAGS = $(TEST_CFLAGS)
 tests_mpi_check_part_mesh_LDADD = $(TEST_LDADD)
+tests_mpi_check_halo_ipc_SOURCES = tests/mpi/check_halo_ipc.c
+tests_mpi_check_halo_ipc_CFLAGS = $(TEST_CFLAGS)
+tests_mpi_check_halo_ipc_LDADD = $(TEST_LDADD)
 tests_cuda_check_halo_pack_SOURCES = tests/cuda/check_halo_pack.c
 tests_cuda_check_halo_pack_CFLAGS = $(TEST_CFLAGS)
 tests_cuda_check_halo_pack_LDADD = $(TEST_LDADD)

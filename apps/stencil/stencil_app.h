@@ -59,6 +59,7 @@ typedef struct {
   stencil_ucfg_t u;          /* unstructured grids */
   stencil_launch_t shape;    /* CUDA */
   int iterations, runs, warmup, verify;
+  int halo_ipc;              /* CUDA, several ranks: halo exchange by CUDA IPC (tsr_halo_set_ipc) */
   /* out */
   int skipped;               /* 1: not run, note says why */
   char note[160];

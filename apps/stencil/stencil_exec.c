@@ -278,6 +278,8 @@ static int st_setup(st_exec_t *E, stencil_run_t *r) {
     }
     st_split(E, P->halo[0]);
   }
+  if (r->halo_ipc && E->dev.kind == TSR_DEV_CUDA)
+    for (int h = 0; h < E->nhalo; h++) TSR_CALL(tsr_halo_set_ipc(E->halo[h], 1));
   return TSR_SUCCESS;
 }
 

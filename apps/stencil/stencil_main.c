@@ -19,6 +19,7 @@ typedef struct {
   int zw, kpt, flat;
   long seed;
   int64_t size[3];
+  const char *halo;
 } st_opts_t;
 
 /* Split a comma list into at most max items (buf is modified). */
@@ -114,7 +115,7 @@ static int st_main(int argc, char **argv) {
                "laplap, hdiff and fastwaves on regular and X-Y-unstructured grids.\n"
                "Usage: tsr-stencil laplap|hdiff|fastwaves [options]");
   st_opts_t o = {"128x1x8", "zcurve", "no", "yes", "soa", "double", "8", 4, 8, STENCIL_FW_FLAT_LIMIT, 1,
-                 {64, 64, 16}};
+                 {64, 64, 16}, "staged"};
   const tsr_opt_t opts[] = {
       {"size", 0, TSR_OPT_SIZE3, o.size, "XxYxZ", "domain, halo included (default 64x64x16)"},
       {"seed", 0, TSR_OPT_LONG, &o.seed, "S", "random inputs (default 1)"},
@@ -128,6 +129,7 @@ static int st_main(int argc, char **argv) {
       {"chase", 0, TSR_OPT_STRING, &o.chase, "LIST", "depth-2 points through depth 1: yes,no (default yes)"},
       {"fields", 0, TSR_OPT_STRING, &o.fields, "LIST", "fastwaves placement: soa,aos,aosoa (default soa)"},
       {"flat-limit", 0, TSR_OPT_INT, &o.flat, "K", "fastwaves: flat levels below K (default 0)"},
+      {"halo", 0, TSR_OPT_STRING, &o.halo, "MODE", "CUDA halo exchange between ranks: staged (pinned host buffers) or ipc (device to device, CUDA IPC; ranks on one node) (default staged)"},
   };
   const int nopts = (int)(sizeof opts / sizeof opts[0]);
   const char *pos[2];
@@ -147,6 +149,8 @@ static int st_main(int argc, char **argv) {
   TSR_CHECK(o.zw >= 0 && o.zw <= TSR_ZORDER_MAX_W, TSR_ERR_ARG, "--zcurve-width: expected 0..%d, got %d",
             TSR_ZORDER_MAX_W, o.zw);
   TSR_CHECK(o.flat >= 0, TSR_ERR_ARG, "--flat-limit must be >= 0");
+  TSR_CHECK(!strcmp(o.halo, "staged") || !strcmp(o.halo, "ipc"), TSR_ERR_ARG,
+            "--halo: expected staged or ipc, got '%s'", o.halo);
 
   /* lists */
   char bt[512], bo[64], bc[32], bh[32], bf[64], bp[32], bj[64];
@@ -236,6 +240,7 @@ static int st_main(int argc, char **argv) {
             r.shape = shapes[t / njv];
             r.shape.jpt = jv[t % njv];
             r.iterations = cli.iterations, r.runs = cli.runs, r.warmup = cli.warmup;
+            r.halo_ipc = !strcmp(o.halo, "ipc");
             r.verify = cli.verify && id != STENCIL_V_CPU_REF;
             r.times = calloc((size_t)cli.runs, sizeof(double));
             if (!r.times) rc = TSR_RAISE(TSR_ERR_ALLOC, "no memory");

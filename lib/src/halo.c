@@ -49,6 +49,21 @@ struct tsr_halo {
   int dim;
   tsr_dtype_t type;
   tsr_devkind_t kind;
+  /* CUDA IPC (tsr_halo_set_ipc): [0] the forward receives (r lists), [1]
+     the reverse receives (s lists). buf: two halves of half bytes; rem[k]:
+     neighbour k's buffer mapped here, roff[k] / rhalf[k]: where this rank's
+     message lands in it and its half size (bytes); n: exchanges done (the
+     half in use is n & 1). es: element size the buffers were made for. */
+  int ipc;
+  size_t ipc_es;
+  int ipc_dev;
+  struct {
+    char *buf;
+    size_t half;
+    char **rem;
+    size_t *roff, *rhalf;
+    unsigned long n;
+  } ipx[2];
 };
 
 /* ------------------------------------------------------------ host pack */
@@ -234,6 +249,7 @@ int tsr_halo_create(MPI_Comm comm, int nneigh, const int *ranks, tsr_idx_t nloca
   int err = h ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "halo: cannot allocate the object");
   if (h) {
     h->d_id = -1;
+    h->ipc_dev = -1;
     h->comm = MPI_COMM_NULL;
     if (MPI_Comm_dup(comm, &h->comm) != MPI_SUCCESS)
       err = TSR_RAISE(TSR_ERR_MPI, "halo: MPI_Comm_dup failed");
@@ -304,6 +320,10 @@ int tsr_halo_create_planes(const tsr_halo_t *h, int nplanes, tsr_idx_t stride, t
   return TSR_SUCCESS;
 }
 
+#ifdef TSR_HAVE_CUDA
+static void ipc_release(tsr_halo_t *h);
+#endif
+
 static void side_free(side_t *sd) {
   free(sd->off);
   free(sd->idx);
@@ -322,6 +342,9 @@ static void side_free(side_t *sd) {
 int tsr_halo_destroy(tsr_halo_t **hp) {
   if (!hp || !*hp) return TSR_SUCCESS;
   tsr_halo_t *h = *hp;
+#ifdef TSR_HAVE_CUDA
+  if (h->comm != MPI_COMM_NULL && (h->ipx[0].buf || h->ipx[1].buf)) ipc_release(h);
+#endif
   side_free(&h->s);
   side_free(&h->r);
   free(h->ranks);
@@ -416,6 +439,155 @@ static int device_prepare(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
 }
 #endif
 
+/* ------------------------------------------------------------ CUDA IPC */
+
+#ifdef TSR_HAVE_CUDA
+/* Unmap the neighbours' buffers and free this rank's (after a barrier, so
+   that no neighbour still has them mapped). Collective over h->comm. */
+static void ipc_release(tsr_halo_t *h) {
+  int me;
+  MPI_Comm_rank(h->comm, &me);
+  int any = 0;
+  for (int d = 0; d < 2; d++) {
+    if (h->ipx[d].rem)
+      for (int k = 0; k < h->nneigh; k++) {
+        int j = 0; /* mapped once per rank */
+        while (j < k && h->ranks[j] != h->ranks[k]) j++;
+        if (j == k && h->ipx[d].rem[k] && h->ranks[k] != me) cudaIpcCloseMemHandle(h->ipx[d].rem[k]);
+      }
+    any |= h->ipx[d].buf != NULL || h->ipx[d].rem != NULL;
+  }
+  if (any) MPI_Barrier(h->comm);
+  for (int d = 0; d < 2; d++) {
+    if (h->ipx[d].buf) cudaFree(h->ipx[d].buf);
+    free(h->ipx[d].rem);
+    free(h->ipx[d].roff);
+    free(h->ipx[d].rhalf);
+    memset(&h->ipx[d], 0, sizeof h->ipx[d]);
+  }
+  h->ipc_es = 0;
+  h->ipc_dev = -1;
+}
+
+/* What a rank tells neighbour k: its receive buffers' handles and where k's
+   messages land in them. */
+typedef struct {
+  cudaIpcMemHandle_t hd[2];
+  unsigned long long off[2], half[2];
+} ipc_msg_t;
+
+/* Local part of the mapping: buffers, handles, exchange with the neighbours,
+   open theirs. */
+static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
+  const int nn = h->nneigh;
+  int me;
+  MPI_Comm_rank(h->comm, &me);
+  const side_t *in[2] = {&h->r, &h->s};
+  ipc_msg_t *mine = calloc((size_t)TSR_MAX(nn, 1), sizeof *mine);
+  ipc_msg_t *theirs = calloc((size_t)TSR_MAX(nn, 1), sizeof *theirs);
+  int err = mine && theirs ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "halo IPC: no memory");
+  for (int d = 0; d < 2 && !err; d++) {
+    h->ipx[d].half = TSR_MAX((size_t)in[d]->off[nn] * es, (size_t)256);
+    h->ipx[d].rem = calloc((size_t)TSR_MAX(nn, 1), sizeof(char *));
+    h->ipx[d].roff = calloc((size_t)TSR_MAX(nn, 1), sizeof(size_t));
+    h->ipx[d].rhalf = calloc((size_t)TSR_MAX(nn, 1), sizeof(size_t));
+    if (!h->ipx[d].rem || !h->ipx[d].roff || !h->ipx[d].rhalf) {
+      err = TSR_RAISE(TSR_ERR_ALLOC, "halo IPC: no memory");
+      break;
+    }
+    if (cudaMalloc((void **)&h->ipx[d].buf, 2 * h->ipx[d].half) != cudaSuccess) {
+      h->ipx[d].buf = NULL;
+      err = TSR_RAISE(TSR_ERR_CUDA, "halo IPC: cannot allocate %zu bytes on the device",
+                      2 * h->ipx[d].half);
+      break;
+    }
+    cudaIpcMemHandle_t hd;
+    if (cudaIpcGetMemHandle(&hd, h->ipx[d].buf) != cudaSuccess) {
+      err = TSR_RAISE(TSR_ERR_UNSUPPORTED, "halo IPC: cudaIpcGetMemHandle failed on device %d",
+                      dev->id);
+      break;
+    }
+    for (int k = 0; k < nn; k++) {
+      mine[k].hd[d] = hd;
+      mine[k].off[d] = (unsigned long long)in[d]->off[k] * es;
+      mine[k].half[d] = h->ipx[d].half;
+    }
+  }
+  (void)cudaGetLastError();
+  /* every rank takes part in the handshake, failed or not (no hang); the
+     j-th message between two ranks pairs the j-th entries of their lists
+     that name each other, as the exchange's own messages do */
+  if (mine && theirs) {
+    MPI_Request *rq = h->req; /* [2 nn], idle between exchanges */
+    for (int k = 0; k < nn; k++)
+      MPI_Irecv(&theirs[k], (int)sizeof(ipc_msg_t), MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 20,
+                h->comm, &rq[k]);
+    for (int k = 0; k < nn; k++)
+      MPI_Isend(&mine[k], (int)sizeof(ipc_msg_t), MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 20,
+                h->comm, &rq[nn + k]);
+    if (MPI_Waitall(2 * nn, rq, MPI_STATUSES_IGNORE) != MPI_SUCCESS && !err)
+      err = TSR_RAISE(TSR_ERR_MPI, "halo IPC: the handle exchange with the neighbours failed");
+  }
+  for (int d = 0; d < 2 && !err; d++)
+    for (int k = 0; k < nn && !err; k++) {
+      h->ipx[d].roff[k] = (size_t)theirs[k].off[d];
+      h->ipx[d].rhalf[k] = (size_t)theirs[k].half[d];
+      if (h->ranks[k] == me) {
+        h->ipx[d].rem[k] = h->ipx[d].buf;
+        continue;
+      }
+      int j = 0; /* a rank named twice (periodic sides): its buffer is mapped once */
+      while (j < k && h->ranks[j] != h->ranks[k]) j++;
+      if (j < k) {
+        h->ipx[d].rem[k] = h->ipx[d].rem[j];
+        continue;
+      }
+      void *p = NULL;
+      cudaError_t ce = cudaIpcOpenMemHandle(&p, theirs[k].hd[d], cudaIpcMemLazyEnablePeerAccess);
+      if (ce != cudaSuccess) {
+        (void)cudaGetLastError();
+        err = TSR_RAISE(TSR_ERR_UNSUPPORTED,
+                        "halo IPC: cannot map the receive buffer of rank %d on device %d (%s): "
+                        "use the host-staged exchange", h->ranks[k], dev->id, cudaGetErrorString(ce));
+      } else {
+        h->ipx[d].rem[k] = p;
+      }
+    }
+  free(mine);
+  free(theirs);
+  return err;
+}
+
+static int ipc_setup(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
+  if (h->ipc_es >= es && h->ipc_dev == dev->id) return TSR_SUCCESS;
+  ipc_release(h);
+  int err = tsr_error_agree(h->comm, ipc_setup_local(h, dev, es));
+  if (err) {
+    ipc_release(h);
+    h->ipc = 0;
+    return tsr_error_trace(err, __FILE__, __LINE__, __func__);
+  }
+  h->ipc_es = es;
+  h->ipc_dev = dev->id;
+  return TSR_SUCCESS;
+}
+#endif
+
+int tsr_halo_set_ipc(tsr_halo_t *h, int on) {
+  TSR_CHECK(h, TSR_ERR_ARG, "tsr_halo_set_ipc: halo is NULL");
+  TSR_CHECK(h->state == 0, TSR_ERR_ARG, "tsr_halo_set_ipc: an exchange is in flight");
+#ifdef TSR_HAVE_CUDA
+  if (!on && (h->ipx[0].buf || h->ipx[1].buf)) ipc_release(h);
+  h->ipc = on ? 1 : 0;
+  return TSR_SUCCESS;
+#else
+  TSR_CHECK(!on, TSR_ERR_NOCUDA, "halo IPC: Tessera was built without CUDA");
+  return TSR_SUCCESS;
+#endif
+}
+
+int tsr_halo_uses_ipc(const tsr_halo_t *h) { return h ? h->ipc : 0; }
+
 /* ------------------------------------------------------------ exchange */
 
 static int check_call(tsr_halo_t *h, const tsr_device_t *dev, const void *data, int dim,
@@ -444,6 +616,36 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, 
   size_t es = (size_t)dim * tsr_dtype_size(t);
   tsr_idx_t nout = out->off[h->nneigh], nin = in->off[h->nneigh];
   int cuda = dev->kind == TSR_DEV_CUDA, direct = cuda && h->cuda_aware;
+#ifdef TSR_HAVE_CUDA
+  if (cuda && h->ipc) {
+    TSR_CALL(ipc_setup(h, dev, es));
+    TSR_CALL(device_prepare(h, dev, es));
+    TSR_CALL(tsr_halo_pack(dev, nout, out->d_idx, dim, t, data, out->dbuf));
+    const int d = state - 1; /* the receive buffers of this direction */
+    const size_t par = (size_t)(h->ipx[d].n & 1);
+    for (int k = 0; k < h->nneigh; k++) {
+      size_t n = (size_t)(out->off[k + 1] - out->off[k]) * es;
+      if (n == 0) continue;
+      TSR_CALL_CUDA(cudaMemcpyAsync(h->ipx[d].rem[k] + par * h->ipx[d].rhalf[k] + h->ipx[d].roff[k],
+                                    (char *)out->dbuf + (size_t)out->off[k] * es, n,
+                                    cudaMemcpyDeviceToDevice, 0));
+    }
+    TSR_CALL_CUDA(cudaStreamSynchronize(0)); /* in the neighbours' buffers before "ready" */
+    int nreq = 0;
+    for (int k = 0; k < h->nneigh; k++)
+      TSR_CALL_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state, h->comm,
+                             &h->req[nreq++]));
+    for (int k = 0; k < h->nneigh; k++)
+      TSR_CALL_MPI(MPI_Isend(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state, h->comm,
+                             &h->req[nreq++]));
+    h->state = state;
+    h->data = data;
+    h->dim = dim;
+    h->type = t;
+    h->kind = dev->kind;
+    return TSR_SUCCESS;
+  }
+#endif
   char *sbuf, *rbuf;
   if (!direct) {
     TSR_CALL(host_buf(out, (size_t)nout * es, cuda));
@@ -512,6 +714,14 @@ static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data,
     return TSR_SUCCESS;
   }
 #ifdef TSR_HAVE_CUDA
+  if (h->ipc) {
+    const int d = state - 1;
+    const size_t par = (size_t)(h->ipx[d].n & 1);
+    h->ipx[d].n++;
+    TSR_CALL(tsr_halo_unpack(dev, nin, in->d_idx, dim, t, h->ipx[d].buf + par * h->ipx[d].half,
+                             data, add));
+    return TSR_SUCCESS;
+  }
   if (!h->cuda_aware && nin > 0)
     TSR_CALL_CUDA(cudaMemcpy(in->dbuf, in->hbuf, (size_t)nin * es, cudaMemcpyHostToDevice));
   TSR_CALL(tsr_halo_unpack(dev, nin, in->d_idx, dim, t, in->dbuf, data, add));

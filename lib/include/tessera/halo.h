@@ -92,6 +92,20 @@ int tsr_halo_set_cuda_aware(tsr_halo_t *h, int on);
 /* 1 when exchanges on CUDA devices skip the host staging. */
 int tsr_halo_uses_cuda_aware(const tsr_halo_t *h);
 
+/* Ask for CUDA IPC on CUDA devices (collective: every rank of the halo
+ * asks): each rank maps its neighbours' device receive buffers
+ * (cudaIpcOpenMemHandle) and copies its messages into them device to device;
+ * MPI carries only a zero-byte "ready" per neighbour, and receive buffers
+ * alternate between two halves so that a copy never lands in a half its
+ * receiver may still be unpacking. The mapping is made at the first CUDA
+ * exchange (again when the element size grows); when any rank cannot map a
+ * neighbour's buffer (ranks on other nodes, no peer access) that exchange
+ * fails on every rank with TSR_ERR_UNSUPPORTED and the halo goes back to the
+ * host-staged path. With IPC on, tsr_halo_destroy is collective. */
+int tsr_halo_set_ipc(tsr_halo_t *h, int on);
+/* 1 when CUDA IPC was asked for and has not failed. */
+int tsr_halo_uses_ipc(const tsr_halo_t *h);
+
 /* Sizes: neighbours, and elements sent / received per exchange. */
 int tsr_halo_nneigh(const tsr_halo_t *h);
 tsr_idx_t tsr_halo_send_count(const tsr_halo_t *h);

@@ -1,0 +1,122 @@
+/* check_halo_ipc (run at 1, 2, 3 and 4 ranks, which share the GPUs present):
+ * the CUDA IPC halo exchange (tsr_halo_set_ipc) against the host exchange
+ * on the same halo: forward exchanges of fresh random data five times in a
+ * row (both halves of the receive buffers, each reused), then reverse
+ * exchanges, in three element types and component counts (the buffers are
+ * remade when the element size grows), on regular grids with and without
+ * periodic sides (a rank may be its own neighbour, or a neighbour twice).
+ * Forward results must be bit-identical (copies); reverse results too in
+ * int64, and within 1e-4 (float) / 1e-12 (double) of max(|ref|, 1) in floating
+ * point (values in [-100, 100], a few contributions per cell), where the CUDA
+ * unpack adds a cell's contributions in another order
+ * than the host. Skips without a GPU. */
+#include <math.h>
+#include <unistd.h> /* getpid, used by tsr_check.h */
+#include "tsr_check.h"
+
+typedef struct {
+  tsr_idx_t n[3];
+  int halo, periodic[2];
+} cfg_t;
+static const cfg_t cfgs[] = {{{37, 29, 3}, 2, {0, 0}}, {{20, 18, 2}, 1, {1, 1}}};
+static const struct {
+  tsr_dtype_t t;
+  int dim;
+} types[] = {{TSR_FLOAT, 1}, {TSR_DOUBLE, 2}, {TSR_INT64, 3}};
+
+static void fill_random(void *a, tsr_dtype_t t, size_t n, unsigned long long *seed) {
+  for (size_t i = 0; i < n; i++) {
+    double v = tsr_test_rand(seed, -100.0, 100.0);
+    switch (t) {
+      case TSR_INT64: ((int64_t *)a)[i] = (int64_t)(v * 1e6); break;
+      case TSR_FLOAT: ((float *)a)[i] = (float)v; break;
+      default: ((double *)a)[i] = v; break;
+    }
+  }
+}
+
+START_TEST(test_ipc_equals_host) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  tsr_device_t cpu, gpu;
+  ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CPU, &cpu));
+  ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CUDA, &gpu));
+  for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
+    tsr_grid_part_t p;
+    ck_tsr(tsr_grid_part_init(MPI_COMM_WORLD, cfgs[c].n, cfgs[c].halo, cfgs[c].periodic, &p));
+    tsr_grid_box_t b = tsr_grid_part_local(&p, 1);
+    tsr_halo_t *h = NULL;
+    ck_tsr(tsr_halo_create_regular(&p, &b, &h));
+    ck_tsr(tsr_halo_set_ipc(h, 1));
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
+      const tsr_dtype_t t = types[k].t;
+      const int dim = types[k].dim;
+      const size_t n = (size_t)(b.nx * b.ny * b.nz) * (size_t)dim, bytes = n * tsr_dtype_size(t);
+      char *ref = malloc(bytes), *got = malloc(bytes);
+      void *d = NULL;
+      ck_assert(ref && got);
+      ck_tsr(tsr_device_malloc(&gpu, bytes, &d));
+      unsigned long long seed = 1000003ULL * (unsigned long long)(rank + 1) + 17 * c + k;
+      for (int rev = 0; rev < 2; rev++)
+        for (int it = 0; it < 5; it++) {
+          fill_random(ref, t, n, &seed);
+          memcpy(got, ref, bytes);
+          ck_tsr(tsr_device_upload(&gpu, d, got, bytes));
+          if (rev) {
+            ck_tsr(tsr_halo_reverse_begin(h, &cpu, ref, dim, t));
+            ck_tsr(tsr_halo_reverse_end(h, &cpu, ref, dim, t));
+            ck_tsr(tsr_halo_reverse_begin(h, &gpu, d, dim, t));
+            ck_tsr(tsr_halo_reverse_end(h, &gpu, d, dim, t));
+          } else {
+            ck_tsr(tsr_halo_begin(h, &cpu, ref, dim, t));
+            ck_tsr(tsr_halo_end(h, &cpu, ref, dim, t));
+            ck_tsr(tsr_halo_begin(h, &gpu, d, dim, t));
+            ck_tsr(tsr_halo_end(h, &gpu, d, dim, t));
+          }
+          ck_tsr(tsr_device_sync(&gpu));
+          ck_tsr(tsr_device_download(&gpu, got, d, bytes));
+          ck_assert_msg(tsr_halo_uses_ipc(h), "IPC was switched off");
+          const double tol = !rev || t == TSR_INT64 ? 0 : t == TSR_FLOAT ? 1e-4 : 1e-12;
+          double worst = 0;
+          for (size_t i = 0; i < n; i++) {
+            double x, y;
+            if (t == TSR_FLOAT) x = ((float *)got)[i], y = ((float *)ref)[i];
+            else if (t == TSR_DOUBLE) x = ((double *)got)[i], y = ((double *)ref)[i];
+            else x = (double)((int64_t *)got)[i], y = (double)((int64_t *)ref)[i];
+            const double e = fabs(x - y) / (fabs(y) > 1 ? fabs(y) : 1);
+            if (e > worst) worst = e;
+          }
+          ck_assert_msg(worst <= tol,
+                        "rank %d grid %zu type %d dim %d %s exchange %d: IPC result differs from "
+                        "the host exchange by %.3e (tolerance %.0e)", rank, c, (int)t, dim,
+                        rev ? "reverse" : "forward", it, worst, tol);
+        }
+      ck_tsr(tsr_device_free(&gpu, &d));
+      free(ref);
+      free(got);
+    }
+    ck_tsr(tsr_halo_destroy(&h));
+  }
+}
+END_TEST
+
+static Suite *halo_ipc_suite(void) {
+  Suite *s = suite_create("halo_ipc");
+  TCase *tc = tcase_create("ipc");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, test_ipc_equals_host);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(int argc, char **argv) {
+  if (!tsr_test_have_gpu()) {
+    int rank = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) tsr_test_skip_all("no CUDA device");
+    MPI_Finalize();
+    return EXIT_SUCCESS;
+  }
+  return tsr_test_run_mpi(&argc, &argv, halo_ipc_suite);
+}

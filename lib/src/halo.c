@@ -57,6 +57,10 @@ struct tsr_halo {
   int ipc;
   size_t ipc_es;
   int ipc_dev;
+#ifdef TSR_HAVE_CUDA
+  cudaStream_t ipc_stream; /* the device copies, beside the caller's work */
+  cudaEvent_t ipc_packed, ipc_copied;
+#endif
   struct {
     char *buf;
     size_t half;
@@ -458,6 +462,11 @@ static void ipc_release(tsr_halo_t *h) {
     any |= h->ipx[d].buf != NULL || h->ipx[d].rem != NULL;
   }
   if (any) MPI_Barrier(h->comm);
+  if (h->ipc_stream) cudaStreamDestroy(h->ipc_stream);
+  if (h->ipc_packed) cudaEventDestroy(h->ipc_packed);
+  if (h->ipc_copied) cudaEventDestroy(h->ipc_copied);
+  h->ipc_stream = NULL;
+  h->ipc_packed = h->ipc_copied = NULL;
   for (int d = 0; d < 2; d++) {
     if (h->ipx[d].buf) cudaFree(h->ipx[d].buf);
     free(h->ipx[d].rem);
@@ -486,6 +495,10 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
   ipc_msg_t *mine = calloc((size_t)TSR_MAX(nn, 1), sizeof *mine);
   ipc_msg_t *theirs = calloc((size_t)TSR_MAX(nn, 1), sizeof *theirs);
   int err = mine && theirs ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "halo IPC: no memory");
+  if (!err && (cudaStreamCreateWithFlags(&h->ipc_stream, cudaStreamNonBlocking) != cudaSuccess ||
+               cudaEventCreateWithFlags(&h->ipc_packed, cudaEventDisableTiming) != cudaSuccess ||
+               cudaEventCreateWithFlags(&h->ipc_copied, cudaEventDisableTiming) != cudaSuccess))
+    err = TSR_RAISE(TSR_ERR_CUDA, "halo IPC: cannot create the copy stream or its events");
   for (int d = 0; d < 2 && !err; d++) {
     h->ipx[d].half = TSR_MAX((size_t)in[d]->off[nn] * es, (size_t)256);
     h->ipx[d].rem = calloc((size_t)TSR_MAX(nn, 1), sizeof(char *));
@@ -621,23 +634,24 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, 
     TSR_CALL(ipc_setup(h, dev, es));
     TSR_CALL(device_prepare(h, dev, es));
     TSR_CALL(tsr_halo_pack(dev, nout, out->d_idx, dim, t, data, out->dbuf));
+    /* the copies run on the halo's own stream, after the pack, beside
+       whatever the caller launches before end (which waits for them and
+       only then tells the neighbours) */
     const int d = state - 1; /* the receive buffers of this direction */
     const size_t par = (size_t)(h->ipx[d].n & 1);
+    TSR_CALL_CUDA(cudaEventRecord(h->ipc_packed, 0));
+    TSR_CALL_CUDA(cudaStreamWaitEvent(h->ipc_stream, h->ipc_packed, 0));
     for (int k = 0; k < h->nneigh; k++) {
       size_t n = (size_t)(out->off[k + 1] - out->off[k]) * es;
       if (n == 0) continue;
       TSR_CALL_CUDA(cudaMemcpyAsync(h->ipx[d].rem[k] + par * h->ipx[d].rhalf[k] + h->ipx[d].roff[k],
                                     (char *)out->dbuf + (size_t)out->off[k] * es, n,
-                                    cudaMemcpyDeviceToDevice, 0));
+                                    cudaMemcpyDeviceToDevice, h->ipc_stream));
     }
-    TSR_CALL_CUDA(cudaStreamSynchronize(0)); /* in the neighbours' buffers before "ready" */
-    int nreq = 0;
+    TSR_CALL_CUDA(cudaEventRecord(h->ipc_copied, h->ipc_stream));
     for (int k = 0; k < h->nneigh; k++)
       TSR_CALL_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state, h->comm,
-                             &h->req[nreq++]));
-    for (int k = 0; k < h->nneigh; k++)
-      TSR_CALL_MPI(MPI_Isend(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state, h->comm,
-                             &h->req[nreq++]));
+                             &h->req[k]));
     h->state = state;
     h->data = data;
     h->dim = dim;
@@ -704,6 +718,15 @@ static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data,
   TSR_CHECK(h->data == data && h->dim == dim && h->type == t && h->kind == dev->kind,
             TSR_ERR_ARG, "halo: end called with other data, dim, type or device than begin");
   h->state = 0;
+#ifdef TSR_HAVE_CUDA
+  if (dev->kind == TSR_DEV_CUDA && h->ipc) {
+    /* this rank's copies are in the neighbours' buffers: "ready" to each */
+    TSR_CALL_CUDA(cudaEventSynchronize(h->ipc_copied));
+    for (int k = 0; k < h->nneigh; k++)
+      TSR_CALL_MPI(MPI_Isend(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state, h->comm,
+                             &h->req[h->nneigh + k]));
+  }
+#endif
   TSR_CALL_MPI(MPI_Waitall(2 * h->nneigh, h->req, MPI_STATUSES_IGNORE));
   side_t *in = state == 1 ? &h->r : &h->s;
   size_t es = (size_t)dim * tsr_dtype_size(t);

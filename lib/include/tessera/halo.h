@@ -94,8 +94,10 @@ int tsr_halo_uses_cuda_aware(const tsr_halo_t *h);
 
 /* Ask for CUDA IPC on CUDA devices (collective: every rank of the halo
  * asks): each rank maps its neighbours' device receive buffers
- * (cudaIpcOpenMemHandle) and copies its messages into them device to device;
- * MPI carries only a zero-byte "ready" per neighbour, and receive buffers
+ * (cudaIpcOpenMemHandle) and copies its messages into them device to device
+ * on a stream of its own (begin returns at once; the caller's kernels on the
+ * default stream run beside the copies; end waits for them); MPI carries
+ * only a zero-byte "ready" per neighbour, and receive buffers
  * alternate between two halves so that a copy never lands in a half its
  * receiver may still be unpacking. The mapping is made at the first CUDA
  * exchange (again when the element size grows); when any rank cannot map a

@@ -456,7 +456,7 @@ static void ipc_release(tsr_halo_t *h) {
     if (h->ipx[d].rem)
       for (int k = 0; k < h->nneigh; k++) {
         int j = 0; /* mapped once per rank */
-        while (j < k && h->ranks[j] != h->ranks[k]) j++;
+        while (j < k && (h->ranks[j] != h->ranks[k] || !h->ipx[d].rem[j])) j++;
         if (j == k && h->ipx[d].rem[k] && h->ranks[k] != me) cudaIpcCloseMemHandle(h->ipx[d].rem[k]);
       }
     any |= h->ipx[d].buf != NULL || h->ipx[d].rem != NULL;
@@ -476,6 +476,16 @@ static void ipc_release(tsr_halo_t *h) {
   }
   h->ipc_es = 0;
   h->ipc_dev = -1;
+}
+
+/* Neighbour k takes part in IPC exchanges when messages go either way
+   (both ranks see the same counts, so they agree; a rank listed with
+   nothing to exchange is left out, as the staged path leaves out empty
+   messages). Active pairs exchange a "ready" both ways every time: it
+   tells the receiver its data are in, and the sender that its last
+   unpack is done. */
+static int ipc_active(const tsr_halo_t *h, int k) {
+  return h->s.off[k + 1] > h->s.off[k] || h->r.off[k + 1] > h->r.off[k];
 }
 
 /* What a rank tells neighbour k: its receive buffers' handles and where k's
@@ -532,17 +542,20 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
      that name each other, as the exchange's own messages do */
   if (mine && theirs) {
     MPI_Request *rq = h->req; /* [2 nn], idle between exchanges */
-    for (int k = 0; k < nn; k++)
+    for (int k = 0; k < nn; k++) {
+      rq[k] = rq[nn + k] = MPI_REQUEST_NULL;
+      if (!ipc_active(h, k)) continue;
       MPI_Irecv(&theirs[k], (int)sizeof(ipc_msg_t), MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 20,
                 h->comm, &rq[k]);
-    for (int k = 0; k < nn; k++)
       MPI_Isend(&mine[k], (int)sizeof(ipc_msg_t), MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 20,
                 h->comm, &rq[nn + k]);
+    }
     if (MPI_Waitall(2 * nn, rq, MPI_STATUSES_IGNORE) != MPI_SUCCESS && !err)
       err = TSR_RAISE(TSR_ERR_MPI, "halo IPC: the handle exchange with the neighbours failed");
   }
   for (int d = 0; d < 2 && !err; d++)
     for (int k = 0; k < nn && !err; k++) {
+      if (!ipc_active(h, k)) continue;
       h->ipx[d].roff[k] = (size_t)theirs[k].off[d];
       h->ipx[d].rhalf[k] = (size_t)theirs[k].half[d];
       if (h->ranks[k] == me) {
@@ -550,7 +563,7 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
         continue;
       }
       int j = 0; /* a rank named twice (periodic sides): its buffer is mapped once */
-      while (j < k && h->ranks[j] != h->ranks[k]) j++;
+      while (j < k && (h->ranks[j] != h->ranks[k] || !h->ipx[d].rem[j])) j++;
       if (j < k) {
         h->ipx[d].rem[k] = h->ipx[d].rem[j];
         continue;
@@ -649,9 +662,12 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, 
                                     cudaMemcpyDeviceToDevice, h->ipc_stream));
     }
     TSR_CALL_CUDA(cudaEventRecord(h->ipc_copied, h->ipc_stream));
-    for (int k = 0; k < h->nneigh; k++)
-      TSR_CALL_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state, h->comm,
-                             &h->req[k]));
+    for (int k = 0; k < h->nneigh; k++) {
+      h->req[k] = h->req[h->nneigh + k] = MPI_REQUEST_NULL;
+      if (ipc_active(h, k))
+        TSR_CALL_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state,
+                               h->comm, &h->req[k]));
+    }
     h->state = state;
     h->data = data;
     h->dim = dim;
@@ -723,8 +739,9 @@ static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data,
     /* this rank's copies are in the neighbours' buffers: "ready" to each */
     TSR_CALL_CUDA(cudaEventSynchronize(h->ipc_copied));
     for (int k = 0; k < h->nneigh; k++)
-      TSR_CALL_MPI(MPI_Isend(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state, h->comm,
-                             &h->req[h->nneigh + k]));
+      if (ipc_active(h, k))
+        TSR_CALL_MPI(MPI_Isend(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state,
+                               h->comm, &h->req[h->nneigh + k]));
   }
 #endif
   TSR_CALL_MPI(MPI_Waitall(2 * h->nneigh, h->req, MPI_STATUSES_IGNORE));

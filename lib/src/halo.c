@@ -51,9 +51,10 @@ struct tsr_halo {
   tsr_devkind_t kind;
   /* CUDA IPC (tsr_halo_set_ipc): [0] the forward receives (r lists), [1]
      the reverse receives (s lists). buf: two halves of half bytes; rem[k]:
-     neighbour k's buffer mapped here, roff[k] / rhalf[k]: where this rank's
-     message lands in it and its half size (bytes); n: exchanges done (the
-     half in use is n & 1). es: element size the buffers were made for. */
+     neighbour k's buffer mapped here, roff[k]: where this rank's message
+     lands in each half (elements: times the exchange's element size),
+     rhalf[k]: its half size (bytes); n: exchanges done (the half in use is
+     n & 1). es: the largest element size the buffers hold. */
   int ipc;
   size_t ipc_es;
   int ipc_dev;
@@ -532,7 +533,7 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
     }
     for (int k = 0; k < nn; k++) {
       mine[k].hd[d] = hd;
-      mine[k].off[d] = (unsigned long long)in[d]->off[k] * es;
+      mine[k].off[d] = (unsigned long long)in[d]->off[k];
       mine[k].half[d] = h->ipx[d].half;
     }
   }
@@ -657,7 +658,7 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, 
     for (int k = 0; k < h->nneigh; k++) {
       size_t n = (size_t)(out->off[k + 1] - out->off[k]) * es;
       if (n == 0) continue;
-      TSR_CALL_CUDA(cudaMemcpyAsync(h->ipx[d].rem[k] + par * h->ipx[d].rhalf[k] + h->ipx[d].roff[k],
+      TSR_CALL_CUDA(cudaMemcpyAsync(h->ipx[d].rem[k] + par * h->ipx[d].rhalf[k] + h->ipx[d].roff[k] * es,
                                     (char *)out->dbuf + (size_t)out->off[k] * es, n,
                                     cudaMemcpyDeviceToDevice, h->ipc_stream));
     }

@@ -3,7 +3,7 @@
  * on the same halo: forward exchanges of fresh random data five times in a
  * row (both halves of the receive buffers, each reused), then reverse
  * exchanges, in three element types and component counts (the buffers are
- * remade when the element size grows), on regular grids with and without
+ * remade when the element size grows, and reused when it shrinks), on regular grids with and without
  * periodic sides (a rank may be its own neighbour, or a neighbour twice).
  * Forward results must be bit-identical (copies); reverse results too in
  * int64, and within 1e-4 (float) / 1e-12 (double) of max(|ref|, 1) in floating
@@ -22,7 +22,7 @@ static const cfg_t cfgs[] = {{{37, 29, 3}, 2, {0, 0}}, {{20, 18, 2}, 1, {1, 1}}}
 static const struct {
   tsr_dtype_t t;
   int dim;
-} types[] = {{TSR_FLOAT, 1}, {TSR_DOUBLE, 2}, {TSR_INT64, 3}};
+} types[] = {{TSR_FLOAT, 1}, {TSR_DOUBLE, 2}, {TSR_INT64, 3}, {TSR_DOUBLE, 1}};
 
 static void fill_random(void *a, tsr_dtype_t t, size_t n, unsigned long long *seed) {
   for (size_t i = 0; i < n; i++) {

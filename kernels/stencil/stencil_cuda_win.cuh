@@ -73,6 +73,14 @@ static __device__ __forceinline__ int32_t st_ldplan(const int32_t *p) {
   return v;
 }
 
+/* p + s elements of es bytes: one IMAD.WIDE.U32 (es unknown to the compiler). */
+template <typename T>
+static __device__ __forceinline__ T *st_wat(T *p, uint32_t s, uint32_t es) {
+  uint64_t r;
+  asm("mad.wide.u32 %0, %1, %2, %3;" : "=l"(r) : "r"(s), "r"(es), "l"(p));
+  return reinterpret_cast<T *>(r);
+}
+
 #define ST_WQ static __device__ __forceinline__
 #define ST_WLD(p) __ldg(p)
 #define ST_WUNROLL _Pragma("unroll")
@@ -107,8 +115,11 @@ static __device__ __forceinline__ int32_t st_ldplan(const int32_t *p) {
 #undef ST_REAL
 #undef ST_FN
 #undef ST_WN
-/* the same chains with the slots in the chain plan: unstr jwindow-plan */
+/* the same chains with the slots in the chain plan: unstr jwindow-plan;
+   addresses by one wide multiply-add with the element size taken from x->sy
+   (a kernel argument, so it is not folded into a two-instruction shift) */
 #define ST_WUGET(p) st_ldplan(p)
+#define ST_WAT(x, p, o) st_wat(p, (uint32_t)(o), (uint32_t)(x)->sy)
 #define ST_WUSTRIDE 32
 #define ST_REAL double
 #define ST_FN(f) f##_d
@@ -125,6 +136,7 @@ static __device__ __forceinline__ int32_t st_ldplan(const int32_t *p) {
 #undef ST_FN
 #undef ST_WN
 #undef ST_WUGET
+#undef ST_WAT
 #undef ST_WUSTRIDE
 #undef ST_WUNSTR
 /* shuffles: jwindow-shfl */
@@ -275,9 +287,10 @@ static __device__ __forceinline__ void st_uchain(const G &g, int32_t s0, int n, 
  * runs the unrolled column. */
 template <typename T, int HDIFF, int J, class W>
 static __device__ __forceinline__ void st_uwin_levels(const StK13<T, HDIFF> &st, const int32_t *u,
-                                                      int64_t zs, int n, int64_t za, int64_t zb) {
+                                                      int64_t zs, int n, int64_t za, int64_t zb,
+                                                      int64_t sy = 0) {
   W col;
-  col.sy = 0, col.lane = 0, col.xin = 1, col.hin = 1, col.xout = 1;
+  col.sy = sy, col.lane = 0, col.xin = 1, col.hin = 1, col.xout = 1;
   col.u = u;
   for (int64_t z = za; z < zb; z++) {
     const int64_t c = z * zs;
@@ -375,13 +388,15 @@ __global__ void st_k_uplan(G g, const int32_t *__restrict__ col, int64_t ncol, i
  * lookups. */
 template <typename T, int HDIFF, int J>
 __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan, int64_t ncol,
-                           int64_t nrow, int64_t nchain, int64_t zs, int64_t z0, int64_t z1, int kpt) {
+                           int64_t nrow, int64_t nchain, int64_t zs, int64_t z0, int64_t z1, int kpt,
+                           uint32_t esz) {
   const int64_t t = ((int64_t)blockIdx.x * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
   const int64_t za = z0 + ((int64_t)blockIdx.z * blockDim.z + threadIdx.z) * kpt;
   const int64_t zb = za + kpt < z1 ? za + kpt : z1;
   if (t >= nchain || za >= z1) return;
   st_uwin_levels<T, HDIFF, J, typename StWcol<T, 3>::type>(st, plan + st_uplan_base<J>(t), zs,
-                                                          st_uchain_rows(t, ncol, nrow, J), za, zb);
+                                                          st_uchain_rows(t, ncol, nrow, J), za, zb,
+                                                          esz);
 }
 
 /* The device plan (one per translation unit): built at the first launch for
@@ -424,7 +439,7 @@ static int st_run_uwin_j(int strategy, const StK13<T, HDIFF> &st, const stencil_
       if (!l->attr) TSR_CALL((st_uplan_build<J, StGridUn<C, D>, D>(gu, g, nchain)));          \
       return st_go(st_k_uwinp<T, HDIFF, J>, l, st,                                          \
                    (const int32_t *)stencil_uplan_dev, g->ncol, g->nrow, nchain, g->zs, l->z0,  \
-                   l->z1, l->kpt);                                                          \
+                   l->z1, l->kpt, (uint32_t)sizeof(T));                                     \
     }                                                                                       \
     return st_go(st_k_uwin<T, HDIFF, J, StGridUn<C, D>, D>, l, st, gu,                      \
                  (const int32_t *)stencil_ucol_dev, g->ncol, g->nrow, l->z0, l->z1, l->kpt); \

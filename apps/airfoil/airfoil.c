@@ -140,7 +140,7 @@ static int af_main(int argc, char **argv) {
   cli.runs = 1;
   cli.warmup = 0;
   int64_t size[3] = {400, 600, 1};
-  const char *precision = "double", *reorder = "none", *partitioner = "metis";
+  const char *precision = "double", *reorder = "none", *partitioner = "metis", *halo = "staged";
   int block = 256, exact = 0, nofuse = 0, profile = 0;
   const char *profile_csv = NULL;
   double imbalance = 1.001, eps = 0;
@@ -165,9 +165,13 @@ static int af_main(int argc, char **argv) {
        "synchronised per launcher; CPU timers): calls, seconds, bytes, GB/s, % of floor"},
       {"profile-csv", 0, TSR_OPT_STRING, &profile_csv, "FILE",
        "--profile's rows as CSV (docs/CSV.md); implies --profile"},
+      {"halo", 0, TSR_OPT_STRING, &halo, "staged|ipc",
+       "CUDA halo exchange between ranks: pinned host buffers, or device to device by CUDA IPC "
+       "(ranks on one node) (staged)"},
   };
   TSR_CALL(tsr_error_agree(MPI_COMM_WORLD,
-                           tsr_cli_parse(&cli, argc, argv, opts, 11, MPI_COMM_WORLD, NULL, 0, NULL)));
+                           tsr_cli_parse(&cli, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]),
+                                         MPI_COMM_WORLD, NULL, 0, NULL)));
   if (cli.exit_now) return 0;
   if (cli.list_variants) {
     tsr_variant_list(af_variants, AIRFOIL_NVARIANTS, stdout);
@@ -177,7 +181,10 @@ static int af_main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const int say = !cli.quiet && rank == 0;
-  airfoil_setup_t setup = {AIRFOIL_REORDER_NONE, block, imbalance, eps, TSR_PARTITIONER_METIS};
+  TSR_CHECK(!strcmp(halo, "staged") || !strcmp(halo, "ipc"), TSR_ERR_ARG,
+            "--halo: '%s', expected staged or ipc", halo);
+  airfoil_setup_t setup = {AIRFOIL_REORDER_NONE, block, imbalance, eps, TSR_PARTITIONER_METIS,
+                           !strcmp(halo, "ipc")};
   if (tsr_partitioner_parse(partitioner, &setup.partitioner) ||
       setup.partitioner == TSR_PARTITIONER_BLOCK) {
     tsr_error_clear();

@@ -319,6 +319,10 @@ int tsr_halo_create_planes(const tsr_halo_t *h, int nplanes, tsr_idx_t stride, t
   if (!err)
     err = tsr_halo_create(h->comm, nn, h->ranks, stride * nplanes, cnt, idx, cnt + nn,
                           idx + ns * nplanes, out);
+  if (!err) { /* the transport asked for on h carries over */
+    (*out)->cuda_aware = h->cuda_aware;
+    (*out)->ipc = h->ipc;
+  }
   free(cnt);
   free(idx);
   TSR_CALL(err);

@@ -142,7 +142,7 @@ START_TEST(test_variants) {
   ck_tsr(airfoil_problem_from_mesh(m, "gen", &p));
   check_problem(&p);
   for (int how = AIRFOIL_REORDER_GPS; how <= AIRFOIL_REORDER_PARTITION; how++) {
-    airfoil_setup_t o = {(airfoil_reorder_t)how, 64, 1.001, 0, TSR_PARTITIONER_METIS};
+    airfoil_setup_t o = {(airfoil_reorder_t)how, 64, 1.001, 0, TSR_PARTITIONER_METIS, 0};
     airfoil_local_t l;
     ck_tsr(airfoil_local_create(MPI_COMM_SELF, m, "gen", &o, &l));
     if (how == AIRFOIL_REORDER_PARTITION) ck_assert(l.p.neblock > 0 && l.p.eblock_off);

@@ -14,7 +14,8 @@
  *    exchange) fills every halo row with its owner's values, as the AoS
  *    exchange does (values made from global ids, so independent of both);
  *  - with a GPU on every rank: each CUDA variant (strategy x layout, fused
- *    and not, in the file's numbering and partition-reordered) gives the
+ *    and not, in the file's numbering and partition-reordered, halos host-
+ *    staged and by CUDA IPC) gives the
  *    rms history of the same variant run serially on the whole mesh to
  *    1e-12 relative, and the CPU reference's to 1e-9; the final owned q to
  *    1e-12 of max |q|. Without a GPU that case is left out (one comment). */
@@ -45,7 +46,7 @@ START_TEST(test_histories) {
   airfoil_run_t rs = {N, AIRFOIL_DOUBLE, ref, NULL, 0};
   ck_tsr(airfoil_cpu_ref(&ps, &rs));
   for (int how = AIRFOIL_REORDER_NONE; how <= AIRFOIL_REORDER_PARTITION; how++) {
-    airfoil_setup_t o = {(airfoil_reorder_t)how, 64, 1.001, 0, TSR_PARTITIONER_METIS};
+    airfoil_setup_t o = {(airfoil_reorder_t)how, 64, 1.001, 0, TSR_PARTITIONER_METIS, 0};
     airfoil_local_t l;
     ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, "gen", &o, &l));
     airfoil_run_t r = {N, AIRFOIL_DOUBLE, rms, NULL, 0};
@@ -82,7 +83,7 @@ START_TEST(test_output_and_block_read) {
   /* read by blocks, partition, reorder, run, write back */
   tsr_mesh_t *m = NULL;
   ck_tsr(airfoil_mesh_read(MPI_COMM_WORLD, in, &m));
-  airfoil_setup_t o = {AIRFOIL_REORDER_GPS, 64, 1.001, 0, TSR_PARTITIONER_METIS};
+  airfoil_setup_t o = {AIRFOIL_REORDER_GPS, 64, 1.001, 0, TSR_PARTITIONER_METIS, 0};
   airfoil_local_t l;
   ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, in, &o, &l));
   double *q = malloc(sizeof(double) * (4 * l.p.ncell + 1));
@@ -136,7 +137,7 @@ START_TEST(test_ptscotch) {
   double ref[N], rms[N];
   airfoil_run_t rs = {N, AIRFOIL_DOUBLE, ref, NULL, 0};
   ck_tsr(airfoil_cpu_ref(&ps, &rs));
-  airfoil_setup_t o = {AIRFOIL_REORDER_NONE, 64, 1.001, 0, TSR_PARTITIONER_PTSCOTCH};
+  airfoil_setup_t o = {AIRFOIL_REORDER_NONE, 64, 1.001, 0, TSR_PARTITIONER_PTSCOTCH, 0};
   airfoil_local_t l;
   ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, "gen", &o, &l));
   airfoil_run_t r = {N, AIRFOIL_DOUBLE, rms, NULL, 0};
@@ -169,7 +170,7 @@ static double cell_value(int64_t g, int n) { return 1000.0 * (double)g + n + 0.2
 START_TEST(test_halo_planes) {
   tsr_mesh_t *m = NULL;
   ck_tsr(airfoil_naca0012(24, 14, 1, &m));
-  airfoil_setup_t o = {AIRFOIL_REORDER_GPS, 64, 1.001, 0, TSR_PARTITIONER_METIS};
+  airfoil_setup_t o = {AIRFOIL_REORDER_GPS, 64, 1.001, 0, TSR_PARTITIONER_METIS, 0};
   airfoil_local_t l;
   ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, "gen", &o, &l));
   const int64_t nc = l.p.ncell, nco = l.p.ncell_owned;
@@ -229,8 +230,9 @@ START_TEST(test_cuda_histories) {
   double *qs = malloc(sizeof(double) * 4 * ps.ncell);
   airfoil_run_t rc_ = {NG, AIRFOIL_DOUBLE, cref, NULL, 0};
   ck_tsr(airfoil_cpu_ref(&ps, &rc_));
-  for (int how = AIRFOIL_REORDER_NONE; how <= AIRFOIL_REORDER_PARTITION; how += 3) {
-    airfoil_setup_t so = {(airfoil_reorder_t)how, 64, 1.001, 0, TSR_PARTITIONER_METIS};
+  for (int k = 0; k < 4; k++) { /* reorder none / partition, halo staged / CUDA IPC */
+    const int how = k % 2 ? AIRFOIL_REORDER_PARTITION : AIRFOIL_REORDER_NONE, ipc = k / 2;
+    airfoil_setup_t so = {(airfoil_reorder_t)how, 64, 1.001, 0, TSR_PARTITIONER_METIS, ipc};
     airfoil_local_t l;
     ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, "gen", &so, &l));
     const int64_t *gid = tsr_mesh_set(l.mesh, tsr_mesh_find_set(l.mesh, "cells"))->global_id;
@@ -250,8 +252,9 @@ START_TEST(test_cuda_histories) {
             for (int n = 0; n < 4; n++)
               wq = fmax(wq, fabs(q[4 * i + n] - qs[4 * (gid ? gid[i] : i) + n]) / qmax);
           if (!tsr_test_all(rc == 0 && wg < TOL && wc < 1e-9 && wq < TOL))
-            ck_abort_msg("reorder %d incr %d layout %d fuse %d: rc %d (%s), vs serial GPU %.3e, "
-                         "vs CPU %.3e, q %.3e", how, incr, layout, fuse, rc,
+            ck_abort_msg("reorder %d halo %s incr %d layout %d fuse %d: rc %d (%s), vs serial "
+                         "GPU %.3e, vs CPU %.3e, q %.3e", how, ipc ? "ipc" : "staged", incr,
+                         layout, fuse, rc,
                          rc ? tsr_error_message() : "", wg, wc, wq);
         }
     free(q);

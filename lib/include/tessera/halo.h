@@ -65,7 +65,8 @@ int tsr_halo_create_mesh(MPI_Comm comm, const tsr_mesh_t *mesh, int set, tsr_hal
  * of h becomes elements c*stride + i, c = 0 .. nplanes-1, and one message
  * per neighbour carries every plane. nplanes = 1 gives a copy of h (a second
  * exchange of the same pattern in flight at once). Every index of h must be
- * below stride. Collective over h's communicator. */
+ * below stride. The transport asked for on h (CUDA-aware MPI, CUDA IPC)
+ * carries over. Collective over h's communicator. */
 int tsr_halo_create_planes(const tsr_halo_t *h, int nplanes, tsr_idx_t stride, tsr_halo_t **out);
 
 int tsr_halo_destroy(tsr_halo_t **h); /* sets *h = NULL */

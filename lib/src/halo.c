@@ -636,6 +636,16 @@ static int check_call(tsr_halo_t *h, const tsr_device_t *dev, const void *data, 
   return TSR_SUCCESS;
 }
 
+/* Record the exchange now in flight (end checks that it gets the same). */
+static void in_flight(tsr_halo_t *h, int state, const tsr_device_t *dev, const void *data, int dim,
+                      tsr_dtype_t t) {
+  h->state = state;
+  h->data = data;
+  h->dim = dim;
+  h->type = t;
+  h->kind = dev->kind;
+}
+
 /* Pack `out`, post receives into `in` and sends from `out`. */
 static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, int dim,
                  tsr_dtype_t t) {
@@ -673,11 +683,7 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, 
         TSR_CALL_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state,
                                h->comm, &h->req[k]));
     }
-    h->state = state;
-    h->data = data;
-    h->dim = dim;
-    h->type = t;
-    h->kind = dev->kind;
+    in_flight(h, state, dev, data, dim, t);
     return TSR_SUCCESS;
   }
 #endif
@@ -723,11 +729,7 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, 
                            TSR__HALO_TAG + state, h->comm, &h->req[nreq++]));
   }
   for (int k = nreq; k < 2 * h->nneigh; k++) h->req[k] = MPI_REQUEST_NULL;
-  h->state = state;
-  h->data = data;
-  h->dim = dim;
-  h->type = t;
-  h->kind = dev->kind;
+  in_flight(h, state, dev, data, dim, t);
   return TSR_SUCCESS;
 }
 

@@ -110,13 +110,6 @@ static Suite *halo_ipc_suite(void) {
 }
 
 int main(int argc, char **argv) {
-  if (!tsr_test_have_gpu()) {
-    int rank = 0;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) tsr_test_skip_all("no CUDA device");
-    MPI_Finalize();
-    return EXIT_SUCCESS;
-  }
+  if (!tsr_test_have_gpu()) return tsr_test_mpi_skip_all(&argc, &argv, "no CUDA device");
   return tsr_test_run_mpi(&argc, &argv, halo_ipc_suite);
 }

@@ -330,7 +330,7 @@ int tsr_halo_create_planes(const tsr_halo_t *h, int nplanes, tsr_idx_t stride, t
 }
 
 #ifdef TSR_HAVE_CUDA
-static void ipc_release(tsr_halo_t *h);
+static void ipc_release(tsr_halo_t *h, int always);
 #endif
 
 static void side_free(side_t *sd) {
@@ -352,7 +352,7 @@ int tsr_halo_destroy(tsr_halo_t **hp) {
   if (!hp || !*hp) return TSR_SUCCESS;
   tsr_halo_t *h = *hp;
 #ifdef TSR_HAVE_CUDA
-  if (h->comm != MPI_COMM_NULL && (h->ipx[0].buf || h->ipx[1].buf)) ipc_release(h);
+  if (h->comm != MPI_COMM_NULL && (h->ipx[0].buf || h->ipx[1].buf)) ipc_release(h, 0);
 #endif
   side_free(&h->s);
   side_free(&h->r);
@@ -452,8 +452,10 @@ static int device_prepare(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
 
 #ifdef TSR_HAVE_CUDA
 /* Unmap the neighbours' buffers and free this rank's (after a barrier, so
-   that no neighbour still has them mapped). Collective over h->comm. */
-static void ipc_release(tsr_halo_t *h) {
+   that no neighbour still has them mapped). Collective over h->comm: the
+   barrier is taken when this rank holds anything, or always (callers where
+   some ranks may hold nothing, e.g. after a failed setup). */
+static void ipc_release(tsr_halo_t *h, int always) {
   int me;
   MPI_Comm_rank(h->comm, &me);
   int any = 0;
@@ -466,7 +468,7 @@ static void ipc_release(tsr_halo_t *h) {
       }
     any |= h->ipx[d].buf != NULL || h->ipx[d].rem != NULL;
   }
-  if (any) MPI_Barrier(h->comm);
+  if (any || always) MPI_Barrier(h->comm);
   if (h->ipc_stream) cudaStreamDestroy(h->ipc_stream);
   if (h->ipc_packed) cudaEventDestroy(h->ipc_packed);
   if (h->ipc_copied) cudaEventDestroy(h->ipc_copied);
@@ -591,10 +593,10 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
 
 static int ipc_setup(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
   if (h->ipc_es >= es && h->ipc_dev == dev->id) return TSR_SUCCESS;
-  ipc_release(h);
+  ipc_release(h, 1);
   int err = tsr_error_agree(h->comm, ipc_setup_local(h, dev, es));
   if (err) {
-    ipc_release(h);
+    ipc_release(h, 1);
     h->ipc = 0;
     return tsr_error_trace(err, __FILE__, __LINE__, __func__);
   }
@@ -608,7 +610,7 @@ int tsr_halo_set_ipc(tsr_halo_t *h, int on) {
   TSR_CHECK(h, TSR_ERR_ARG, "tsr_halo_set_ipc: halo is NULL");
   TSR_CHECK(h->state == 0, TSR_ERR_ARG, "tsr_halo_set_ipc: an exchange is in flight");
 #ifdef TSR_HAVE_CUDA
-  if (!on && (h->ipx[0].buf || h->ipx[1].buf)) ipc_release(h);
+  if (!on && (h->ipx[0].buf || h->ipx[1].buf)) ipc_release(h, 0);
   h->ipc = on ? 1 : 0;
   return TSR_SUCCESS;
 #else

@@ -1,0 +1,83 @@
+/* lib/src/halo_internal.h: the halo object's fields, shared by halo.c (setup,
+ * exchange, the regular-grid builder) and halo_ipc.c (the CUDA IPC transport).
+ * Not installed. */
+#ifndef TSR_LIB_HALO_INTERNAL_H
+#define TSR_LIB_HALO_INTERNAL_H
+
+#include "tessera/halo.h"
+#ifdef TSR_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+#define TSR__HALO_TAG 7301
+
+/* One direction's view of the lists: what a rank packs and sends (out) or
+ * receives and unpacks (in). Forward: out = send lists, in = recv lists;
+ * reverse: the other way round. */
+typedef struct {
+  tsr_idx_t *off;   /* [nneigh+1] offsets into idx */
+  tsr_idx_t *idx;   /* host index list */
+  tsr_idx_t *d_idx; /* device copy (CUDA) or NULL */
+  void *hbuf;       /* host message buffer */
+  size_t hcap;
+  int hpinned;
+  void *dbuf;       /* device message buffer */
+  size_t dcap;
+} side_t;
+
+struct tsr_halo {
+  MPI_Comm comm;
+  int nneigh;
+  int *ranks;
+  side_t s, r;      /* send lists, recv lists */
+  int d_id;         /* device holding the d_idx copies; -1 none */
+  MPI_Request *req; /* [2*nneigh] */
+  int cuda_aware;
+  /* the exchange in flight */
+  int state;        /* 0 idle, 1 forward, 2 reverse */
+  const void *data;
+  int dim;
+  tsr_dtype_t type;
+  tsr_devkind_t kind;
+  /* CUDA IPC (tsr_halo_set_ipc): [0] the forward receives (r lists), [1]
+     the reverse receives (s lists). buf: two halves of half bytes; rem[k]:
+     neighbour k's buffer mapped here, roff[k]: where this rank's message
+     lands in each half (elements: times the exchange's element size),
+     rhalf[k]: its half size (bytes); n: exchanges done (the half in use is
+     n & 1). es: the largest element size the buffers hold. */
+  int ipc;
+  size_t ipc_es;
+  int ipc_dev;
+#ifdef TSR_HAVE_CUDA
+  cudaStream_t ipc_stream; /* the device copies, beside the caller's work */
+  cudaEvent_t ipc_packed, ipc_copied;
+#endif
+  struct {
+    char *buf;
+    size_t half;
+    char **rem;
+    size_t *roff, *rhalf;
+    unsigned long n;
+  } ipx[2];
+};
+
+#ifdef TSR_HAVE_CUDA
+/* CUDA IPC (halo_ipc.c). Collective over h->comm where noted. */
+/* Map the neighbours' receive buffers for element size es on dev (again when
+   es grows or the device changes); failures agreed on every rank. Collective. */
+int tsr__halo_ipc_setup(tsr_halo_t *h, const tsr_device_t *dev, size_t es);
+/* After the pack into out->dbuf (default stream): the device copies into the
+   neighbours' buffers on the halo's stream, and the "ready" receives posted
+   in h->req[0 .. nneigh). */
+int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, size_t es);
+/* In end, before the wait: once this rank's copies are done, "ready" sent to
+   each neighbour (h->req[nneigh ..]). */
+int tsr__halo_ipc_ready(tsr_halo_t *h, int state);
+/* After the wait: this exchange's receive half (and the next one's turn). */
+void *tsr__halo_ipc_received(tsr_halo_t *h, int state);
+/* Unmap and free; the barrier is taken when this rank holds anything, or
+   always. Collective. */
+void tsr__halo_ipc_release(tsr_halo_t *h, int always);
+#endif
+
+#endif

@@ -28,6 +28,8 @@
  *                read their slots from it (kept in L2 by an evict_last
  *                policy).
  */
+
+#include <type_traits>
 #ifndef TSR_KERNELS_STENCIL_CUDA_WIN_CUH
 #define TSR_KERNELS_STENCIL_CUDA_WIN_CUH
 
@@ -81,6 +83,13 @@ static __device__ __forceinline__ T *st_wat(T *p, uint32_t s, uint32_t es) {
   return reinterpret_cast<T *>(r);
 }
 
+/* p + o bytes (o a byte offset below 4 GiB). */
+template <typename T>
+static __device__ __forceinline__ T *st_boff(T *p, uint32_t o) {
+  typedef typename std::conditional<std::is_const<T>::value, const char, char>::type C;
+  return reinterpret_cast<T *>(reinterpret_cast<C *>(p) + (uint64_t)o);
+}
+
 #define ST_WQ static __device__ __forceinline__
 #define ST_WLD(p) __ldg(p)
 #define ST_WUNROLL _Pragma("unroll")
@@ -119,8 +128,8 @@ static __device__ __forceinline__ T *st_wat(T *p, uint32_t s, uint32_t es) {
    addresses by one wide multiply-add with the element size taken from x->sy
    (a kernel argument, so it is not folded into a two-instruction shift) */
 #define ST_WUGET(p) st_ldplan(p)
-#define ST_WAT(x, p, o) st_wat(p, (uint32_t)(o), (uint32_t)(x)->sy)
 #define ST_WUSTRIDE 32
+#define ST_WAT(x, p, o) st_wat(p, (uint32_t)(o), (uint32_t)(x)->sy)
 #define ST_REAL double
 #define ST_FN(f) f##_d
 #define ST_WN(f) f##_uns_d
@@ -128,6 +137,8 @@ static __device__ __forceinline__ T *st_wat(T *p, uint32_t s, uint32_t es) {
 #undef ST_REAL
 #undef ST_FN
 #undef ST_WN
+#undef ST_WAT
+#define ST_WAT(x, p, o) st_boff(p, (uint32_t)(o))
 #define ST_REAL float
 #define ST_FN(f) f##_f
 #define ST_WN(f) f##_uns_f
@@ -362,41 +373,47 @@ template <int J>
 static __host__ __device__ __forceinline__ int64_t st_uplan_base(int64_t t) {
   return (t >> 5) * (5 * (J + 4)) * 32 + (t & 31);
 }
-/* Rows of chain t (t < nchain). */
-static __device__ __forceinline__ int st_uchain_rows(int64_t t, int64_t ncol, int64_t nrow, int J) {
-  const int64_t p = t / ncol * J;
-  return nrow - p < J ? (int)(nrow - p) : J;
+/* Columns of the plan padded to whole groups of 32 (chain (c, s) of column
+ * c and strip s is plan chain s*ncolp + c), so that a warp of 32 columns of
+ * one strip (c0 a multiple of 32) reads one 128-byte segment per slot. */
+static __host__ __device__ __forceinline__ int64_t st_uplan_ncolp(int64_t ncol) {
+  return (ncol + 31) / 32 * 32;
 }
 
-/* Build the plan: thread t walks chain t (st_uchain, the lookups of
- * cuda/unstr/jwindow) once. */
+/* Build the plan: thread t walks chain t (column t mod ncol, strip t /
+ * ncol: st_uchain, the lookups of cuda/unstr/jwindow) once. */
 template <int J, class G, int DEPTH>
 __global__ void st_k_uplan(G g, const int32_t *__restrict__ col, int64_t ncol, int64_t nrow,
-                           int64_t nchain, int32_t *__restrict__ plan) {
+                           int64_t nchain, int32_t *__restrict__ plan, uint32_t scale) {
   const int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= nchain) return;
-  const int64_t p = t / ncol * J, i = t - t / ncol * ncol;
+  const int64_t s = t / ncol, i = t - s * ncol, p = s * J;
   int32_t u[5 * (J + 4)];
-  st_uchain<G, DEPTH>(g, __ldg(col + p * ncol + i), st_uchain_rows(t, ncol, nrow, J), u);
-  int32_t *const o = plan + st_uplan_base<J>(t);
-  for (int k = 0; k < 5 * (J + 4); k++) o[k * 32] = u[k];
+  st_uchain<G, DEPTH>(g, __ldg(col + p * ncol + i), nrow - p < J ? (int)(nrow - p) : J, u);
+  int32_t *const o = plan + st_uplan_base<J>(s * st_uplan_ncolp(ncol) + i);
+  for (int k = 0; k < 5 * (J + 4); k++) o[k * 32] = (int32_t)((uint32_t)u[k] * scale);
 }
 
-/* Thread (tx, ty, tz) of block (bid.x, 1, bid.z): chain t = bid.x*bx*by +
- * ty*bx + tx (as jwindow), levels [za, za + kpt), za = z0 + (bid.z*bz +
- * tz)*kpt; the slots from the plan (st_ldplan), the window as jwindow's. No
- * lookups. */
+/* Thread (tx, ty, tz) of block (bid.x, bid.y, bid.z): the chain of column
+ * c = bid.x*bx + tx and strip s = bid.y*by + ty (rows s*J .. s*J+J-1: a
+ * block of by > 1 takes neighbouring strips, whose shared rows then come
+ * from L1, as the regular window's blocks), levels [za, za + kpt), za = z0
+ * + bid.z*kpt (block z is 1, so za is uniform: the level's base addresses
+ * live in uniform registers); the slots from the plan (st_ldplan), the
+ * window as jwindow's. No lookups. */
 template <typename T, int HDIFF, int J>
 __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan, int64_t ncol,
-                           int64_t nrow, int64_t nchain, int64_t zs, int64_t z0, int64_t z1, int kpt,
-                           uint32_t esz) {
-  const int64_t t = ((int64_t)blockIdx.x * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
-  const int64_t za = z0 + ((int64_t)blockIdx.z * blockDim.z + threadIdx.z) * kpt;
+                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz) {
+  const int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const int64_t s = (int64_t)blockIdx.y * blockDim.y + threadIdx.y;
+  if (c >= ncol || s * J >= nrow) return;
+  const int64_t za = z0 + (int64_t)blockIdx.z * kpt; /* block z is 1: uniform in the block */
   const int64_t zb = za + kpt < z1 ? za + kpt : z1;
-  if (t >= nchain || za >= z1) return;
-  st_uwin_levels<T, HDIFF, J, typename StWcol<T, 3>::type>(st, plan + st_uplan_base<J>(t), zs,
-                                                          st_uchain_rows(t, ncol, nrow, J), za, zb,
-                                                          esz);
+  if (za >= z1) return;
+  const int64_t p = s * J;
+  st_uwin_levels<T, HDIFF, J, typename StWcol<T, 3>::type>(
+      st, plan + st_uplan_base<J>(s * st_uplan_ncolp(ncol) + c), zs, nrow - p < J ? (int)(nrow - p) : J,
+      za, zb, esz);
 }
 
 /* The device plan (one per translation unit): built at the first launch for
@@ -405,12 +422,13 @@ __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan,
 static int32_t *stencil_uplan_dev = NULL;
 static size_t stencil_uplan_cap = 0;
 static const void *stencil_uplan_key[3] = {NULL, NULL, NULL};
+static uint32_t stencil_uplan_scale = 0;
 template <int J, class G, int DEPTH>
-static int st_uplan_build(const G &gu, const stencil_grid_t *g, int64_t nchain) {
+static int st_uplan_build(const G &gu, const stencil_grid_t *g, int64_t nchain, uint32_t scale) {
   if (stencil_uplan_j == J && stencil_uplan_key[0] == g->col && stencil_uplan_key[1] == g->tab &&
-      stencil_uplan_key[2] == g->proto)
+      stencil_uplan_key[2] == g->proto && stencil_uplan_scale == scale)
     return TSR_SUCCESS;
-  const size_t need = (size_t)st_uplan_base<J>(nchain + 31) * sizeof(int32_t);
+  const size_t need = (size_t)st_uplan_base<J>((g->nrow + J - 1) / J * st_uplan_ncolp(g->ncol)) * sizeof(int32_t);
   if (need > stencil_uplan_cap) {
     if (stencil_uplan_dev) TSR_CALL_CUDA(cudaFree(stencil_uplan_dev));
     stencil_uplan_dev = NULL, stencil_uplan_cap = 0;
@@ -418,27 +436,35 @@ static int st_uplan_build(const G &gu, const stencil_grid_t *g, int64_t nchain) 
     stencil_uplan_cap = need;
   }
   st_k_uplan<J, G, DEPTH><<<(unsigned)((nchain + 255) / 256), 256>>>(
-      gu, (const int32_t *)stencil_ucol_dev, g->ncol, g->nrow, nchain, stencil_uplan_dev);
+      gu, (const int32_t *)stencil_ucol_dev, g->ncol, g->nrow, nchain, stencil_uplan_dev, scale);
   TSR_CHECK_LAUNCH("chain plan build");
-  stencil_uplan_j = J;
+  stencil_uplan_j = J, stencil_uplan_scale = scale;
   stencil_uplan_key[0] = g->col, stencil_uplan_key[1] = g->tab, stencil_uplan_key[2] = g->proto;
   return TSR_SUCCESS;
 }
 
+/* What the plan holds: slots (double: the window multiplies them by the
+ * element size, one wide multiply-add per address) or byte offsets (float:
+ * one 64-bit add; measured faster in float, slower in double: BENCHMARKS.md). */
+template <typename T> struct StPlanScale { static const uint32_t v = 1; };
+template <> struct StPlanScale<float> { static const uint32_t v = (uint32_t)sizeof(float); };
 template <typename T, int HDIFF, int J>
 static int st_run_uwin_j(int strategy, const StK13<T, HDIFF> &st, const stencil_grid_t *g,
                          const stencil_cfg_t *l) {
   if (!l->attr) TSR_CALL(stencil_cuda_uwin_upload(g));
   const int64_t nchain = g->ncol * ((g->nrow + J - 1) / J);
+  TSR_CHECK(strategy != STENCIL_CU_JWIN_PLAN || (uint64_t)g->zs * StPlanScale<T>::v <= UINT32_MAX,
+            TSR_ERR_UNSUPPORTED, "jwindow-plan: %lld slots per level are too many for 32-bit plan entries",
+            (long long)g->zs);
 #define ST_UWN(C, D)                                                                        \
   do {                                                                                      \
     StGridUn<C, D> gu;                                                                      \
     gu.tab = g->tab, gu.proto = g->proto, gu.np = g->np, gu.lo0 = g->lo[0], gu.hi0 = g->hi[0]; \
     gu.zs = g->zs, gu.nrel = g->nrel;                                                       \
     if (strategy == STENCIL_CU_JWIN_PLAN) {                                                 \
-      if (!l->attr) TSR_CALL((st_uplan_build<J, StGridUn<C, D>, D>(gu, g, nchain)));          \
+      if (!l->attr) TSR_CALL((st_uplan_build<J, StGridUn<C, D>, D>(gu, g, nchain, StPlanScale<T>::v))); \
       return st_go(st_k_uwinp<T, HDIFF, J>, l, st,                                          \
-                   (const int32_t *)stencil_uplan_dev, g->ncol, g->nrow, nchain, g->zs, l->z0,  \
+                   (const int32_t *)stencil_uplan_dev, g->ncol, g->nrow, g->zs, l->z0,          \
                    l->z1, l->kpt, (uint32_t)sizeof(T));                                     \
     }                                                                                       \
     return st_go(st_k_uwin<T, HDIFF, J, StGridUn<C, D>, D>, l, st, gu,                      \

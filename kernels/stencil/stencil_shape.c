@@ -69,6 +69,9 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   const int zloop = strategy == STENCIL_CU_KLOOP || strategy == STENCIL_CU_IDXVAR_KLOOP;
   if ((zloop || patch) && bz != 1)
     return ST_SKIP("block %dx%dx%d: %s runs one thread per column (block z must be 1)", bx, by, bz, sn);
+  if (strategy == STENCIL_CU_JWIN_PLAN && bz != 1)
+    return ST_SKIP("block %dx%dx%d: %s runs a block's chains over the same levels (block z must be 1)",
+                   bx, by, bz, sn);
   if (strategy == STENCIL_CU_JWIN_SHFL && bx % 32 != 0)
     return ST_SKIP("block %dx%dx%d: %s needs whole warps along x (block x a multiple of 32)", bx,
                    by, bz, sn);
@@ -92,8 +95,12 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   if (!zloop && bz > nsl)
     return ST_SKIP("block z %d larger than the %lld %s", bz, (long long)nsl,
                    sliced ? "slices" : "levels");
-  const int64_t gx = unstr ? (nchain + (int64_t)bx * by - 1) / ((int64_t)bx * by) : (ex + bx - 1) / bx;
-  const int64_t gy = unstr ? 1 : (ny + by - 1) / by;
+  /* jwindow-plan: blocks of bx columns and by strips of the chains */
+  const int plan2 = strategy == STENCIL_CU_JWIN_PLAN;
+  const int64_t nstrip = uwin ? (g->nrow + jpt - 1) / jpt : 0;
+  const int64_t gx = plan2 ? (g->ncol + bx - 1) / bx
+                     : unstr ? (nchain + (int64_t)bx * by - 1) / ((int64_t)bx * by) : (ex + bx - 1) / bx;
+  const int64_t gy = plan2 ? (nstrip + by - 1) / by : unstr ? 1 : (ny + by - 1) / by;
   const int64_t gz = zloop ? 1 : (nsl + bz - 1) / bz;
   TSR_CHECK(gx <= 2147483647LL && gy <= 65535 && gz <= 65535, TSR_ERR_ARG,
             "thread shape %dx%dx%d needs %lldx%lldx%lld blocks, more than CUDA allows", bx, by, bz,

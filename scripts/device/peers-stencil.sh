@@ -16,7 +16,7 @@
 # Its grid cache (.grid-cache, its default) lives in a scratch directory that is removed.
 # Ours: `tsr-stencil STENCIL --variant 'cuda/*'` over z-curves, compressed or not, chasing or
 # not, verified against the CPU reference; fastwaves AoS with --fields aos; with TUNED=1 (default)
-# also the windows at their best rows / levels per thread (cuda/regular/jwindow --jpt 4,8;
+# also the windows at their best rows / levels per thread and block shapes (cuda/regular/jwindow --jpt 4,8;
 # cuda/unstr/jwindow-plan --jpt 4,8 --kpt 1 and 2, no chasing).
 # Env: SIZE (512x512x64), RUNS (20), BUDGET_S (330: later original groups are skipped, with a
 # note, once this many seconds have passed), HARD_S (520: every step's timeout is cut so that
@@ -113,11 +113,11 @@ if [ "${TUNED:-1}" = 1 ]; then
   for st in $STENCILS; do
     [ "$st" = fastwaves ] && continue
     to=$(cap 60); [ "$to" = 0 ] && { log "tsr-stencil $st tuned: SKIPPED (no time left)"; continue; }
-    timeout $to "$TS" $st --size "$SIZE" --variant cuda/regular/jwindow --jpt 4,8 --threads 64x2x1,128x1x1 \
+    timeout $to "$TS" $st --size "$SIZE" --variant cuda/regular/jwindow --jpt 4,8 --threads 64x2x1,128x1x1,32x4x1 \
       --runs "$RUNS" --warmup 3 -q --csv "$W/ours-$st-tuned-reg.csv" > "$W/ours-$st-tuned-reg.log" 2>&1
     for kpt in ${KPTS:-1 2}; do
       timeout $to "$TS" $st --size "$SIZE" --variant cuda/unstr/jwindow-plan --jpt 4,8 --kpt $kpt \
-        --threads 64x1x1,128x1x1 --order zcurve --chase no --runs "$RUNS" --warmup 3 -q \
+        --threads 32x2x1,64x2x1,32x4x1,64x1x1,128x1x1 --order zcurve --chase no --runs "$RUNS" --warmup 3 -q \
         --csv "$W/ours-$st-tuned-plan-k$kpt.csv" > "$W/ours-$st-tuned-plan-k$kpt.log" 2>&1
     done
     log "tsr-stencil $st tuned: exit $?"

@@ -398,8 +398,7 @@ __global__ void st_k_uplan(G g, const int32_t *__restrict__ col, int64_t ncol, i
  * c = bid.x*bx + tx and strip s = bid.y*by + ty (rows s*J .. s*J+J-1: a
  * block of by > 1 takes neighbouring strips, whose shared rows then come
  * from L1, as the regular window's blocks), levels [za, za + kpt), za = z0
- * + bid.z*kpt (block z is 1, so za is uniform: the level's base addresses
- * live in uniform registers); the slots from the plan (st_ldplan), the
+ * + bid.z*kpt (block z is 1); the slots from the plan (st_ldplan), the
  * window as jwindow's. No lookups. */
 template <typename T, int HDIFF, int J>
 __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan, int64_t ncol,
@@ -407,7 +406,13 @@ __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan,
   const int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   const int64_t s = (int64_t)blockIdx.y * blockDim.y + threadIdx.y;
   if (c >= ncol || s * J >= nrow) return;
-  const int64_t za = z0 + (int64_t)blockIdx.z * kpt; /* block z is 1: uniform in the block */
+  /* Block z is 1 (stencil_cuda_cfg), so za is the same in the whole block.
+     float: written so (from blockIdx only), the level's base addresses go to
+     uniform registers; double: through threadIdx.z (0), which keeps them in
+     ordinary registers: measured 4 % faster in float and 10 % slower in
+     double than the other way (BENCHMARKS.md, session 6). */
+  const int64_t za = sizeof(T) == 4 ? z0 + (int64_t)blockIdx.z * kpt
+                                    : z0 + ((int64_t)blockIdx.z * blockDim.z + threadIdx.z) * kpt;
   const int64_t zb = za + kpt < z1 ? za + kpt : z1;
   if (za >= z1) return;
   const int64_t p = s * J;

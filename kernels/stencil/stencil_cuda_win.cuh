@@ -29,9 +29,10 @@
  *                policy).
  */
 
-#include <type_traits>
 #ifndef TSR_KERNELS_STENCIL_CUDA_WIN_CUH
 #define TSR_KERNELS_STENCIL_CUDA_WIN_CUH
+
+#include <type_traits>
 
 /* The shuffle row loader: r[0..4] = in(x-2 .. x+2) at p = &in(x, row) for
  * the 32 lanes of a warp along x (lane = x mod 32 from the warp's first x,
@@ -124,9 +125,10 @@ static __device__ __forceinline__ T *st_boff(T *p, uint32_t o) {
 #undef ST_REAL
 #undef ST_FN
 #undef ST_WN
-/* the same chains with the slots in the chain plan: unstr jwindow-plan;
-   addresses by one wide multiply-add with the element size taken from x->sy
-   (a kernel argument, so it is not folded into a two-instruction shift) */
+/* the same chains with the slots in the chain plan: unstr jwindow-plan.
+   double: the plan holds slots, an address is a wide multiply-add with the
+   element size taken from x->sy (a kernel argument); float: the plan holds
+   byte offsets, an address is one 64-bit add (StPlanScale, BENCHMARKS.md) */
 #define ST_WUGET(p) st_ldplan(p)
 #define ST_WUSTRIDE 32
 #define ST_WAT(x, p, o) st_wat(p, (uint32_t)(o), (uint32_t)(x)->sy)

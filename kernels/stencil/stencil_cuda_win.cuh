@@ -381,6 +381,10 @@ static __host__ __device__ __forceinline__ int64_t st_uplan_base(int64_t t) {
 static __host__ __device__ __forceinline__ int64_t st_uplan_ncolp(int64_t ncol) {
   return (ncol + 31) / 32 * 32;
 }
+/* Rows of the chain whose first row is p (the last strip may be short). */
+static __device__ __forceinline__ int st_uchain_rows(int64_t p, int64_t nrow, int J) {
+  return nrow - p < J ? (int)(nrow - p) : J;
+}
 
 /* Build the plan: thread t walks chain t (column t mod ncol, strip t /
  * ncol: st_uchain, the lookups of cuda/unstr/jwindow) once. */
@@ -391,7 +395,7 @@ __global__ void st_k_uplan(G g, const int32_t *__restrict__ col, int64_t ncol, i
   if (t >= nchain) return;
   const int64_t s = t / ncol, i = t - s * ncol, p = s * J;
   int32_t u[5 * (J + 4)];
-  st_uchain<G, DEPTH>(g, __ldg(col + p * ncol + i), nrow - p < J ? (int)(nrow - p) : J, u);
+  st_uchain<G, DEPTH>(g, __ldg(col + p * ncol + i), st_uchain_rows(p, nrow, J), u);
   int32_t *const o = plan + st_uplan_base<J>(s * st_uplan_ncolp(ncol) + i);
   for (int k = 0; k < 5 * (J + 4); k++) o[k * 32] = (int32_t)((uint32_t)u[k] * scale);
 }
@@ -417,10 +421,9 @@ __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan,
                                     : z0 + ((int64_t)blockIdx.z * blockDim.z + threadIdx.z) * kpt;
   const int64_t zb = za + kpt < z1 ? za + kpt : z1;
   if (za >= z1) return;
-  const int64_t p = s * J;
   st_uwin_levels<T, HDIFF, J, typename StWcol<T, 3>::type>(
-      st, plan + st_uplan_base<J>(s * st_uplan_ncolp(ncol) + c), zs, nrow - p < J ? (int)(nrow - p) : J,
-      za, zb, esz);
+      st, plan + st_uplan_base<J>(s * st_uplan_ncolp(ncol) + c), zs, st_uchain_rows(s * J, nrow, J), za,
+      zb, esz);
 }
 
 /* The device plan (one per translation unit): built at the first launch for
@@ -431,11 +434,12 @@ static size_t stencil_uplan_cap = 0;
 static const void *stencil_uplan_key[3] = {NULL, NULL, NULL};
 static uint32_t stencil_uplan_scale = 0;
 template <int J, class G, int DEPTH>
-static int st_uplan_build(const G &gu, const stencil_grid_t *g, int64_t nchain, uint32_t scale) {
+static int st_uplan_build(const G &gu, const stencil_grid_t *g, uint32_t scale) {
   if (stencil_uplan_j == J && stencil_uplan_key[0] == g->col && stencil_uplan_key[1] == g->tab &&
       stencil_uplan_key[2] == g->proto && stencil_uplan_scale == scale)
     return TSR_SUCCESS;
-  const size_t need = (size_t)st_uplan_base<J>((g->nrow + J - 1) / J * st_uplan_ncolp(g->ncol)) * sizeof(int32_t);
+  const int64_t nstrip = (g->nrow + J - 1) / J, nchain = g->ncol * nstrip;
+  const size_t need = (size_t)st_uplan_base<J>(nstrip * st_uplan_ncolp(g->ncol)) * sizeof(int32_t);
   if (need > stencil_uplan_cap) {
     if (stencil_uplan_dev) TSR_CALL_CUDA(cudaFree(stencil_uplan_dev));
     stencil_uplan_dev = NULL, stencil_uplan_cap = 0;
@@ -459,7 +463,6 @@ template <typename T, int HDIFF, int J>
 static int st_run_uwin_j(int strategy, const StK13<T, HDIFF> &st, const stencil_grid_t *g,
                          const stencil_cfg_t *l) {
   if (!l->attr) TSR_CALL(stencil_cuda_uwin_upload(g));
-  const int64_t nchain = g->ncol * ((g->nrow + J - 1) / J);
   TSR_CHECK(strategy != STENCIL_CU_JWIN_PLAN || (uint64_t)g->zs * StPlanScale<T>::v <= UINT32_MAX,
             TSR_ERR_UNSUPPORTED, "jwindow-plan: %lld slots per level are too many for 32-bit plan entries",
             (long long)g->zs);
@@ -469,7 +472,7 @@ static int st_run_uwin_j(int strategy, const StK13<T, HDIFF> &st, const stencil_
     gu.tab = g->tab, gu.proto = g->proto, gu.np = g->np, gu.lo0 = g->lo[0], gu.hi0 = g->hi[0]; \
     gu.zs = g->zs, gu.nrel = g->nrel;                                                       \
     if (strategy == STENCIL_CU_JWIN_PLAN) {                                                 \
-      if (!l->attr) TSR_CALL((st_uplan_build<J, StGridUn<C, D>, D>(gu, g, nchain, StPlanScale<T>::v))); \
+      if (!l->attr) TSR_CALL((st_uplan_build<J, StGridUn<C, D>, D>(gu, g, StPlanScale<T>::v))); \
       return st_go(st_k_uwinp<T, HDIFF, J>, l, st,                                          \
                    (const int32_t *)stencil_uplan_dev, g->ncol, g->nrow, g->zs, l->z0,          \
                    l->z1, l->kpt, (uint32_t)sizeof(T));                                     \

@@ -78,7 +78,8 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   /* j-window: the y extent counts strips of jpt rows */
   const int jpt = jwin ? stencil_launch_jpt(s) : 1;
   const int64_t ny = (ey + jpt - 1) / jpt;
-  const int64_t nchain = uwin ? g->ncol * ((g->nrow + jpt - 1) / jpt) : ex;
+  const int64_t nstrip = uwin ? (g->nrow + jpt - 1) / jpt : 0;
+  const int64_t nchain = uwin ? g->ncol * nstrip : ex;
   if (unstr ? (int64_t)bx * by > nchain : (bx > ex || by > ny)) {
     if (jwin)
       return ST_SKIP("block %dx%dx%d larger than the updated region %lldx%lld (%lld strips of %d rows)",
@@ -97,7 +98,6 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
                    sliced ? "slices" : "levels");
   /* jwindow-plan: blocks of bx columns and by strips of the chains */
   const int plan2 = strategy == STENCIL_CU_JWIN_PLAN;
-  const int64_t nstrip = uwin ? (g->nrow + jpt - 1) / jpt : 0;
   const int64_t gx = plan2 ? (g->ncol + bx - 1) / bx
                      : unstr ? (nchain + (int64_t)bx * by - 1) / ((int64_t)bx * by) : (ex + bx - 1) / bx;
   const int64_t gy = plan2 ? (nstrip + by - 1) / by : unstr ? 1 : (ny + by - 1) / by;

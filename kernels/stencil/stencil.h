@@ -244,6 +244,69 @@ int stencil__patch_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t
  *            jwindow kernel runs. */
 int stencil__uwin_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, int jpt);
 
+/* ------------------------------------------------------------ chain plans */
+/* The chain plan of jwindow-plan (built on the device by the CUDA code, on
+ * the host by stencil__uplan_host): for each chain, column c and strip s of
+ * jpt rows (rows s*jpt .. s*jpt+n-1, n = jpt but in a short last strip),
+ * the 5 (jpt + 4) entries st_uchain gives, u[5 (q + 2) + i] = the slot of
+ * in(x-2+i) at row q (-2 <= q <= jpt+1), each multiplied by scale (1:
+ * slots; the element size: byte offsets). Stored by groups of 32 chains:
+ * entry k of plan chain t at stencil_uplan_base(t, jpt) + 32 k, with plan
+ * chain t = s * stencil_uplan_ncolp(ncol) + c (columns padded to whole
+ * groups of 32, so that a warp of 32 columns of one strip reads an entry as
+ * one 128-byte segment). */
+static inline TSR_HD int64_t stencil_uplan_ncolp(int64_t ncol) { return (ncol + 31) / 32 * 32; }
+static inline TSR_HD int64_t stencil_uplan_base(int64_t t, int jpt) {
+  return (t >> 5) * (5 * (jpt + 4)) * 32 + (t & 31);
+}
+/* Whether the window of a chain of n rows reads entry k: rows 0 .. n-1 five
+ * values, rows -1 and n three, rows -2 and n+1 the centre. */
+static inline TSR_HD int stencil_uplan_used(int k, int n) {
+  const int q = k / 5 - 2, d = k % 5 - 2, ad = d < 0 ? -d : d;
+  const int nv = q >= 0 && q < n ? 5 : (q == -1 || q == n) ? 3 : (q == -2 || q == n + 1) ? 1 : 0;
+  return 2 * ad < nv;
+}
+#define STENCIL_UPLAN_MAXK (5 * (16 + 4)) /* entries of a chain at the largest jpt */
+
+/* The plan's chain prototype (jwindow-plan on compressed grids): the slot
+ * offsets of a chain's entries from its row-0 centre (entry 12) that more
+ * than half of the full chains share. A chain of n rows matches when every
+ * entry it reads (stencil_uplan_used) has the prototype's offset; a warp
+ * tile (32 columns of one strip) matches when all its chains do. */
+typedef struct {
+  int jpt, found;                  /* found: a prototype covers more than half of the full chains */
+  int32_t rel[STENCIL_UPLAN_MAXK]; /* its offsets (slots); 0 for entries a full chain does not read */
+  int32_t rmin;                    /* the smallest of them (<= 0) */
+  int64_t nchain, nfull, nmatch;   /* chains, full chains, matching chains */
+  int64_t nwt, nwt_match;          /* warp tiles, matching warp tiles */
+} stencil_uproto_t;
+/* Find the prototype of a plan (majority vote over the full chains) and
+ * mark the warp tiles: wtile[s * ncolp/32 + c/32] = 1 when all the chains
+ * of strip s and columns c .. c+31 (< ncol) match (all 0 without one). */
+int stencil_uproto_find(const int32_t *plan, uint32_t scale, int64_t ncol, int64_t nrow, int jpt,
+                        stencil_uproto_t *P, uint8_t *wtile);
+/* The prototype's entries as byte offsets from the slot rel = rmin, for
+ * elements of esz bytes: o[k] = (rel[k] - rmin) esz (0 <= o[k] < 2^31, else
+ * TSR_ERR_UNSUPPORTED). */
+int stencil_uproto_bytes(const stencil_uproto_t *P, int esz, int32_t *o);
+/* Blocks of bx columns x by strips, numbered t = ty * ntx + tx (ntx =
+ * ceil(ncol / bx)): the blocks whose warp tiles all match go to la (*na of
+ * them), the others to lb (*nb), each in increasing order. la and lb hold
+ * ntx * ceil(nstrip / by) entries. */
+int stencil_uproto_tiles(const uint8_t *wtile, int64_t ncol, int64_t nstrip, int bx, int by,
+                         int32_t *la, int64_t *na, int32_t *lb, int64_t *nb);
+/* The plan on the host (plan: stencil_uplan_base(nstrip * ncolp, jpt)
+ * entries; padding chains get 0) from a host grid with g->col. */
+int stencil__uplan_host(const stencil_grid_t *g, int jpt, uint32_t scale, int32_t *plan);
+/*   uwinp:   the compressed jwindow-plan on the host: the plan, its
+ *            prototype and warp tiles as above; the chains of matching warp
+ *            tiles through the prototype's byte offsets from the slot
+ *            col + rmin (the CUDA kernel's addressing), the others through
+ *            the plan's slots. *nproto (may be NULL): chains computed
+ *            through the prototype. */
+int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, int jpt,
+                       int64_t *nproto);
+
 /* ------------------------------------------------------------ CUDA */
 /* Access strategies of the CUDA kernels (seed 002). */
 typedef enum {
@@ -339,6 +402,12 @@ int stencil_cuda_fastwaves(int strategy, const stencil_grid_t *g, const stencil_
 /* Before the first run on a (new) grid: put its compressed dictionary into
  * constant memory (a no-op for other grids and without CUDA). */
 int stencil_cuda_prepare(int kind, const stencil_grid_t *g);
+/* Blocks of the last jwindow-plan launch on a compressed grid (kind laplap
+ * or hdiff) that ran through the plan's prototype (n[0]) and through the
+ * plan (n[1]), level groups counted; both 0 before any. */
+int stencil_cuda_uplan_split(int kind, int64_t n[2]);
+void stencil_cuda_laplap_split(int64_t n[2]);
+void stencil_cuda_hdiff_split(int64_t n[2]);
 int stencil_cuda_laplap_prepare(const stencil_grid_t *g);
 int stencil_cuda_hdiff_prepare(const stencil_grid_t *g);
 int stencil_cuda_fastwaves_prepare(const stencil_grid_t *g);

@@ -15,3 +15,7 @@ extern "C" int stencil_cuda_hdiff_prepare(const stencil_grid_t *g) {
   stencil_cuda_uwin_forget();
   return TSR_SUCCESS;
 }
+
+extern "C" void stencil_cuda_hdiff_split(int64_t n[2]) {
+  n[0] = stencil_usplit[0], n[1] = stencil_usplit[1];
+}

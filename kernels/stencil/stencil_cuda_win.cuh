@@ -151,6 +151,25 @@ static __device__ __forceinline__ T *st_boff(T *p, uint32_t o) {
 #undef ST_WUGET
 #undef ST_WAT
 #undef ST_WUSTRIDE
+/* the compressed plan's prototype chains (jwindow-plan, compressed grids):
+   the entries are byte offsets from the chain's base slot, read from the
+   kernel's parameters, an address is one 64-bit add */
+#define ST_WAT(x, p, o) st_boff(p, (uint32_t)(o))
+#define ST_REAL double
+#define ST_FN(f) f##_d
+#define ST_WN(f) f##_unc_d
+#include "kernels/stencil/stencil_win.inc"
+#undef ST_REAL
+#undef ST_FN
+#undef ST_WN
+#define ST_REAL float
+#define ST_FN(f) f##_f
+#define ST_WN(f) f##_unc_f
+#include "kernels/stencil/stencil_win.inc"
+#undef ST_REAL
+#undef ST_FN
+#undef ST_WN
+#undef ST_WAT
 #undef ST_WUNSTR
 /* shuffles: jwindow-shfl */
 #define ST_WROW(x, q, nv, r) st_wrow_shfl((x)->in + (int64_t)(q) * (x)->sy, (x)->lane, (x)->xin, (x)->hin, nv, r)
@@ -186,6 +205,8 @@ ST_WOVL(un_d, double)
 ST_WOVL(un_f, float)
 ST_WOVL(uns_d, double)
 ST_WOVL(uns_f, float)
+ST_WOVL(unc_d, double)
+ST_WOVL(unc_f, float)
 #undef ST_WOVL
 template <typename T, int SHFL> struct StWcol;
 template <> struct StWcol<double, 0> { typedef stencil_wcol_t_ldg_d type; };
@@ -196,6 +217,8 @@ template <> struct StWcol<double, 2> { typedef stencil_wcol_t_un_d type; };
 template <> struct StWcol<float, 2> { typedef stencil_wcol_t_un_f type; };
 template <> struct StWcol<double, 3> { typedef stencil_wcol_t_uns_d type; };
 template <> struct StWcol<float, 3> { typedef stencil_wcol_t_uns_f type; };
+template <> struct StWcol<double, 4> { typedef stencil_wcol_t_unc_d type; };
+template <> struct StWcol<float, 4> { typedef stencil_wcol_t_unc_f type; };
 
 static __device__ __forceinline__ double st_patch_lap(int h, const double *sin, int t, int pv,
                                                       const double *g, const int32_t *off, double v[5]) {
@@ -348,8 +371,11 @@ static int32_t *stencil_ucol_dev = NULL;
 static const int32_t *stencil_ucol_last = NULL;
 static int64_t stencil_ucol_n = 0;
 static int stencil_uplan_j = 0; /* jpt of the device chain plan (jwindow-plan); 0: none */
+static int64_t stencil_usplit[2] = {0, 0}; /* blocks of the last compressed jwindow-plan launch
+                                              through the prototype and the plan */
 static inline void stencil_cuda_uwin_forget(void) {
   stencil_ucol_last = NULL;
+  stencil_usplit[0] = stencil_usplit[1] = 0;
   stencil_uplan_j = 0;
 }
 static inline int stencil_cuda_uwin_upload(const stencil_grid_t *g) {
@@ -367,19 +393,15 @@ static inline int stencil_cuda_uwin_upload(const stencil_grid_t *g) {
 }
 
 /* ------------------------------------------------------------ jwindow-plan */
-/* The chain plan: what st_uchain gives each chain, 5 (J + 4) slots, stored
- * by groups of 32 chains: slot k of chain t at ((t / 32) 5 (J + 4) + k) 32
- * + t mod 32, so that the 32 lanes of a warp (32 consecutive chains) read
- * one slot as 128 consecutive bytes, at a constant offset from their row. */
+/* The chain plan (stencil.h, "chain plans"): entry k of plan chain t at
+ * st_uplan_base<J>(t) + 32 k, plan chain t = strip * st_uplan_ncolp(ncol) +
+ * column. */
 template <int J>
 static __host__ __device__ __forceinline__ int64_t st_uplan_base(int64_t t) {
-  return (t >> 5) * (5 * (J + 4)) * 32 + (t & 31);
+  return stencil_uplan_base(t, J);
 }
-/* Columns of the plan padded to whole groups of 32 (chain (c, s) of column
- * c and strip s is plan chain s*ncolp + c), so that a warp of 32 columns of
- * one strip (c0 a multiple of 32) reads one 128-byte segment per slot. */
 static __host__ __device__ __forceinline__ int64_t st_uplan_ncolp(int64_t ncol) {
-  return (ncol + 31) / 32 * 32;
+  return stencil_uplan_ncolp(ncol);
 }
 /* Rows of the chain whose first row is p (the last strip may be short). */
 static __device__ __forceinline__ int st_uchain_rows(int64_t p, int64_t nrow, int J) {
@@ -406,11 +428,27 @@ __global__ void st_k_uplan(G g, const int32_t *__restrict__ col, int64_t ncol, i
  * from L1, as the regular window's blocks), levels [za, za + kpt), za = z0
  * + bid.z*kpt (block z is 1); the slots from the plan (st_ldplan), the
  * window as jwindow's. No lookups. */
+/* The block's tile (column block tx, strip block ty): blockIdx.x, y, or with
+ * a tile list (the compressed plan's two kernels) tiles[blockIdx.x] = ty *
+ * ntx + tx. */
+static __device__ __forceinline__ void st_uplan_tile(const int32_t *__restrict__ tiles, int64_t ntx,
+                                                     int64_t *tx, int64_t *ty) {
+  if (tiles) {
+    const int64_t t = __ldg(tiles + blockIdx.x);
+    *ty = t / ntx, *tx = t - *ty * ntx;
+  } else {
+    *tx = blockIdx.x, *ty = blockIdx.y;
+  }
+}
+
 template <typename T, int HDIFF, int J>
 __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan, int64_t ncol,
-                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz) {
-  const int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  const int64_t s = (int64_t)blockIdx.y * blockDim.y + threadIdx.y;
+                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz,
+                           const int32_t *__restrict__ tiles, int64_t ntx) {
+  int64_t tx, ty;
+  st_uplan_tile(tiles, ntx, &tx, &ty);
+  const int64_t c = tx * blockDim.x + threadIdx.x;
+  const int64_t s = ty * blockDim.y + threadIdx.y;
   if (c >= ncol || s * J >= nrow) return;
   /* Block z is 1 (stencil_cuda_cfg), so za is the same in the whole block.
      float: written so (from blockIdx only), the level's base addresses go to
@@ -426,11 +464,58 @@ __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan,
       zb, esz);
 }
 
+/* The compressed plan's prototype (stencil_uproto_t): its entries as byte
+ * offsets from the chain's base slot (col + rmin), passed by value: the
+ * kernel reads them as constant-bank operands, the same for every thread. */
+template <int J> struct StUProto {
+  int32_t o[5 * (J + 4)];
+  int32_t rmin;
+};
+
+/* Tiles whose chains all match the prototype: as st_k_uwinp, but a chain's
+ * slots are its row-0 slot col[s*J*ncol + c] + rmin plus the prototype's
+ * offsets: no plan reads, no slot registers. */
+template <typename T, int HDIFF, int J>
+__global__ void st_k_uwinc(StK13<T, HDIFF> st, const __grid_constant__ StUProto<J> pr,
+                           const int32_t *__restrict__ col, int64_t ncol, int64_t nrow, int64_t zs,
+                           int64_t z0, int64_t z1, int kpt, const int32_t *__restrict__ tiles, int64_t ntx) {
+  int64_t tx, ty;
+  st_uplan_tile(tiles, ntx, &tx, &ty);
+  const int64_t c = tx * blockDim.x + threadIdx.x;
+  const int64_t s = ty * blockDim.y + threadIdx.y;
+  if (c >= ncol || s * J >= nrow) return;
+  const int64_t za = z0 + (int64_t)blockIdx.z * kpt;
+  const int64_t zb = za + kpt < z1 ? za + kpt : z1;
+  if (za >= z1) return;
+  const int n = st_uchain_rows(s * J, nrow, J);
+  const int64_t b = (int64_t)__ldg(col + s * J * ncol + c) + pr.rmin + za * zs;
+  typename StWcol<T, 4>::type w;
+  w.sy = 0, w.lane = 0, w.xin = 1, w.hin = 1, w.xout = 1;
+  w.u = pr.o;
+  for (int64_t z = za; z < zb; z++) {
+    const int64_t e = b + (z - za) * zs;
+    w.in = st.in + e;
+    w.coeff = HDIFF ? st.coeff + e : NULL;
+    w.out = st.out + e;
+    if (n == J) st_wcol(&w, HDIFF, J);
+    else st_wcol(&w, HDIFF, n);
+  }
+}
+
 /* The device plan (one per translation unit): built at the first launch for
  * a grid and jpt (stencil_cuda_uwin_forget before a new grid), kept while
  * they stay. */
 static int32_t *stencil_uplan_dev = NULL;
 static size_t stencil_uplan_cap = 0;
+/* its prototype and warp tiles (compressed grids; stencil_uproto_ok: found
+   for the plan now built), the tile lists of the last block shape */
+static int stencil_uproto_ok = 0;
+static stencil_uproto_t stencil_uproto;
+static uint8_t *stencil_uproto_wt = NULL;
+static int32_t *stencil_utiles_dev = NULL;
+static size_t stencil_utiles_cap = 0;
+static int stencil_utiles_key[2] = {0, 0};
+static int64_t stencil_utiles_n[2] = {0, 0};
 static const void *stencil_uplan_key[3] = {NULL, NULL, NULL};
 static uint32_t stencil_uplan_scale = 0;
 template <int J, class G, int DEPTH>
@@ -450,6 +535,7 @@ static int st_uplan_build(const G &gu, const stencil_grid_t *g, uint32_t scale) 
       gu, (const int32_t *)stencil_ucol_dev, g->ncol, g->nrow, nchain, stencil_uplan_dev, scale);
   TSR_CHECK_LAUNCH("chain plan build");
   stencil_uplan_j = J, stencil_uplan_scale = scale;
+  stencil_uproto_ok = 0;
   stencil_uplan_key[0] = g->col, stencil_uplan_key[1] = g->tab, stencil_uplan_key[2] = g->proto;
   return TSR_SUCCESS;
 }
@@ -459,6 +545,99 @@ static int st_uplan_build(const G &gu, const stencil_grid_t *g, uint32_t scale) 
  * one 64-bit add; measured faster in float, slower in double: BENCHMARKS.md). */
 template <typename T> struct StPlanScale { static const uint32_t v = 1; };
 template <> struct StPlanScale<float> { static const uint32_t v = (uint32_t)sizeof(float); };
+/* The prototype of the plan now built (once per plan; compressed grids):
+ * the plan to the host, stencil_uproto_find. */
+static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t scale) {
+  if (stencil_uproto_ok) return TSR_SUCCESS;
+  const int64_t nstrip = (g->nrow + J - 1) / J, ncolp = st_uplan_ncolp(g->ncol);
+  const size_t ne = (size_t)stencil_uplan_base(nstrip * ncolp, J);
+  uint8_t *wt = (uint8_t *)realloc(stencil_uproto_wt, (size_t)(nstrip * ncolp / 32) + 1);
+  TSR_CHECK(wt, TSR_ERR_ALLOC, "chain prototype: no memory for %lld warp tiles", (long long)(nstrip * ncolp / 32));
+  stencil_uproto_wt = wt;
+  int32_t *h = (int32_t *)malloc(ne * sizeof(int32_t));
+  TSR_CHECK(h, TSR_ERR_ALLOC, "chain prototype: no memory for a plan of %zu entries", ne);
+  int rc = TSR_SUCCESS;
+  const cudaError_t e = cudaMemcpy(h, stencil_uplan_dev, ne * sizeof(int32_t), cudaMemcpyDeviceToHost);
+  if (e != cudaSuccess) rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype: plan to the host: %s", cudaGetErrorString(e));
+  if (rc == TSR_SUCCESS) rc = stencil_uproto_find(h, scale, g->ncol, g->nrow, J, &stencil_uproto, wt);
+  free(h);
+  TSR_CALL(rc);
+  stencil_uproto_ok = 1;
+  stencil_utiles_key[0] = stencil_utiles_key[1] = 0;
+  return TSR_SUCCESS;
+}
+
+/* jwindow-plan on a compressed grid: the blocks whose chains all match the
+ * plan's prototype run st_k_uwinc, the others st_k_uwinp (two launches
+ * over tile lists; one when either list is empty). */
+template <typename T, int HDIFF, int J>
+static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, const stencil_cfg_t *l) {
+  const int64_t ntx = l->grid[0];
+  const int32_t *plan = (const int32_t *)stencil_uplan_dev, *col = (const int32_t *)stencil_ucol_dev;
+  StUProto<J> pr;
+  memset(&pr, 0, sizeof pr);
+  if (l->attr) { /* the tighter of the two kernels */
+    TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+                   (uint32_t)sizeof(T), (const int32_t *)NULL, ntx));
+    const stencil_kattr_t a = *l->attr;
+    TSR_CALL(st_go(st_k_uwinc<T, HDIFF, J>, l, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+                   (const int32_t *)NULL, ntx));
+    stencil_kattr_t *b = l->attr;
+    b->max_threads = a.max_threads < b->max_threads ? a.max_threads : b->max_threads;
+    b->regs = a.regs > b->regs ? a.regs : b->regs;
+    b->local_bytes = a.local_bytes > b->local_bytes ? a.local_bytes : b->local_bytes;
+    b->smem_max = a.smem_max < b->smem_max ? a.smem_max : b->smem_max;
+    return TSR_SUCCESS;
+  }
+  TSR_CALL(st_uproto_prepare(g, J, StPlanScale<T>::v));
+  const int64_t nt = ntx * (int64_t)l->grid[1]; /* blocks in x and y */
+  int use = stencil_uproto.found;
+  if (use && stencil_uproto_bytes(&stencil_uproto, (int)sizeof(T), pr.o) != TSR_SUCCESS)
+    tsr_error_clear(), use = 0; /* offsets beyond 32 bits: the plan kernel alone */
+  pr.rmin = stencil_uproto.rmin;
+  if (use && (stencil_utiles_key[0] != (int)l->block[0] || stencil_utiles_key[1] != (int)l->block[1])) {
+    const int64_t nstrip = (g->nrow + J - 1) / J;
+    int32_t *h = (int32_t *)malloc((size_t)nt * 2 * sizeof(int32_t));
+    TSR_CHECK(h, TSR_ERR_ALLOC, "chain prototype: no memory for %lld tiles", (long long)nt);
+    int64_t na = 0, nb = 0;
+    int rc = stencil_uproto_tiles(stencil_uproto_wt, g->ncol, nstrip, (int)l->block[0], (int)l->block[1], h,
+                                  &na, h + nt, &nb);
+    if (rc == TSR_SUCCESS && (size_t)nt * 2 * sizeof(int32_t) > stencil_utiles_cap) {
+      if (stencil_utiles_dev) cudaFree(stencil_utiles_dev);
+      stencil_utiles_dev = NULL, stencil_utiles_cap = 0;
+      const cudaError_t e = cudaMalloc((void **)&stencil_utiles_dev, (size_t)nt * 2 * sizeof(int32_t));
+      if (e != cudaSuccess) rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: %s", cudaGetErrorString(e));
+      else stencil_utiles_cap = (size_t)nt * 2 * sizeof(int32_t);
+    }
+    /* device: [la | lb] */
+    if (rc == TSR_SUCCESS && na)
+      rc = cudaMemcpy(stencil_utiles_dev, h, (size_t)na * sizeof(int32_t), cudaMemcpyHostToDevice) == cudaSuccess
+               ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: copy failed");
+    if (rc == TSR_SUCCESS && nb)
+      rc = cudaMemcpy(stencil_utiles_dev + na, h + nt, (size_t)nb * sizeof(int32_t), cudaMemcpyHostToDevice) ==
+                   cudaSuccess
+               ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: copy failed");
+    free(h);
+    TSR_CALL(rc);
+    stencil_utiles_key[0] = (int)l->block[0], stencil_utiles_key[1] = (int)l->block[1];
+    stencil_utiles_n[0] = na, stencil_utiles_n[1] = nb;
+  }
+  const int64_t na = use ? stencil_utiles_n[0] : 0, nb = use ? stencil_utiles_n[1] : nt;
+  stencil_usplit[0] = na * l->grid[2], stencil_usplit[1] = nb * l->grid[2];
+  if (nb == 0)
+    return st_go(st_k_uwinc<T, HDIFF, J>, l, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+                 (const int32_t *)NULL, ntx);
+  if (na == 0)
+    return st_go(st_k_uwinp<T, HDIFF, J>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+                 (uint32_t)sizeof(T), (const int32_t *)NULL, ntx);
+  stencil_cfg_t a = *l, b = *l;
+  a.grid[0] = (unsigned)na, b.grid[0] = (unsigned)nb, a.grid[1] = b.grid[1] = 1;
+  TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J>, &b, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+                 (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev + na, ntx));
+  return st_go(st_k_uwinc<T, HDIFF, J>, &a, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+               (const int32_t *)stencil_utiles_dev, ntx);
+}
+
 template <typename T, int HDIFF, int J>
 static int st_run_uwin_j(int strategy, const StK13<T, HDIFF> &st, const stencil_grid_t *g,
                          const stencil_cfg_t *l) {
@@ -473,9 +652,10 @@ static int st_run_uwin_j(int strategy, const StK13<T, HDIFF> &st, const stencil_
     gu.zs = g->zs, gu.nrel = g->nrel;                                                       \
     if (strategy == STENCIL_CU_JWIN_PLAN) {                                                 \
       if (!l->attr) TSR_CALL((st_uplan_build<J, StGridUn<C, D>, D>(gu, g, StPlanScale<T>::v))); \
+      if (g->comp) return st_run_uwinc<T, HDIFF, J>(st, g, l);                              \
       return st_go(st_k_uwinp<T, HDIFF, J>, l, st,                                          \
                    (const int32_t *)stencil_uplan_dev, g->ncol, g->nrow, g->zs, l->z0,          \
-                   l->z1, l->kpt, (uint32_t)sizeof(T));                                     \
+                   l->z1, l->kpt, (uint32_t)sizeof(T), (const int32_t *)NULL, (int64_t)0);  \
     }                                                                                       \
     return st_go(st_k_uwin<T, HDIFF, J, StGridUn<C, D>, D>, l, st, gu,                      \
                  (const int32_t *)stencil_ucol_dev, g->ncol, g->nrow, l->z0, l->z1, l->kpt); \

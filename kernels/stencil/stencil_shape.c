@@ -180,6 +180,17 @@ int stencil_cuda_run(int kind, int strategy, const stencil_grid_t *g, const sten
 #endif
 }
 
+int stencil_cuda_uplan_split(int kind, int64_t n[2]) {
+  n[0] = n[1] = 0;
+#ifdef TSR_HAVE_CUDA
+  if (kind == STENCIL_LAPLAP) stencil_cuda_laplap_split(n);
+  else if (kind == STENCIL_HDIFF) stencil_cuda_hdiff_split(n);
+#else
+  (void)kind;
+#endif
+  return TSR_SUCCESS;
+}
+
 int stencil_cuda_prepare(int kind, const stencil_grid_t *g) {
 #ifdef TSR_HAVE_CUDA
   if (kind == STENCIL_LAPLAP) TSR_CALL(stencil_cuda_laplap_prepare(g));

@@ -7,7 +7,9 @@
 #include "kernels/stencil/stencil.h"
 #include "tessera/error.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define ST_WQ static inline
 #define ST_WLD(p) (*(p))
@@ -42,6 +44,24 @@
 #undef ST_REAL
 #undef ST_FN
 #undef ST_WN
+/* The compressed plan's prototype chains: entries are byte offsets from the
+   chain's base slot (stencil__uwinp_cpu), as in the CUDA kernel. */
+#define ST_WAT(x, p, o) ((p) + (int64_t)(uint32_t)(o) / (int64_t)sizeof *(p))
+#define ST_REAL double
+#define ST_FN(f) f##_d
+#define ST_WN(f) f##_uphd
+#include "kernels/stencil/stencil_win.inc"
+#undef ST_REAL
+#undef ST_FN
+#undef ST_WN
+#define ST_REAL float
+#define ST_FN(f) f##_f
+#define ST_WN(f) f##_uphf
+#include "kernels/stencil/stencil_win.inc"
+#undef ST_REAL
+#undef ST_FN
+#undef ST_WN
+#undef ST_WAT
 #undef ST_WUNSTR
 
 /* Every (x, strip, z) column of the box, as the kernel's threads. */
@@ -176,4 +196,168 @@ int stencil__uwin_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t 
   }
   free(u);
   return TSR_SUCCESS;
+}
+
+/* ------------------------------------------------------------ chain plans */
+int stencil__uplan_host(const stencil_grid_t *g, int jpt, uint32_t scale, int32_t *plan) {
+  TSR_CHECK(g->kind == STENCIL_GRID_UNSTR && g->col, TSR_ERR_UNSUPPORTED,
+            "chain plan: the grid has no column order (stencil_grid_t.col)");
+  TSR_CHECK(jpt >= 1 && jpt <= 16 && scale >= 1, TSR_ERR_ARG, "chain plan: %d rows per chain, scale %u",
+            jpt, scale);
+  const int K = 5 * (jpt + 4);
+  const int64_t nstrip = (g->nrow + jpt - 1) / jpt, ncolp = stencil_uplan_ncolp(g->ncol);
+  memset(plan, 0, (size_t)stencil_uplan_base(nstrip * ncolp, jpt) * sizeof *plan);
+  int32_t u[STENCIL_UPLAN_MAXK];
+  for (int64_t s = 0; s < nstrip; s++)
+    for (int64_t c = 0; c < g->ncol; c++) {
+      const int64_t p = s * jpt;
+      memset(u, 0, sizeof u);
+      st_uchain(g, g->col[p * g->ncol + c], (int)(g->nrow - p < jpt ? g->nrow - p : jpt), u);
+      int32_t *o = plan + stencil_uplan_base(s * ncolp + c, jpt);
+      for (int k = 0; k < K; k++) o[32 * k] = (int32_t)((uint32_t)u[k] * scale);
+    }
+  return TSR_SUCCESS;
+}
+
+/* r[k]: the slot offsets of chain o's entries from its entry 12. */
+static void st_uproto_rel(const int32_t *o, uint32_t scale, int K, int32_t *r) {
+  const int32_t c0 = (int32_t)((uint32_t)o[32 * 12] / scale);
+  for (int k = 0; k < K; k++) r[k] = (int32_t)((uint32_t)o[32 * k] / scale) - c0;
+}
+static int st_uproto_eq(const int32_t *a, const int32_t *b, int K, int n) {
+  for (int k = 0; k < K; k++)
+    if (stencil_uplan_used(k, n) && a[k] != b[k]) return 0;
+  return 1;
+}
+
+int stencil_uproto_find(const int32_t *plan, uint32_t scale, int64_t ncol, int64_t nrow, int jpt,
+                        stencil_uproto_t *P, uint8_t *wtile) {
+  TSR_CHECK(jpt >= 1 && jpt <= 16 && scale >= 1 && ncol >= 0 && nrow >= 0, TSR_ERR_ARG,
+            "chain prototype: %d rows per chain, scale %u, %lld x %lld chains", jpt, scale,
+            (long long)ncol, (long long)nrow);
+  memset(P, 0, sizeof *P);
+  P->jpt = jpt;
+  const int K = 5 * (jpt + 4);
+  const int64_t nstrip = (nrow + jpt - 1) / jpt, ncolp = stencil_uplan_ncolp(ncol), nwc = ncolp / 32;
+  int32_t cand[STENCIL_UPLAN_MAXK] = {0}, r[STENCIL_UPLAN_MAXK];
+  int64_t votes = 0, nfull = 0, m = 0;
+  /* majority vote (Boyer-Moore) over the full chains, then a count */
+  for (int pass = 0; pass < 2; pass++)
+    for (int64_t s = 0; s < nstrip && (s + 1) * jpt <= nrow; s++)
+      for (int64_t c = 0; c < ncol; c++) {
+        st_uproto_rel(plan + stencil_uplan_base(s * ncolp + c, jpt), scale, K, r);
+        const int eq = st_uproto_eq(r, cand, K, jpt);
+        if (pass == 1) {
+          nfull++, m += eq;
+        } else if (votes == 0) {
+          memcpy(cand, r, sizeof cand), votes = 1;
+        } else {
+          votes += eq ? 1 : -1;
+        }
+      }
+  P->nchain = nstrip * ncol, P->nfull = nfull;
+  P->found = nfull > 0 && 2 * m > nfull;
+  if (P->found)
+    for (int k = 0; k < K; k++) {
+      P->rel[k] = stencil_uplan_used(k, jpt) ? cand[k] : 0;
+      if (P->rel[k] < P->rmin) P->rmin = P->rel[k];
+    }
+  P->nwt = nstrip * nwc;
+  memset(wtile, P->found, (size_t)P->nwt);
+  for (int64_t s = 0; P->found && s < nstrip; s++) {
+    const int n = (int)(nrow - s * jpt < jpt ? nrow - s * jpt : jpt);
+    for (int64_t c = 0; c < ncol; c++) {
+      st_uproto_rel(plan + stencil_uplan_base(s * ncolp + c, jpt), scale, K, r);
+      if (st_uproto_eq(r, P->rel, K, n)) P->nmatch++;
+      else wtile[s * nwc + c / 32] = 0;
+    }
+  }
+  for (int64_t w = 0; w < P->nwt; w++) P->nwt_match += wtile[w];
+  return TSR_SUCCESS;
+}
+
+int stencil_uproto_bytes(const stencil_uproto_t *P, int esz, int32_t *o) {
+  for (int k = 0; k < 5 * (P->jpt + 4); k++) {
+    const int64_t v = stencil_uplan_used(k, P->jpt) ? ((int64_t)P->rel[k] - P->rmin) * esz : 0;
+    TSR_CHECK(v <= INT32_MAX, TSR_ERR_UNSUPPORTED,
+              "chain prototype: entry %d is %lld bytes from the chain's first slot, beyond 32 bits", k,
+              (long long)v);
+    o[k] = (int32_t)v;
+  }
+  return TSR_SUCCESS;
+}
+
+int stencil_uproto_tiles(const uint8_t *wtile, int64_t ncol, int64_t nstrip, int bx, int by,
+                         int32_t *la, int64_t *na, int32_t *lb, int64_t *nb) {
+  TSR_CHECK(bx >= 1 && by >= 1, TSR_ERR_ARG, "chain prototype tiles: block %dx%d", bx, by);
+  const int64_t ntx = (ncol + bx - 1) / bx, nty = (nstrip + by - 1) / by, nwc = stencil_uplan_ncolp(ncol) / 32;
+  TSR_CHECK(ntx * nty <= INT32_MAX, TSR_ERR_ARG, "chain prototype tiles: %lld blocks", (long long)(ntx * nty));
+  *na = *nb = 0;
+  for (int64_t ty = 0; ty < nty; ty++)
+    for (int64_t tx = 0; tx < ntx; tx++) {
+      const int64_t s1 = (ty + 1) * by < nstrip ? (ty + 1) * by : nstrip;
+      const int64_t c1 = (tx + 1) * bx < ncol ? (tx + 1) * bx : ncol;
+      int ok = 1;
+      for (int64_t s = ty * by; ok && s < s1; s++)
+        for (int64_t w = tx * bx / 32; ok && w <= (c1 - 1) / 32; w++) ok = wtile[s * nwc + w];
+      if (ok) la[(*na)++] = (int32_t)(ty * ntx + tx);
+      else lb[(*nb)++] = (int32_t)(ty * ntx + tx);
+    }
+  return TSR_SUCCESS;
+}
+
+#define ST_UWINP_CHAIN(SUF, T, B, U)                                                            \
+  for (int64_t z = g->lo[2]; z < g->hi[2]; z++) {                                               \
+    const int64_t c = (B) + z * g->zs;                                                          \
+    stencil_wcol_t_##SUF col = {(const T *)f->in + c, f->coeff ? (const T *)f->coeff + c : NULL, \
+                                (T *)f->out + c, 0, 0, 1, 1, 1, U};                             \
+    stencil_wcol_##SUF(kind == STENCIL_HDIFF, &col, n);                                         \
+  }
+
+int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, int jpt,
+                       int64_t *nproto) {
+  TSR_CHECK(kind == STENCIL_LAPLAP || kind == STENCIL_HDIFF, TSR_ERR_UNSUPPORTED,
+            "the unstructured j-window computes laplap and hdiff only");
+  TSR_CHECK(g->kind == STENCIL_GRID_UNSTR && g->col, TSR_ERR_UNSUPPORTED,
+            "the unstructured j-window needs the whole updated region as a rectangle of the "
+            "relations (stencil_grid_t.col)");
+  TSR_CHECK(jpt >= 1 && jpt <= 16, TSR_ERR_ARG, "chain plan: rows per chain must be 1 .. 16, got %d", jpt);
+  const int fl = f->prec == STENCIL_FLOAT, esz = fl ? 4 : 8, K = 5 * (jpt + 4);
+  const uint32_t scale = fl ? 4 : 1; /* as the CUDA plans */
+  const int64_t nstrip = (g->nrow + jpt - 1) / jpt, ncolp = stencil_uplan_ncolp(g->ncol);
+  int32_t *plan = malloc((size_t)stencil_uplan_base(nstrip * ncolp, jpt) * sizeof *plan);
+  uint8_t *wt = malloc((size_t)(nstrip * ncolp / 32) + 1);
+  stencil_uproto_t P;
+  int32_t o[STENCIL_UPLAN_MAXK], u[STENCIL_UPLAN_MAXK];
+  int rc = plan && wt ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "chain plan: no memory for %lld chains",
+                                                 (long long)(nstrip * ncolp));
+  if (rc == TSR_SUCCESS) rc = stencil__uplan_host(g, jpt, scale, plan);
+  if (rc == TSR_SUCCESS) rc = stencil_uproto_find(plan, scale, g->ncol, g->nrow, jpt, &P, wt);
+  const int use = rc == TSR_SUCCESS && P.found && stencil_uproto_bytes(&P, esz, o) == TSR_SUCCESS;
+  if (nproto) *nproto = 0;
+  for (int64_t s = 0; rc == TSR_SUCCESS && s < nstrip; s++)
+    for (int64_t i = 0; i < g->ncol; i++) {
+      const int64_t p = s * jpt;
+      const int n = (int)(g->nrow - p < jpt ? g->nrow - p : jpt);
+      if (use && wt[s * (ncolp / 32) + i / 32]) {
+        const int64_t b = (int64_t)g->col[p * g->ncol + i] + P.rmin;
+        if (nproto) (*nproto)++;
+        if (fl) {
+          ST_UWINP_CHAIN(uphf, float, b, o)
+        } else {
+          ST_UWINP_CHAIN(uphd, double, b, o)
+        }
+      } else {
+        const int32_t *e = plan + stencil_uplan_base(s * ncolp + i, jpt);
+        for (int k = 0; k < K; k++) u[k] = (int32_t)((uint32_t)e[32 * k] / scale);
+        if (fl) {
+          ST_UWINP_CHAIN(uhf, float, 0, u)
+        } else {
+          ST_UWINP_CHAIN(uhd, double, 0, u)
+        }
+      }
+    }
+  free(plan);
+  free(wt);
+  return rc;
 }

@@ -92,7 +92,7 @@ static void sweep_window(int kind, int prec) {
   static const int ids[NWIN] = {STENCIL_V_CUDA_REG_JWIN, STENCIL_V_CUDA_REG_JWIN_SHFL, STENCIL_V_CUDA_UN_PATCH,
                                 STENCIL_V_CUDA_UN_JWIN, STENCIL_V_CUDA_UN_JWIN_PLAN};
   static const int jpts[4] = {2, 4, 8, 16}, kpts[3] = {1, 3, 64};
-  int ran[NWIN][4] = {{0}}, partial_warp = 0;
+  int ran[NWIN][4] = {{0}}, partial_warp = 0, proto_both = 0, proto_only = 0;
   for (int sz = 0; sz < 4; sz++) {
     stencil_state_t S;
     ck_tsr(stencil_state_init(&S, MPI_COMM_SELF, kind, prec, TSR_SOA, wsizes[sz], 3 + sz, NULL, 0));
@@ -117,6 +117,12 @@ static void sweep_window(int kind, int prec) {
             if (!r.skipped) {
               ran[v][q]++;
               if (ids[v] == STENCIL_V_CUDA_REG_JWIN_SHFL && sz == 3 && t == 2) partial_warp++;
+              if (ids[v] == STENCIL_V_CUDA_UN_JWIN_PLAN && r.u.comp) {
+                int64_t split[2];
+                ck_tsr(stencil_cuda_uplan_split(kind, split));
+                proto_both += split[0] > 0 && split[1] > 0;
+                proto_only += split[0] > 0 && split[1] == 0;
+              }
               ck_assert_msg(r.verdict == TSR_VERIFY_PASS && r.maxerr == 0,
                             "%s %s %lldx%lldx%lld %s jpt %d kpt %d order %d comp %d depth %d block "
                             "%dx%dx%d: max error %.3e (%s)",
@@ -135,6 +141,14 @@ static void sweep_window(int kind, int prec) {
       ck_assert_msg(ran[v][q] > 0, "%s: %s never ran with %s %d", stencil_name(kind),
                     stencil_variants[ids[v]].name, v == 2 ? "kpt" : "jpt", v == 2 ? kpts[q] : jpts[q]);
   ck_assert_msg(partial_warp > 0, "jwindow-shfl did not run 64x1x1 at 70x45x6");
+  /* compressed jwindow-plan: on row-major storage the 32-column warp tiles
+     clear of the boundary columns match the plan's prototype (70x45x6:
+     columns 32 .. 63 of 66), so some launches ran both kernels; none ran
+     the prototype kernel alone (every size has boundary tiles) */
+  ck_assert_msg(proto_both > 0 && proto_only == 0,
+                "compressed jwindow-plan: %d launches through the prototype and the plan, %d through "
+                "the prototype alone",
+                proto_both, proto_only);
 }
 
 START_TEST(test_window) {

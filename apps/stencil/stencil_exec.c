@@ -349,7 +349,7 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
   const int only13 = v->id == STENCIL_V_CUDA_REG_TILE || v->id == STENCIL_V_CUDA_REG_TILE_KLOOP ||
                      v->id == STENCIL_V_CUDA_REG_JWIN || v->id == STENCIL_V_CUDA_REG_JWIN_SHFL ||
                      v->id == STENCIL_V_CUDA_UN_PATCH || v->id == STENCIL_V_CUDA_UN_JWIN ||
-                     v->id == STENCIL_V_CUDA_UN_JWIN_PLAN;
+                     v->id == STENCIL_V_CUDA_UN_JWIN_PLAN || v->id == STENCIL_V_CUDA_UN_JWIN_PROTO;
   if (only13 && S->kind == STENCIL_FASTWAVES) {
     snprintf(r->note, sizeof r->note, "skipped: %s is for laplap and hdiff", v->name);
     r->skipped = 1;

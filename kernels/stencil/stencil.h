@@ -330,6 +330,8 @@ typedef enum {
                              footprint points outside the patch through the tables */
   STENCIL_CU_JWIN_PLAN,   /* unstructured laplap/hdiff: JWIN's chains walked once per grid into a
                              chain plan; a thread per chain and kpt levels reads its slots there */
+  STENCIL_CU_JWIN_PROTO,  /* as JWIN_PLAN, the plan compressed to the chain prototype most chains
+                             share: blocks whose chains all match it read no plan */
   STENCIL_CU_NSTRATEGIES
 } stencil_cuda_strategy_t;
 
@@ -344,9 +346,13 @@ typedef struct {
 static inline int stencil_launch_jpt(stencil_launch_t s) {
   return s.jpt > 0 ? s.jpt : STENCIL_JPT_DEFAULT;
 }
+/* Whether a strategy runs on the chain plan (jwindow-plan, jwindow-proto). */
+static inline int stencil_cuda_uses_plan(int strategy) {
+  return strategy == STENCIL_CU_JWIN_PLAN || strategy == STENCIL_CU_JWIN_PROTO;
+}
 /* Whether a strategy uses jpt (the j-window ones). */
 static inline int stencil_cuda_uses_jpt(int strategy) {
-  return strategy == STENCIL_CU_JWIN || strategy == STENCIL_CU_JWIN_SHFL || strategy == STENCIL_CU_JWIN_PLAN;
+  return strategy == STENCIL_CU_JWIN || strategy == STENCIL_CU_JWIN_SHFL || stencil_cuda_uses_plan(strategy);
 }
 
 /* What the CUDA runtime says about the kernel a launch would use

@@ -494,8 +494,8 @@ static int st_run13(int strategy, const stencil_grid_t *g, const stencil_fields_
     TSR_CALL(st_go(st_k_tile<T, HDIFF>, cfg, st, st_grid_reg(g), cfg->z0, cfg->z1, cfg->kpt));
     return TSR_SUCCESS;
   }
-  /* (stencil_cuda_cfg refuses jwindow-plan on regular grids) */
-  if ((strategy == STENCIL_CU_JWIN && g->kind == STENCIL_GRID_UNSTR) || strategy == STENCIL_CU_JWIN_PLAN) {
+  /* (stencil_cuda_cfg refuses jwindow-plan and -proto on regular grids) */
+  if ((strategy == STENCIL_CU_JWIN && g->kind == STENCIL_GRID_UNSTR) || stencil_cuda_uses_plan(strategy)) {
     TSR_CALL(st_run_uwin(strategy, st, g, cfg));
     return TSR_SUCCESS;
   }

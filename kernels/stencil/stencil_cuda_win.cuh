@@ -428,27 +428,26 @@ __global__ void st_k_uplan(G g, const int32_t *__restrict__ col, int64_t ncol, i
  * from L1, as the regular window's blocks), levels [za, za + kpt), za = z0
  * + bid.z*kpt (block z is 1); the slots from the plan (st_ldplan), the
  * window as jwindow's. No lookups. */
-/* The block's tile (column block tx, strip block ty): blockIdx.x, y, or with
- * a tile list (the compressed plan's two kernels) tiles[blockIdx.x] = ty *
- * ntx + tx. */
-static __device__ __forceinline__ void st_uplan_tile(const int32_t *__restrict__ tiles, int64_t ntx,
-                                                     int64_t *tx, int64_t *ty) {
-  if (tiles) {
-    const int64_t t = __ldg(tiles + blockIdx.x);
-    *ty = t / ntx, *tx = t - *ty * ntx;
+/* The thread's column c and strip s: the block's tile (column block tx,
+ * strip block ty) is blockIdx.x, y, or with TILES (the two kernels of
+ * jwindow-proto) tiles[blockIdx.x] = ty * ntx + tx. */
+template <int TILES>
+static __device__ __forceinline__ void st_uplan_cs(const int32_t *__restrict__ tiles, int64_t ntx, int64_t *c,
+                                                   int64_t *s) {
+  if (TILES) {
+    const int64_t t = __ldg(tiles + blockIdx.x), ty = t / ntx, tx = t - ty * ntx;
+    *c = tx * blockDim.x + threadIdx.x, *s = ty * blockDim.y + threadIdx.y;
   } else {
-    *tx = blockIdx.x, *ty = blockIdx.y;
+    *c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, *s = (int64_t)blockIdx.y * blockDim.y + threadIdx.y;
   }
 }
 
-template <typename T, int HDIFF, int J>
+template <typename T, int HDIFF, int J, int TILES>
 __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan, int64_t ncol,
                            int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz,
                            const int32_t *__restrict__ tiles, int64_t ntx) {
-  int64_t tx, ty;
-  st_uplan_tile(tiles, ntx, &tx, &ty);
-  const int64_t c = tx * blockDim.x + threadIdx.x;
-  const int64_t s = ty * blockDim.y + threadIdx.y;
+  int64_t c, s;
+  st_uplan_cs<TILES>(tiles, ntx, &c, &s);
   if (c >= ncol || s * J >= nrow) return;
   /* Block z is 1 (stencil_cuda_cfg), so za is the same in the whole block.
      float: written so (from blockIdx only), the level's base addresses go to
@@ -475,14 +474,12 @@ template <int J> struct StUProto {
 /* Tiles whose chains all match the prototype: as st_k_uwinp, but a chain's
  * slots are its row-0 slot col[s*J*ncol + c] + rmin plus the prototype's
  * offsets: no plan reads, no slot registers. */
-template <typename T, int HDIFF, int J>
+template <typename T, int HDIFF, int J, int TILES>
 __global__ void st_k_uwinc(StK13<T, HDIFF> st, const __grid_constant__ StUProto<J> pr,
                            const int32_t *__restrict__ col, int64_t ncol, int64_t nrow, int64_t zs,
                            int64_t z0, int64_t z1, int kpt, const int32_t *__restrict__ tiles, int64_t ntx) {
-  int64_t tx, ty;
-  st_uplan_tile(tiles, ntx, &tx, &ty);
-  const int64_t c = tx * blockDim.x + threadIdx.x;
-  const int64_t s = ty * blockDim.y + threadIdx.y;
+  int64_t c, s;
+  st_uplan_cs<TILES>(tiles, ntx, &c, &s);
   if (c >= ncol || s * J >= nrow) return;
   const int64_t za = z0 + (int64_t)blockIdx.z * kpt;
   const int64_t zb = za + kpt < z1 ? za + kpt : z1;
@@ -576,17 +573,26 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   const int32_t *plan = (const int32_t *)stencil_uplan_dev, *col = (const int32_t *)stencil_ucol_dev;
   StUProto<J> pr;
   memset(&pr, 0, sizeof pr);
-  if (l->attr) { /* the tighter of the two kernels */
-    TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+  if (l->attr) { /* the tightest of the kernels this may launch */
+    stencil_kattr_t a[4];
+    TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J, 0>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
                    (uint32_t)sizeof(T), (const int32_t *)NULL, ntx));
-    const stencil_kattr_t a = *l->attr;
-    TSR_CALL(st_go(st_k_uwinc<T, HDIFF, J>, l, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+    a[0] = *l->attr;
+    TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J, 1>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+                   (uint32_t)sizeof(T), (const int32_t *)NULL, ntx));
+    a[1] = *l->attr;
+    TSR_CALL(st_go(st_k_uwinc<T, HDIFF, J, 0>, l, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+                   (const int32_t *)NULL, ntx));
+    a[2] = *l->attr;
+    TSR_CALL(st_go(st_k_uwinc<T, HDIFF, J, 1>, l, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
                    (const int32_t *)NULL, ntx));
     stencil_kattr_t *b = l->attr;
-    b->max_threads = a.max_threads < b->max_threads ? a.max_threads : b->max_threads;
-    b->regs = a.regs > b->regs ? a.regs : b->regs;
-    b->local_bytes = a.local_bytes > b->local_bytes ? a.local_bytes : b->local_bytes;
-    b->smem_max = a.smem_max < b->smem_max ? a.smem_max : b->smem_max;
+    for (int i = 0; i < 3; i++) {
+      b->max_threads = a[i].max_threads < b->max_threads ? a[i].max_threads : b->max_threads;
+      b->regs = a[i].regs > b->regs ? a[i].regs : b->regs;
+      b->local_bytes = a[i].local_bytes > b->local_bytes ? a[i].local_bytes : b->local_bytes;
+      b->smem_max = a[i].smem_max < b->smem_max ? a[i].smem_max : b->smem_max;
+    }
     return TSR_SUCCESS;
   }
   TSR_CALL(st_uproto_prepare(g, J, StPlanScale<T>::v));
@@ -625,16 +631,16 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   const int64_t na = use ? stencil_utiles_n[0] : 0, nb = use ? stencil_utiles_n[1] : nt;
   stencil_usplit[0] = na * l->grid[2], stencil_usplit[1] = nb * l->grid[2];
   if (nb == 0)
-    return st_go(st_k_uwinc<T, HDIFF, J>, l, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+    return st_go(st_k_uwinc<T, HDIFF, J, 0>, l, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
                  (const int32_t *)NULL, ntx);
   if (na == 0)
-    return st_go(st_k_uwinp<T, HDIFF, J>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+    return st_go(st_k_uwinp<T, HDIFF, J, 0>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
                  (uint32_t)sizeof(T), (const int32_t *)NULL, ntx);
   stencil_cfg_t a = *l, b = *l;
   a.grid[0] = (unsigned)na, b.grid[0] = (unsigned)nb, a.grid[1] = b.grid[1] = 1;
-  TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J>, &b, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+  TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J, 1>, &b, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
                  (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev + na, ntx));
-  return st_go(st_k_uwinc<T, HDIFF, J>, &a, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+  return st_go(st_k_uwinc<T, HDIFF, J, 1>, &a, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
                (const int32_t *)stencil_utiles_dev, ntx);
 }
 
@@ -642,7 +648,7 @@ template <typename T, int HDIFF, int J>
 static int st_run_uwin_j(int strategy, const StK13<T, HDIFF> &st, const stencil_grid_t *g,
                          const stencil_cfg_t *l) {
   if (!l->attr) TSR_CALL(stencil_cuda_uwin_upload(g));
-  TSR_CHECK(strategy != STENCIL_CU_JWIN_PLAN || (uint64_t)g->zs * StPlanScale<T>::v <= UINT32_MAX,
+  TSR_CHECK(!stencil_cuda_uses_plan(strategy) || (uint64_t)g->zs * StPlanScale<T>::v <= UINT32_MAX,
             TSR_ERR_UNSUPPORTED, "jwindow-plan: %lld slots per level are too many for 32-bit plan entries",
             (long long)g->zs);
 #define ST_UWN(C, D)                                                                        \
@@ -650,10 +656,10 @@ static int st_run_uwin_j(int strategy, const StK13<T, HDIFF> &st, const stencil_
     StGridUn<C, D> gu;                                                                      \
     gu.tab = g->tab, gu.proto = g->proto, gu.np = g->np, gu.lo0 = g->lo[0], gu.hi0 = g->hi[0]; \
     gu.zs = g->zs, gu.nrel = g->nrel;                                                       \
-    if (strategy == STENCIL_CU_JWIN_PLAN) {                                                 \
+    if (stencil_cuda_uses_plan(strategy)) {                                                 \
       if (!l->attr) TSR_CALL((st_uplan_build<J, StGridUn<C, D>, D>(gu, g, StPlanScale<T>::v))); \
-      if (g->comp) return st_run_uwinc<T, HDIFF, J>(st, g, l);                              \
-      return st_go(st_k_uwinp<T, HDIFF, J>, l, st,                                          \
+      if (strategy == STENCIL_CU_JWIN_PROTO) return st_run_uwinc<T, HDIFF, J>(st, g, l);    \
+      return st_go(st_k_uwinp<T, HDIFF, J, 0>, l, st,                                       \
                    (const int32_t *)stencil_uplan_dev, g->ncol, g->nrow, g->zs, l->z0,          \
                    l->z1, l->kpt, (uint32_t)sizeof(T), (const int32_t *)NULL, (int64_t)0);  \
     }                                                                                       \

@@ -10,7 +10,7 @@
 static const char *const st_strategy_names[STENCIL_CU_NSTRATEGIES] = {
     "naive", "idxvar", "idxvar-shared", "idxvar-warp", "kloop", "idxvar-kloop",
     "idxvar-kloop-sliced", "shared", "tile-kloop", "jwindow", "jwindow-shfl", "patch-kloop",
-    "jwindow-plan"};
+    "jwindow-plan", "jwindow-proto"};
 
 const char *stencil_cuda_strategy_name(int strategy) {
   return strategy >= 0 && strategy < STENCIL_CU_NSTRATEGIES ? st_strategy_names[strategy] : NULL;
@@ -55,10 +55,10 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   const int jwin = stencil_cuda_uses_jpt(strategy), patch = strategy == STENCIL_CU_PATCH;
   const int uwin = jwin && unstr; /* chains of the north relation */
   TSR_CHECK(!jwin || (kind != STENCIL_FASTWAVES &&
-                      (unstr ? strategy != STENCIL_CU_JWIN_SHFL : strategy != STENCIL_CU_JWIN_PLAN)),
+                      (unstr ? strategy != STENCIL_CU_JWIN_SHFL : !stencil_cuda_uses_plan(strategy))),
             TSR_ERR_UNSUPPORTED,
             "the j-window strategies (%s) run laplap and hdiff (jwindow-shfl on regular grids, "
-            "jwindow-plan on unstructured ones)", sn);
+            "jwindow-plan and jwindow-proto on unstructured ones)", sn);
   TSR_CHECK(!uwin || g->col, TSR_ERR_UNSUPPORTED,
             "unstructured jwindow: the updated slots [%lld, %lld) are not the whole region as a "
             "rectangle of the relations (no column order)", (long long)g->lo[0], (long long)g->hi[0]);
@@ -69,7 +69,7 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   const int zloop = strategy == STENCIL_CU_KLOOP || strategy == STENCIL_CU_IDXVAR_KLOOP;
   if ((zloop || patch) && bz != 1)
     return ST_SKIP("block %dx%dx%d: %s runs one thread per column (block z must be 1)", bx, by, bz, sn);
-  if (strategy == STENCIL_CU_JWIN_PLAN && bz != 1)
+  if (stencil_cuda_uses_plan(strategy) && bz != 1)
     return ST_SKIP("block %dx%dx%d: %s runs a block's chains over the same levels (block z must be 1)",
                    bx, by, bz, sn);
   if (strategy == STENCIL_CU_JWIN_SHFL && bx % 32 != 0)
@@ -96,8 +96,8 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   if (!zloop && bz > nsl)
     return ST_SKIP("block z %d larger than the %lld %s", bz, (long long)nsl,
                    sliced ? "slices" : "levels");
-  /* jwindow-plan: blocks of bx columns and by strips of the chains */
-  const int plan2 = strategy == STENCIL_CU_JWIN_PLAN;
+  /* jwindow-plan, jwindow-proto: blocks of bx columns and by strips of the chains */
+  const int plan2 = stencil_cuda_uses_plan(strategy);
   const int64_t gx = plan2 ? (g->ncol + bx - 1) / bx
                      : unstr ? (nchain + (int64_t)bx * by - 1) / ((int64_t)bx * by) : (ex + bx - 1) / bx;
   const int64_t gy = plan2 ? (nstrip + by - 1) / by : unstr ? 1 : (ny + by - 1) / by;

@@ -31,7 +31,7 @@ static void sweep(int kind, int prec, int placement, const int64_t size[3]) {
     if (stencil_variants[id].device != TSR_DEV_CUDA) continue;
     if ((id == STENCIL_V_CUDA_REG_TILE || id == STENCIL_V_CUDA_REG_TILE_KLOOP ||
          id == STENCIL_V_CUDA_UN_PATCH || id == STENCIL_V_CUDA_UN_JWIN ||
-         id == STENCIL_V_CUDA_UN_JWIN_PLAN) &&
+         id == STENCIL_V_CUDA_UN_JWIN_PLAN || id == STENCIL_V_CUDA_UN_JWIN_PROTO) &&
         kind == STENCIL_FASTWAVES)
       continue;
     if (id == STENCIL_V_CUDA_REG_JWIN || id == STENCIL_V_CUDA_REG_JWIN_SHFL)
@@ -73,7 +73,7 @@ static const int64_t sizes[2][3] = {{37, 29, 8}, {32, 24, 8}};
 
 /* The load-lean variants (jwindow, jwindow-shfl with every compiled --jpt;
  * patch-kloop with kpt 1, 3 and all levels; the unstructured jwindow and
- * jwindow-plan with every --jpt and kpt 1 and 3; the unstructured ones on
+ * jwindow-plan and jwindow-proto with every --jpt and kpt 1 and 3; the unstructured ones on
  * every order, compression and chasing) on laplap or hdiff in one
  * precision, sizes 13x11x5, 37x29x3, 64x64x8 and 70x45x6 (updated rows 7,
  * 25, 60, 41: partial top strips for every jpt; 70: a last warp with 2 of
@@ -81,8 +81,9 @@ static const int64_t sizes[2][3] = {{37, 29, 8}, {32, 24, 8}};
  * patch-kloop 32x1x1, 64x2x1, 256x1x1, 16x2x1. Random inputs, 2
  * iterations; the error must be exactly 0 (the reference's bits). Each
  * variant must run at least once per jpt (kpt); jwindow-shfl must run with
- * the partial warp (64x1x1 at 70x45x6). */
-#define NWIN 5
+ * the partial warp (64x1x1 at 70x45x6); jwindow-proto must run both its
+ * kernels (prototype and plan) in some launch (stencil_cuda_uplan_split). */
+#define NWIN 6
 static void sweep_window(int kind, int prec) {
   static const int64_t wsizes[4][3] = {{13, 11, 5}, {37, 29, 3}, {64, 64, 8}, {70, 45, 6}};
   static const stencil_launch_t wshapes[5] = {{32, 1, 1, 1, 0}, {32, 2, 2, 1, 0}, {64, 1, 1, 1, 0},
@@ -90,7 +91,8 @@ static void sweep_window(int kind, int prec) {
   static const stencil_launch_t pshapes[4] = {{32, 1, 1, 1, 0}, {64, 2, 1, 1, 0}, {256, 1, 1, 1, 0},
                                               {16, 2, 1, 1, 0}};
   static const int ids[NWIN] = {STENCIL_V_CUDA_REG_JWIN, STENCIL_V_CUDA_REG_JWIN_SHFL, STENCIL_V_CUDA_UN_PATCH,
-                                STENCIL_V_CUDA_UN_JWIN, STENCIL_V_CUDA_UN_JWIN_PLAN};
+                                STENCIL_V_CUDA_UN_JWIN, STENCIL_V_CUDA_UN_JWIN_PLAN,
+                                STENCIL_V_CUDA_UN_JWIN_PROTO};
   static const int jpts[4] = {2, 4, 8, 16}, kpts[3] = {1, 3, 64};
   int ran[NWIN][4] = {{0}}, partial_warp = 0, proto_both = 0, proto_only = 0;
   for (int sz = 0; sz < 4; sz++) {
@@ -117,7 +119,7 @@ static void sweep_window(int kind, int prec) {
             if (!r.skipped) {
               ran[v][q]++;
               if (ids[v] == STENCIL_V_CUDA_REG_JWIN_SHFL && sz == 3 && t == 2) partial_warp++;
-              if (ids[v] == STENCIL_V_CUDA_UN_JWIN_PLAN && r.u.comp) {
+              if (ids[v] == STENCIL_V_CUDA_UN_JWIN_PROTO) {
                 int64_t split[2];
                 ck_tsr(stencil_cuda_uplan_split(kind, split));
                 proto_both += split[0] > 0 && split[1] > 0;
@@ -141,12 +143,12 @@ static void sweep_window(int kind, int prec) {
       ck_assert_msg(ran[v][q] > 0, "%s: %s never ran with %s %d", stencil_name(kind),
                     stencil_variants[ids[v]].name, v == 2 ? "kpt" : "jpt", v == 2 ? kpts[q] : jpts[q]);
   ck_assert_msg(partial_warp > 0, "jwindow-shfl did not run 64x1x1 at 70x45x6");
-  /* compressed jwindow-plan: on row-major storage the 32-column warp tiles
-     clear of the boundary columns match the plan's prototype (70x45x6:
-     columns 32 .. 63 of 66), so some launches ran both kernels; none ran
-     the prototype kernel alone (every size has boundary tiles) */
+  /* jwindow-proto: on row-major storage the 32-column warp tiles clear of
+     the boundary columns match the plan's prototype (70x45x6: columns 32 ..
+     63 of 66), so some launches ran both kernels; none ran the prototype
+     kernel alone (every size has boundary tiles) */
   ck_assert_msg(proto_both > 0 && proto_only == 0,
-                "compressed jwindow-plan: %d launches through the prototype and the plan, %d through "
+                "jwindow-proto: %d launches through the prototype and the plan, %d through "
                 "the prototype alone",
                 proto_both, proto_only);
 }

@@ -279,25 +279,28 @@ START_TEST(test_plan) {
   ck_tsr_fails(stencil_cuda_cfg(STENCIL_HDIFF, STENCIL_CU_JWIN_SHFL, &ug, (stencil_launch_t){32, 1, 1, 8, 8},
                                 8, &cfg, note, sizeof note),
                TSR_ERR_UNSUPPORTED);
-  /* jwindow-plan: unstructured laplap/hdiff only; chains as jwindow's (33 columns x 7 strips of 4
+  /* jwindow-plan and jwindow-proto: unstructured laplap/hdiff only; chains as jwindow's (33 columns x 7 strips of 4
      rows = 231 chains), blocks of bx columns and by strips: 32x2 -> 2 x 4 blocks; slices of kpt 2
      levels (4 blocks in z); block z must be 1 */
-  ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, STENCIL_CU_JWIN_PLAN, &ug,
-                                    (stencil_launch_t){32, 2, 1, 2, 4}, 8, &cfg, note, sizeof note), 0);
-  ck_assert(cfg.grid[0] == 2 && cfg.grid[1] == 4 && cfg.grid[2] == 4 && cfg.kpt == 2 && cfg.jpt == 4 &&
-            cfg.smem == 0);
-  ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, STENCIL_CU_JWIN_PLAN, &ug,
-                                    (stencil_launch_t){128, 1, 2, 2, 4}, 8, &cfg, note, sizeof note), 1);
-  ck_assert_msg(strstr(note, "block z must be 1") != NULL, "%s", note);
-  ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, STENCIL_CU_JWIN_PLAN, &ug,
-                                    (stencil_launch_t){256, 1, 1, 2, 4}, 8, &cfg, note, sizeof note), 1);
-  ck_assert_msg(strstr(note, "231 strips") != NULL || strstr(note, "larger than") != NULL, "%s", note);
-  ck_tsr_fails(stencil_cuda_cfg(STENCIL_FASTWAVES, STENCIL_CU_JWIN_PLAN, &ug,
-                                (stencil_launch_t){32, 1, 1, 8, 8}, 8, &cfg, note, sizeof note),
-               TSR_ERR_UNSUPPORTED);
-  ck_tsr_fails(stencil_cuda_cfg(STENCIL_LAPLAP, STENCIL_CU_JWIN_PLAN, &g, (stencil_launch_t){32, 1, 1, 8, 8},
-                                8, &cfg, note, sizeof note),
-               TSR_ERR_UNSUPPORTED);
+  for (int pv = 0; pv < 2; pv++) {
+    const int sp = pv ? STENCIL_CU_JWIN_PROTO : STENCIL_CU_JWIN_PLAN;
+    ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, sp, &ug,
+                                      (stencil_launch_t){32, 2, 1, 2, 4}, 8, &cfg, note, sizeof note), 0);
+    ck_assert(cfg.grid[0] == 2 && cfg.grid[1] == 4 && cfg.grid[2] == 4 && cfg.kpt == 2 && cfg.jpt == 4 &&
+              cfg.smem == 0);
+    ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, sp, &ug,
+                                      (stencil_launch_t){128, 1, 2, 2, 4}, 8, &cfg, note, sizeof note), 1);
+    ck_assert_msg(strstr(note, "block z must be 1") != NULL, "%s", note);
+    ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, sp, &ug,
+                                      (stencil_launch_t){256, 1, 1, 2, 4}, 8, &cfg, note, sizeof note), 1);
+    ck_assert_msg(strstr(note, "231 strips") != NULL || strstr(note, "larger than") != NULL, "%s", note);
+    ck_tsr_fails(stencil_cuda_cfg(STENCIL_FASTWAVES, sp, &ug,
+                                  (stencil_launch_t){32, 1, 1, 8, 8}, 8, &cfg, note, sizeof note),
+                 TSR_ERR_UNSUPPORTED);
+    ck_tsr_fails(stencil_cuda_cfg(STENCIL_LAPLAP, sp, &g, (stencil_launch_t){32, 1, 1, 8, 8},
+                                  8, &cfg, note, sizeof note),
+                 TSR_ERR_UNSUPPORTED);
+  }
   stencil_ugrid_destroy(&U);
   stencil_problem_destroy(&P);
 }

@@ -268,42 +268,43 @@ static inline TSR_HD int stencil_uplan_used(int k, int n) {
 }
 #define STENCIL_UPLAN_MAXK (5 * (16 + 4)) /* entries of a chain at the largest jpt */
 
-/* The plan's chain prototype (jwindow-plan on compressed grids): the slot
- * offsets of a chain's entries from its row-0 centre (entry 12) that more
- * than half of the full chains share. A chain of n rows matches when every
- * entry it reads (stencil_uplan_used) has the prototype's offset; a warp
- * tile (32 columns of one strip) matches when all its chains do. */
+/* The plan's chain prototype (jwindow-proto): the slot offsets of a chain's
+ * entries from its row-0 centre (entry 12) that more than half of the full
+ * chains share. A chain of n rows matches when every entry it reads
+ * (stencil_uplan_used) has the prototype's offset. */
 typedef struct {
   int jpt, found;                  /* found: a prototype covers more than half of the full chains */
   int32_t rel[STENCIL_UPLAN_MAXK]; /* its offsets (slots); 0 for entries a full chain does not read */
   int32_t rmin;                    /* the smallest of them (<= 0) */
   int64_t nchain, nfull, nmatch;   /* chains, full chains, matching chains */
-  int64_t nwt, nwt_match;          /* warp tiles, matching warp tiles */
 } stencil_uproto_t;
 /* Find the prototype of a plan (majority vote over the full chains) and
- * mark the warp tiles: wtile[s * ncolp/32 + c/32] = 1 when all the chains
- * of strip s and columns c .. c+31 (< ncol) match (all 0 without one). */
+ * mark the chains: match[s * ncol + c] = 1 when the chain of strip s and
+ * column c matches (all 0 without a prototype). */
 int stencil_uproto_find(const int32_t *plan, uint32_t scale, int64_t ncol, int64_t nrow, int jpt,
-                        stencil_uproto_t *P, uint8_t *wtile);
+                        stencil_uproto_t *P, uint8_t *match);
 /* The prototype's entries as byte offsets from the slot rel = rmin, for
  * elements of esz bytes: o[k] = (rel[k] - rmin) esz (0 <= o[k] < 2^31, else
  * TSR_ERR_UNSUPPORTED). */
 int stencil_uproto_bytes(const stencil_uproto_t *P, int esz, int32_t *o);
-/* Blocks of bx columns x by strips, numbered t = ty * ntx + tx (ntx =
- * ceil(ncol / bx)): the blocks whose warp tiles all match go to la (*na of
- * them), the others to lb (*nb), each in increasing order. la and lb hold
- * ntx * ceil(nstrip / by) entries. */
-int stencil_uproto_tiles(const uint8_t *wtile, int64_t ncol, int64_t nstrip, int bx, int by,
+/* The tiles of jwindow-proto's two kernels for blocks of bx columns x by
+ * strips: in each group ty of by strips a column is matching when its
+ * chains in all the group's strips match; the runs of consecutive matching
+ * columns, and the runs of the others, are cut into tiles of at most bx
+ * columns, (ty, c0, c1) = columns c0 .. c1-1 of group ty, three int32 per
+ * tile: matching ones to la (*na tiles), the others to lb (*nb), each
+ * group by group, left to right. la and lb hold 3 ncol ceil(nstrip / by)
+ * int32 each. */
+int stencil_uproto_tiles(const uint8_t *match, int64_t ncol, int64_t nstrip, int bx, int by,
                          int32_t *la, int64_t *na, int32_t *lb, int64_t *nb);
 /* The plan on the host (plan: stencil_uplan_base(nstrip * ncolp, jpt)
  * entries; padding chains get 0) from a host grid with g->col. */
 int stencil__uplan_host(const stencil_grid_t *g, int jpt, uint32_t scale, int32_t *plan);
-/*   uwinp:   the compressed jwindow-plan on the host: the plan, its
- *            prototype and warp tiles as above; the chains of matching warp
- *            tiles through the prototype's byte offsets from the slot
- *            col + rmin (the CUDA kernel's addressing), the others through
- *            the plan's slots. *nproto (may be NULL): chains computed
- *            through the prototype. */
+/*   uwinp:   jwindow-proto on the host: the plan and its prototype as
+ *            above; matching chains through the prototype's byte offsets
+ *            from the slot col + rmin (the CUDA kernel's addressing), the
+ *            others through the plan's slots. *nproto (may be NULL): chains
+ *            computed through the prototype. */
 int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, int jpt,
                        int64_t *nproto);
 

@@ -428,27 +428,31 @@ __global__ void st_k_uplan(G g, const int32_t *__restrict__ col, int64_t ncol, i
  * from L1, as the regular window's blocks), levels [za, za + kpt), za = z0
  * + bid.z*kpt (block z is 1); the slots from the plan (st_ldplan), the
  * window as jwindow's. No lookups. */
-/* The thread's column c and strip s: the block's tile (column block tx,
- * strip block ty) is blockIdx.x, y, or with TILES (the two kernels of
- * jwindow-proto) tiles[blockIdx.x] = ty * ntx + tx. */
+/* The thread's column c and strip s, and the block's column end: blocks
+ * tile the chains by blockIdx.x, y (end ncol), or with TILES (the two
+ * kernels of jwindow-proto) by the list tiles: block i takes columns
+ * tiles[3i+1] .. tiles[3i+2]-1 of strip group tiles[3i]
+ * (stencil_uproto_tiles). */
 template <int TILES>
-static __device__ __forceinline__ void st_uplan_cs(const int32_t *__restrict__ tiles, int64_t ntx, int64_t *c,
-                                                   int64_t *s) {
+static __device__ __forceinline__ void st_uplan_cs(const int32_t *__restrict__ tiles, int64_t ncol, int64_t *c,
+                                                   int64_t *s, int64_t *cend) {
   if (TILES) {
-    const int64_t t = __ldg(tiles + blockIdx.x), ty = t / ntx, tx = t - ty * ntx;
-    *c = tx * blockDim.x + threadIdx.x, *s = ty * blockDim.y + threadIdx.y;
+    const int32_t *t = tiles + 3 * (int64_t)blockIdx.x;
+    *c = __ldg(t + 1) + (int64_t)threadIdx.x, *s = (int64_t)__ldg(t) * blockDim.y + threadIdx.y;
+    *cend = __ldg(t + 2);
   } else {
     *c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, *s = (int64_t)blockIdx.y * blockDim.y + threadIdx.y;
+    *cend = ncol;
   }
 }
 
 template <typename T, int HDIFF, int J, int TILES>
 __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan, int64_t ncol,
                            int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz,
-                           const int32_t *__restrict__ tiles, int64_t ntx) {
-  int64_t c, s;
-  st_uplan_cs<TILES>(tiles, ntx, &c, &s);
-  if (c >= ncol || s * J >= nrow) return;
+                           const int32_t *__restrict__ tiles) {
+  int64_t c, s, cend;
+  st_uplan_cs<TILES>(tiles, ncol, &c, &s, &cend);
+  if (c >= cend || s * J >= nrow) return;
   /* Block z is 1 (stencil_cuda_cfg), so za is the same in the whole block.
      float: written so (from blockIdx only), the level's base addresses go to
      uniform registers; double: through threadIdx.z (0), which keeps them in
@@ -477,10 +481,10 @@ template <int J> struct StUProto {
 template <typename T, int HDIFF, int J, int TILES>
 __global__ void st_k_uwinc(StK13<T, HDIFF> st, const __grid_constant__ StUProto<J> pr,
                            const int32_t *__restrict__ col, int64_t ncol, int64_t nrow, int64_t zs,
-                           int64_t z0, int64_t z1, int kpt, const int32_t *__restrict__ tiles, int64_t ntx) {
-  int64_t c, s;
-  st_uplan_cs<TILES>(tiles, ntx, &c, &s);
-  if (c >= ncol || s * J >= nrow) return;
+                           int64_t z0, int64_t z1, int kpt, const int32_t *__restrict__ tiles) {
+  int64_t c, s, cend;
+  st_uplan_cs<TILES>(tiles, ncol, &c, &s, &cend);
+  if (c >= cend || s * J >= nrow) return;
   const int64_t za = z0 + (int64_t)blockIdx.z * kpt;
   const int64_t zb = za + kpt < z1 ? za + kpt : z1;
   if (za >= z1) return;
@@ -548,8 +552,8 @@ static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t sca
   if (stencil_uproto_ok) return TSR_SUCCESS;
   const int64_t nstrip = (g->nrow + J - 1) / J, ncolp = st_uplan_ncolp(g->ncol);
   const size_t ne = (size_t)stencil_uplan_base(nstrip * ncolp, J);
-  uint8_t *wt = (uint8_t *)realloc(stencil_uproto_wt, (size_t)(nstrip * ncolp / 32) + 1);
-  TSR_CHECK(wt, TSR_ERR_ALLOC, "chain prototype: no memory for %lld warp tiles", (long long)(nstrip * ncolp / 32));
+  uint8_t *wt = (uint8_t *)realloc(stencil_uproto_wt, (size_t)(nstrip * g->ncol) + 1);
+  TSR_CHECK(wt, TSR_ERR_ALLOC, "chain prototype: no memory for %lld chains", (long long)(nstrip * g->ncol));
   stencil_uproto_wt = wt;
   int32_t *h = (int32_t *)malloc(ne * sizeof(int32_t));
   TSR_CHECK(h, TSR_ERR_ALLOC, "chain prototype: no memory for a plan of %zu entries", ne);
@@ -576,16 +580,16 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   if (l->attr) { /* the tightest of the kernels this may launch */
     stencil_kattr_t a[4];
     TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J, 0>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                   (uint32_t)sizeof(T), (const int32_t *)NULL, ntx));
+                   (uint32_t)sizeof(T), (const int32_t *)NULL));
     a[0] = *l->attr;
     TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J, 1>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                   (uint32_t)sizeof(T), (const int32_t *)NULL, ntx));
+                   (uint32_t)sizeof(T), (const int32_t *)NULL));
     a[1] = *l->attr;
     TSR_CALL(st_go(st_k_uwinc<T, HDIFF, J, 0>, l, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                   (const int32_t *)NULL, ntx));
+                   (const int32_t *)NULL));
     a[2] = *l->attr;
     TSR_CALL(st_go(st_k_uwinc<T, HDIFF, J, 1>, l, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                   (const int32_t *)NULL, ntx));
+                   (const int32_t *)NULL));
     stencil_kattr_t *b = l->attr;
     for (int i = 0; i < 3; i++) {
       b->max_threads = a[i].max_threads < b->max_threads ? a[i].max_threads : b->max_threads;
@@ -602,27 +606,28 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
     tsr_error_clear(), use = 0; /* offsets beyond 32 bits: the plan kernel alone */
   pr.rmin = stencil_uproto.rmin;
   if (use && (stencil_utiles_key[0] != (int)l->block[0] || stencil_utiles_key[1] != (int)l->block[1])) {
-    const int64_t nstrip = (g->nrow + J - 1) / J;
-    int32_t *h = (int32_t *)malloc((size_t)nt * 2 * sizeof(int32_t));
-    TSR_CHECK(h, TSR_ERR_ALLOC, "chain prototype: no memory for %lld tiles", (long long)nt);
+    const int64_t nstrip = (g->nrow + J - 1) / J, cap = 3 * g->ncol * (int64_t)l->grid[1];
+    int32_t *h = (int32_t *)malloc((size_t)cap * 2 * sizeof(int32_t));
+    TSR_CHECK(h, TSR_ERR_ALLOC, "chain prototype: no memory for %lld tiles", (long long)cap);
     int64_t na = 0, nb = 0;
     int rc = stencil_uproto_tiles(stencil_uproto_wt, g->ncol, nstrip, (int)l->block[0], (int)l->block[1], h,
-                                  &na, h + nt, &nb);
-    if (rc == TSR_SUCCESS && (size_t)nt * 2 * sizeof(int32_t) > stencil_utiles_cap) {
+                                  &na, h + cap, &nb);
+    const size_t need = (size_t)3 * (na + nb) * sizeof(int32_t);
+    if (rc == TSR_SUCCESS && need > stencil_utiles_cap) {
       if (stencil_utiles_dev) cudaFree(stencil_utiles_dev);
       stencil_utiles_dev = NULL, stencil_utiles_cap = 0;
-      const cudaError_t e = cudaMalloc((void **)&stencil_utiles_dev, (size_t)nt * 2 * sizeof(int32_t));
+      const cudaError_t e = cudaMalloc((void **)&stencil_utiles_dev, need);
       if (e != cudaSuccess) rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: %s", cudaGetErrorString(e));
-      else stencil_utiles_cap = (size_t)nt * 2 * sizeof(int32_t);
+      else stencil_utiles_cap = need;
     }
     /* device: [la | lb] */
-    if (rc == TSR_SUCCESS && na)
-      rc = cudaMemcpy(stencil_utiles_dev, h, (size_t)na * sizeof(int32_t), cudaMemcpyHostToDevice) == cudaSuccess
-               ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: copy failed");
-    if (rc == TSR_SUCCESS && nb)
-      rc = cudaMemcpy(stencil_utiles_dev + na, h + nt, (size_t)nb * sizeof(int32_t), cudaMemcpyHostToDevice) ==
-                   cudaSuccess
-               ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: copy failed");
+    if (rc == TSR_SUCCESS && na &&
+        cudaMemcpy(stencil_utiles_dev, h, (size_t)3 * na * sizeof(int32_t), cudaMemcpyHostToDevice) != cudaSuccess)
+      rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: copy failed");
+    if (rc == TSR_SUCCESS && nb &&
+        cudaMemcpy(stencil_utiles_dev + 3 * na, h + cap, (size_t)3 * nb * sizeof(int32_t),
+                   cudaMemcpyHostToDevice) != cudaSuccess)
+      rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: copy failed");
     free(h);
     TSR_CALL(rc);
     stencil_utiles_key[0] = (int)l->block[0], stencil_utiles_key[1] = (int)l->block[1];
@@ -630,18 +635,20 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   }
   const int64_t na = use ? stencil_utiles_n[0] : 0, nb = use ? stencil_utiles_n[1] : nt;
   stencil_usplit[0] = na * l->grid[2], stencil_usplit[1] = nb * l->grid[2];
+  TSR_CHECK(na <= INT32_MAX && nb <= INT32_MAX, TSR_ERR_ARG, "jwindow-proto: %lld + %lld tiles", (long long)na,
+            (long long)nb);
   if (nb == 0)
     return st_go(st_k_uwinc<T, HDIFF, J, 0>, l, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                 (const int32_t *)NULL, ntx);
+                 (const int32_t *)NULL);
   if (na == 0)
     return st_go(st_k_uwinp<T, HDIFF, J, 0>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                 (uint32_t)sizeof(T), (const int32_t *)NULL, ntx);
+                 (uint32_t)sizeof(T), (const int32_t *)NULL);
   stencil_cfg_t a = *l, b = *l;
   a.grid[0] = (unsigned)na, b.grid[0] = (unsigned)nb, a.grid[1] = b.grid[1] = 1;
   TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J, 1>, &b, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                 (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev + na, ntx));
+                 (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev + 3 * na));
   return st_go(st_k_uwinc<T, HDIFF, J, 1>, &a, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-               (const int32_t *)stencil_utiles_dev, ntx);
+               (const int32_t *)stencil_utiles_dev);
 }
 
 template <typename T, int HDIFF, int J>
@@ -661,7 +668,7 @@ static int st_run_uwin_j(int strategy, const StK13<T, HDIFF> &st, const stencil_
       if (strategy == STENCIL_CU_JWIN_PROTO) return st_run_uwinc<T, HDIFF, J>(st, g, l);    \
       return st_go(st_k_uwinp<T, HDIFF, J, 0>, l, st,                                       \
                    (const int32_t *)stencil_uplan_dev, g->ncol, g->nrow, g->zs, l->z0,          \
-                   l->z1, l->kpt, (uint32_t)sizeof(T), (const int32_t *)NULL, (int64_t)0);  \
+                   l->z1, l->kpt, (uint32_t)sizeof(T), (const int32_t *)NULL);  \
     }                                                                                       \
     return st_go(st_k_uwin<T, HDIFF, J, StGridUn<C, D>, D>, l, st, gu,                      \
                  (const int32_t *)stencil_ucol_dev, g->ncol, g->nrow, l->z0, l->z1, l->kpt); \

@@ -231,14 +231,14 @@ static int st_uproto_eq(const int32_t *a, const int32_t *b, int K, int n) {
 }
 
 int stencil_uproto_find(const int32_t *plan, uint32_t scale, int64_t ncol, int64_t nrow, int jpt,
-                        stencil_uproto_t *P, uint8_t *wtile) {
+                        stencil_uproto_t *P, uint8_t *match) {
   TSR_CHECK(jpt >= 1 && jpt <= 16 && scale >= 1 && ncol >= 0 && nrow >= 0, TSR_ERR_ARG,
             "chain prototype: %d rows per chain, scale %u, %lld x %lld chains", jpt, scale,
             (long long)ncol, (long long)nrow);
   memset(P, 0, sizeof *P);
   P->jpt = jpt;
   const int K = 5 * (jpt + 4);
-  const int64_t nstrip = (nrow + jpt - 1) / jpt, ncolp = stencil_uplan_ncolp(ncol), nwc = ncolp / 32;
+  const int64_t nstrip = (nrow + jpt - 1) / jpt, ncolp = stencil_uplan_ncolp(ncol);
   int32_t cand[STENCIL_UPLAN_MAXK] = {0}, r[STENCIL_UPLAN_MAXK];
   int64_t votes = 0, nfull = 0, m = 0;
   /* majority vote (Boyer-Moore) over the full chains, then a count */
@@ -262,17 +262,18 @@ int stencil_uproto_find(const int32_t *plan, uint32_t scale, int64_t ncol, int64
       P->rel[k] = stencil_uplan_used(k, jpt) ? cand[k] : 0;
       if (P->rel[k] < P->rmin) P->rmin = P->rel[k];
     }
-  P->nwt = nstrip * nwc;
-  memset(wtile, P->found, (size_t)P->nwt);
-  for (int64_t s = 0; P->found && s < nstrip; s++) {
+  for (int64_t s = 0; s < nstrip; s++) {
     const int n = (int)(nrow - s * jpt < jpt ? nrow - s * jpt : jpt);
     for (int64_t c = 0; c < ncol; c++) {
-      st_uproto_rel(plan + stencil_uplan_base(s * ncolp + c, jpt), scale, K, r);
-      if (st_uproto_eq(r, P->rel, K, n)) P->nmatch++;
-      else wtile[s * nwc + c / 32] = 0;
+      int eq = 0;
+      if (P->found) {
+        st_uproto_rel(plan + stencil_uplan_base(s * ncolp + c, jpt), scale, K, r);
+        eq = st_uproto_eq(r, P->rel, K, n);
+      }
+      match[s * ncol + c] = (uint8_t)eq;
+      P->nmatch += eq;
     }
   }
-  for (int64_t w = 0; w < P->nwt; w++) P->nwt_match += wtile[w];
   return TSR_SUCCESS;
 }
 
@@ -287,22 +288,29 @@ int stencil_uproto_bytes(const stencil_uproto_t *P, int esz, int32_t *o) {
   return TSR_SUCCESS;
 }
 
-int stencil_uproto_tiles(const uint8_t *wtile, int64_t ncol, int64_t nstrip, int bx, int by,
+int stencil_uproto_tiles(const uint8_t *match, int64_t ncol, int64_t nstrip, int bx, int by,
                          int32_t *la, int64_t *na, int32_t *lb, int64_t *nb) {
   TSR_CHECK(bx >= 1 && by >= 1, TSR_ERR_ARG, "chain prototype tiles: block %dx%d", bx, by);
-  const int64_t ntx = (ncol + bx - 1) / bx, nty = (nstrip + by - 1) / by, nwc = stencil_uplan_ncolp(ncol) / 32;
-  TSR_CHECK(ntx * nty <= INT32_MAX, TSR_ERR_ARG, "chain prototype tiles: %lld blocks", (long long)(ntx * nty));
+  TSR_CHECK(ncol <= INT32_MAX && nstrip <= INT32_MAX, TSR_ERR_ARG, "chain prototype tiles: %lld x %lld chains",
+            (long long)ncol, (long long)nstrip);
   *na = *nb = 0;
-  for (int64_t ty = 0; ty < nty; ty++)
-    for (int64_t tx = 0; tx < ntx; tx++) {
-      const int64_t s1 = (ty + 1) * by < nstrip ? (ty + 1) * by : nstrip;
-      const int64_t c1 = (tx + 1) * bx < ncol ? (tx + 1) * bx : ncol;
+  for (int64_t ty = 0; ty * by < nstrip; ty++) {
+    const int64_t s1 = (ty + 1) * by < nstrip ? (ty + 1) * by : nstrip;
+    for (int64_t c0 = 0; c0 < ncol;) {
       int ok = 1;
-      for (int64_t s = ty * by; ok && s < s1; s++)
-        for (int64_t w = tx * bx / 32; ok && w <= (c1 - 1) / 32; w++) ok = wtile[s * nwc + w];
-      if (ok) la[(*na)++] = (int32_t)(ty * ntx + tx);
-      else lb[(*nb)++] = (int32_t)(ty * ntx + tx);
+      for (int64_t s = ty * by; s < s1; s++) ok &= match[s * ncol + c0];
+      /* the run from c0: columns of the same kind, at most bx */
+      int64_t c1 = c0 + 1;
+      for (; c1 < ncol && c1 - c0 < bx; c1++) {
+        int ok1 = 1;
+        for (int64_t s = ty * by; s < s1; s++) ok1 &= match[s * ncol + c1];
+        if (ok1 != ok) break;
+      }
+      int32_t *t = ok ? la + 3 * (*na)++ : lb + 3 * (*nb)++;
+      t[0] = (int32_t)ty, t[1] = (int32_t)c0, t[2] = (int32_t)c1;
+      c0 = c1;
     }
+  }
   return TSR_SUCCESS;
 }
 
@@ -326,7 +334,7 @@ int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t
   const uint32_t scale = fl ? 4 : 1; /* as the CUDA plans */
   const int64_t nstrip = (g->nrow + jpt - 1) / jpt, ncolp = stencil_uplan_ncolp(g->ncol);
   int32_t *plan = malloc((size_t)stencil_uplan_base(nstrip * ncolp, jpt) * sizeof *plan);
-  uint8_t *wt = malloc((size_t)(nstrip * ncolp / 32) + 1);
+  uint8_t *wt = malloc((size_t)(nstrip * g->ncol) + 1);
   stencil_uproto_t P;
   int32_t o[STENCIL_UPLAN_MAXK], u[STENCIL_UPLAN_MAXK];
   int rc = plan && wt ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "chain plan: no memory for %lld chains",
@@ -339,7 +347,7 @@ int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t
     for (int64_t i = 0; i < g->ncol; i++) {
       const int64_t p = s * jpt;
       const int n = (int)(g->nrow - p < jpt ? g->nrow - p : jpt);
-      if (use && wt[s * (ncolp / 32) + i / 32]) {
+      if (use && wt[s * g->ncol + i]) {
         const int64_t b = (int64_t)g->col[p * g->ncol + i] + P.rmin;
         if (nproto) (*nproto)++;
         if (fl) {

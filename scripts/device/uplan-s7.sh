@@ -30,7 +30,7 @@ RS=64x2x1,128x1x1,32x4x1
 PS=32x2x1,64x2x1,32x4x1,64x1x1,128x1x1,128x2x1
 for k in laplap hdiff; do
   r $k-it10-reg $k --size 512x512x64 --variant cuda/regular/jwindow --jpt 4,8 --threads $RS --iterations 10
-  for kpt in 1 4 16 64; do
+  for kpt in 1 2 4 16; do
     r $k-it10-rmc-k$kpt $k --size 512x512x64 $U --order rowmajor --jpt 4,8 --kpt $kpt --threads $PS --iterations 10
   done
   r $k-it10-zc-k16 $k --size 512x512x64 --variant cuda/unstr/jwindow-plan,cuda/unstr/jwindow-proto --chase no --order zcurve --jpt 4 --kpt 16 --threads 32x2x1,64x1x1 --iterations 10

@@ -224,6 +224,28 @@ START_TEST(test_uwin) {
 }
 END_TEST
 
+/* jwindow-proto's tiles (stencil_uproto_tiles): runs of matching and of
+ * other columns per group of by strips, cut at bx columns. */
+START_TEST(test_proto_tiles) {
+  uint8_t m[3 * 70];
+  memset(m, 1, sizeof m);
+  m[0] = m[1] = 0;       /* strip 0, columns 0 and 1 */
+  m[2 * 70 + 69] = 0;    /* strip 2, column 69 */
+  int32_t la[3 * 3 * 70], lb[3 * 3 * 70];
+  int64_t na = -1, nb = -1;
+  ck_tsr(stencil_uproto_tiles(m, 70, 3, 32, 2, la, &na, lb, &nb));
+  static const int32_t ea[6][3] = {{0, 2, 34}, {0, 34, 66}, {0, 66, 70}, {1, 0, 32}, {1, 32, 64}, {1, 64, 69}};
+  static const int32_t eb[2][3] = {{0, 0, 2}, {1, 69, 70}};
+  ck_assert_int_eq(na, 6);
+  ck_assert_int_eq(nb, 2);
+  for (int i = 0; i < 6; i++)
+    for (int k = 0; k < 3; k++) ck_assert_int_eq(la[3 * i + k], ea[i][k]);
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < 3; k++) ck_assert_int_eq(lb[3 * i + k], eb[i][k]);
+  ck_tsr_fails(stencil_uproto_tiles(m, 70, 3, 0, 2, la, &na, lb, &nb), TSR_ERR_ARG);
+}
+END_TEST
+
 START_TEST(test_plan) {
   stencil_problem_t P;
   const int64_t size[3] = {37, 29, 8};
@@ -314,6 +336,7 @@ static Suite *make(void) {
   tcase_add_loop_test(t, test_patch, 0, 8);
   tcase_add_loop_test(t, test_uwin, 0, 12);
   tcase_add_test(t, test_plan);
+  tcase_add_test(t, test_proto_tiles);
   suite_add_tcase(s, t);
   return s;
 }

@@ -290,8 +290,8 @@ int stencil_uproto_bytes(const stencil_uproto_t *P, int esz, int32_t *o);
 /* The tiles of jwindow-proto's two kernels for blocks of bx columns x by
  * strips: in each group ty of by strips a column is matching when its
  * chains in all the group's strips match; the runs of consecutive matching
- * columns, and the runs of the others, are cut into tiles of at most bx
- * columns, (ty, c0, c1) = columns c0 .. c1-1 of group ty, three int32 per
+ * columns, and the runs of the others, are cut at the multiples of bx into
+ * tiles, (ty, c0, c1) = columns c0 .. c1-1 of group ty, three int32 per
  * tile: matching ones to la (*na tiles), the others to lb (*nb), each
  * group by group, left to right. la and lb hold 3 ncol ceil(nstrip / by)
  * int32 each. */

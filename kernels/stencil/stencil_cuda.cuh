@@ -403,9 +403,10 @@ st_k_tile(StK13<T, HDIFF> st, StGridReg g, int64_t z0, int64_t z1, int kpt) {
 
 /* ------------------------------------------------------------ launching */
 
-/* Launch kernel k (or, with cfg->attr, report its attributes instead). */
+/* Launch kernel k on stream sm (or, with cfg->attr, report its attributes
+ * instead); st_go: on the default stream. */
 template <typename... P, typename... A>
-static int st_go(void (*k)(P...), const stencil_cfg_t *cfg, A... args) {
+static int st_go_s(void (*k)(P...), const stencil_cfg_t *cfg, cudaStream_t sm, A... args) {
   if (cfg->attr) {
     cudaFuncAttributes fa;
     TSR_CALL_CUDA(cudaFuncGetAttributes(&fa, k));
@@ -421,9 +422,13 @@ static int st_go(void (*k)(P...), const stencil_cfg_t *cfg, A... args) {
   if (cfg->smem > 48 * 1024)
     TSR_CALL_CUDA(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)cfg->smem));
   const dim3 grid(cfg->grid[0], cfg->grid[1], cfg->grid[2]), block(cfg->block[0], cfg->block[1], cfg->block[2]);
-  k<<<grid, block, cfg->smem>>>(args...);
+  k<<<grid, block, cfg->smem, sm>>>(args...);
   TSR_CHECK_LAUNCH("stencil kernel launch");
   return TSR_SUCCESS;
+}
+template <typename... P, typename... A>
+static int st_go(void (*k)(P...), const stencil_cfg_t *cfg, A... args) {
+  return st_go_s(k, cfg, (cudaStream_t)0, args...);
 }
 
 /* The load-lean strategies (jwindow, jwindow-shfl, patch-kloop). */

@@ -517,6 +517,8 @@ static int32_t *stencil_utiles_dev = NULL;
 static size_t stencil_utiles_cap = 0;
 static int stencil_utiles_key[2] = {0, 0};
 static int64_t stencil_utiles_n[2] = {0, 0};
+static cudaStream_t stencil_uproto_stream = NULL; /* jwindow-proto's plan kernel, beside the other */
+static cudaEvent_t stencil_uproto_ev[2];
 static const void *stencil_uplan_key[3] = {NULL, NULL, NULL};
 static uint32_t stencil_uplan_scale = 0;
 template <int J, class G, int DEPTH>
@@ -643,12 +645,25 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   if (na == 0)
     return st_go(st_k_uwinp<T, HDIFF, J, 0>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
                  (uint32_t)sizeof(T), (const int32_t *)NULL);
+  /* both: the plan kernel's tiles (the boundary, fewer and slower) on a
+     second stream, launched first, the prototype's beside them; the
+     default stream waits for both */
+  if (!stencil_uproto_stream) {
+    TSR_CALL_CUDA(cudaStreamCreateWithFlags(&stencil_uproto_stream, cudaStreamNonBlocking));
+    TSR_CALL_CUDA(cudaEventCreateWithFlags(&stencil_uproto_ev[0], cudaEventDisableTiming));
+    TSR_CALL_CUDA(cudaEventCreateWithFlags(&stencil_uproto_ev[1], cudaEventDisableTiming));
+  }
   stencil_cfg_t a = *l, b = *l;
   a.grid[0] = (unsigned)na, b.grid[0] = (unsigned)nb, a.grid[1] = b.grid[1] = 1;
-  TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J, 1>, &b, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                 (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev + 3 * na));
-  return st_go(st_k_uwinc<T, HDIFF, J, 1>, &a, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-               (const int32_t *)stencil_utiles_dev);
+  TSR_CALL_CUDA(cudaEventRecord(stencil_uproto_ev[0], 0));
+  TSR_CALL_CUDA(cudaStreamWaitEvent(stencil_uproto_stream, stencil_uproto_ev[0], 0));
+  TSR_CALL(st_go_s(st_k_uwinp<T, HDIFF, J, 1>, &b, stencil_uproto_stream, st, plan, g->ncol, g->nrow, g->zs,
+                   l->z0, l->z1, l->kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev + 3 * na));
+  TSR_CALL(st_go(st_k_uwinc<T, HDIFF, J, 1>, &a, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+                 (const int32_t *)stencil_utiles_dev));
+  TSR_CALL_CUDA(cudaEventRecord(stencil_uproto_ev[1], stencil_uproto_stream));
+  TSR_CALL_CUDA(cudaStreamWaitEvent(0, stencil_uproto_ev[1], 0));
+  return TSR_SUCCESS;
 }
 
 template <typename T, int HDIFF, int J>

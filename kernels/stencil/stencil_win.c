@@ -299,9 +299,10 @@ int stencil_uproto_tiles(const uint8_t *match, int64_t ncol, int64_t nstrip, int
     for (int64_t c0 = 0; c0 < ncol;) {
       int ok = 1;
       for (int64_t s = ty * by; s < s1; s++) ok &= match[s * ncol + c0];
-      /* the run from c0: columns of the same kind, at most bx */
+      /* the run from c0: columns of the same kind, up to the next multiple
+         of bx (tiles stay aligned to the block grid of the plain launch) */
       int64_t c1 = c0 + 1;
-      for (; c1 < ncol && c1 - c0 < bx; c1++) {
+      for (; c1 < ncol && c1 % bx != 0; c1++) {
         int ok1 = 1;
         for (int64_t s = ty * by; s < s1; s++) ok1 &= match[s * ncol + c1];
         if (ok1 != ok) break;

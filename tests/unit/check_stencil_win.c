@@ -225,7 +225,7 @@ START_TEST(test_uwin) {
 END_TEST
 
 /* jwindow-proto's tiles (stencil_uproto_tiles): runs of matching and of
- * other columns per group of by strips, cut at bx columns. */
+ * other columns per group of by strips, cut at the multiples of bx. */
 START_TEST(test_proto_tiles) {
   uint8_t m[3 * 70];
   memset(m, 1, sizeof m);
@@ -234,7 +234,7 @@ START_TEST(test_proto_tiles) {
   int32_t la[3 * 3 * 70], lb[3 * 3 * 70];
   int64_t na = -1, nb = -1;
   ck_tsr(stencil_uproto_tiles(m, 70, 3, 32, 2, la, &na, lb, &nb));
-  static const int32_t ea[6][3] = {{0, 2, 34}, {0, 34, 66}, {0, 66, 70}, {1, 0, 32}, {1, 32, 64}, {1, 64, 69}};
+  static const int32_t ea[6][3] = {{0, 2, 32}, {0, 32, 64}, {0, 64, 70}, {1, 0, 32}, {1, 32, 64}, {1, 64, 69}};
   static const int32_t eb[2][3] = {{0, 0, 2}, {1, 69, 70}};
   ck_assert_int_eq(na, 6);
   ck_assert_int_eq(nb, 2);

@@ -517,6 +517,7 @@ static int32_t *stencil_utiles_dev = NULL;
 static size_t stencil_utiles_cap = 0;
 static int stencil_utiles_key[2] = {0, 0};
 static int64_t stencil_utiles_n[2] = {0, 0};
+#define STENCIL_PROTO_PLAN_KPT 16 /* levels per thread of jwindow-proto's plan kernel (at least) */
 static cudaStream_t stencil_uproto_stream = NULL; /* jwindow-proto's plan kernel, beside the other */
 static cudaEvent_t stencil_uproto_ev[2];
 static const void *stencil_uplan_key[3] = {NULL, NULL, NULL};
@@ -655,6 +656,13 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   }
   stencil_cfg_t a = *l, b = *l;
   a.grid[0] = (unsigned)na, b.grid[0] = (unsigned)nb, a.grid[1] = b.grid[1] = 1;
+  /* the plan kernel's tiles at STENCIL_PROTO_PLAN_KPT levels per thread
+     (--kpt is the prototype kernel's): its plan reads amortised, its
+     fewer, longer blocks run beside the other kernel's */
+  if (b.kpt < STENCIL_PROTO_PLAN_KPT) {
+    b.kpt = STENCIL_PROTO_PLAN_KPT;
+    b.grid[2] = (unsigned)((l->z1 - l->z0 + b.kpt - 1) / b.kpt);
+  }
   TSR_CALL_CUDA(cudaEventRecord(stencil_uproto_ev[0], 0));
   TSR_CALL_CUDA(cudaStreamWaitEvent(stencil_uproto_stream, stencil_uproto_ev[0], 0));
   TSR_CALL(st_go_s(st_k_uwinp<T, HDIFF, J, 1>, &b, stencil_uproto_stream, st, plan, g->ncol, g->nrow, g->zs,

@@ -28,7 +28,7 @@ r() { local t=$1; shift; timeout 90 $TS "$@" --runs 20 --warmup 3 -q --csv "$W/$
 U="--variant cuda/unstr/jwindow-proto --chase no"
 RS=64x2x1,128x1x1,32x4x1
 PS=32x2x1,64x2x1,32x4x1,64x1x1,128x1x1,128x2x1
-for k in laplap hdiff; do
+for k in ${STENCILS:-laplap hdiff}; do
   r $k-it10-reg $k --size 512x512x64 --variant cuda/regular/jwindow --jpt 4,8 --threads $RS --iterations 10
   for kpt in 1 2 4 16; do
     r $k-it10-rmc-k$kpt $k --size 512x512x64 $U --order rowmajor --jpt 4,8 --kpt $kpt --threads $PS --iterations 10

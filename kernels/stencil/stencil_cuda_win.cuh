@@ -666,7 +666,7 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   TSR_CALL_CUDA(cudaEventRecord(stencil_uproto_ev[0], 0));
   TSR_CALL_CUDA(cudaStreamWaitEvent(stencil_uproto_stream, stencil_uproto_ev[0], 0));
   TSR_CALL(st_go_s(st_k_uwinp<T, HDIFF, J, 1>, &b, stencil_uproto_stream, st, plan, g->ncol, g->nrow, g->zs,
-                   l->z0, l->z1, l->kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev + 3 * na));
+                   l->z0, l->z1, b.kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev + 3 * na));
   TSR_CALL(st_go(st_k_uwinc<T, HDIFF, J, 1>, &a, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
                  (const int32_t *)stencil_utiles_dev));
   TSR_CALL_CUDA(cudaEventRecord(stencil_uproto_ev[1], stencil_uproto_stream));

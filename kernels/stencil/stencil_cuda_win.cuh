@@ -422,12 +422,6 @@ __global__ void st_k_uplan(G g, const int32_t *__restrict__ col, int64_t ncol, i
   for (int k = 0; k < 5 * (J + 4); k++) o[k * 32] = (int32_t)((uint32_t)u[k] * scale);
 }
 
-/* Thread (tx, ty, tz) of block (bid.x, bid.y, bid.z): the chain of column
- * c = bid.x*bx + tx and strip s = bid.y*by + ty (rows s*J .. s*J+J-1: a
- * block of by > 1 takes neighbouring strips, whose shared rows then come
- * from L1, as the regular window's blocks), levels [za, za + kpt), za = z0
- * + bid.z*kpt (block z is 1); the slots from the plan (st_ldplan), the
- * window as jwindow's. No lookups. */
 /* The thread's column c and strip s, and the block's column end: blocks
  * tile the chains by blockIdx.x, y (end ncol), or with TILES (the two
  * kernels of jwindow-proto) by the list tiles: block i takes columns
@@ -446,6 +440,12 @@ static __device__ __forceinline__ void st_uplan_cs(const int32_t *__restrict__ t
   }
 }
 
+/* Thread (tx, ty, tz) of block (bid.x, bid.y, bid.z): the chain of column
+ * c = bid.x*bx + tx and strip s = bid.y*by + ty (rows s*J .. s*J+J-1: a
+ * block of by > 1 takes neighbouring strips, whose shared rows then come
+ * from L1, as the regular window's blocks), levels [za, za + kpt), za = z0
+ * + bid.z*kpt (block z is 1); the slots from the plan (st_ldplan), the
+ * window as jwindow's. No lookups. */
 template <typename T, int HDIFF, int J, int TILES>
 __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan, int64_t ncol,
                            int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz,
@@ -488,19 +488,11 @@ __global__ void st_k_uwinc(StK13<T, HDIFF> st, const __grid_constant__ StUProto<
   const int64_t za = z0 + (int64_t)blockIdx.z * kpt;
   const int64_t zb = za + kpt < z1 ? za + kpt : z1;
   if (za >= z1) return;
-  const int n = st_uchain_rows(s * J, nrow, J);
-  const int64_t b = (int64_t)__ldg(col + s * J * ncol + c) + pr.rmin + za * zs;
-  typename StWcol<T, 4>::type w;
-  w.sy = 0, w.lane = 0, w.xin = 1, w.hin = 1, w.xout = 1;
-  w.u = pr.o;
-  for (int64_t z = za; z < zb; z++) {
-    const int64_t e = b + (z - za) * zs;
-    w.in = st.in + e;
-    w.coeff = HDIFF ? st.coeff + e : NULL;
-    w.out = st.out + e;
-    if (n == J) st_wcol(&w, HDIFF, J);
-    else st_wcol(&w, HDIFF, n);
-  }
+  const int64_t b = (int64_t)__ldg(col + s * J * ncol + c) + pr.rmin; /* the chain's base slot */
+  StK13<T, HDIFF> sb = st;
+  sb.in += b, sb.out += b;
+  if (HDIFF) sb.coeff += b;
+  st_uwin_levels<T, HDIFF, J, typename StWcol<T, 4>::type>(sb, pr.o, zs, st_uchain_rows(s * J, nrow, J), za, zb);
 }
 
 /* The device plan (one per translation unit): built at the first launch for
@@ -508,11 +500,14 @@ __global__ void st_k_uwinc(StK13<T, HDIFF> st, const __grid_constant__ StUProto<
  * they stay. */
 static int32_t *stencil_uplan_dev = NULL;
 static size_t stencil_uplan_cap = 0;
-/* its prototype and warp tiles (compressed grids; stencil_uproto_ok: found
-   for the plan now built), the tile lists of the last block shape */
+/* jwindow-proto: the plan's prototype and its chains' match flags
+   (stencil_uproto_ok: found for the plan now built), the tile lists of the
+   last block shape */
 static int stencil_uproto_ok = 0;
 static stencil_uproto_t stencil_uproto;
-static uint8_t *stencil_uproto_wt = NULL;
+static int stencil_uproto_use = 0;                     /* found, and its offsets fit 32 bits */
+static int32_t stencil_uproto_o[STENCIL_UPLAN_MAXK]; /* its entries in bytes (stencil_uproto_bytes) */
+static uint8_t *stencil_uproto_match = NULL;
 static int32_t *stencil_utiles_dev = NULL;
 static size_t stencil_utiles_cap = 0;
 static int stencil_utiles_key[2] = {0, 0};
@@ -549,15 +544,15 @@ static int st_uplan_build(const G &gu, const stencil_grid_t *g, uint32_t scale) 
  * one 64-bit add; measured faster in float, slower in double: BENCHMARKS.md). */
 template <typename T> struct StPlanScale { static const uint32_t v = 1; };
 template <> struct StPlanScale<float> { static const uint32_t v = (uint32_t)sizeof(float); };
-/* The prototype of the plan now built (once per plan; compressed grids):
- * the plan to the host, stencil_uproto_find. */
-static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t scale) {
+/* The prototype of the plan now built (once per plan; jwindow-proto): the
+ * plan to the host, stencil_uproto_find. */
+static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t scale, int esz) {
   if (stencil_uproto_ok) return TSR_SUCCESS;
   const int64_t nstrip = (g->nrow + J - 1) / J, ncolp = st_uplan_ncolp(g->ncol);
   const size_t ne = (size_t)stencil_uplan_base(nstrip * ncolp, J);
-  uint8_t *wt = (uint8_t *)realloc(stencil_uproto_wt, (size_t)(nstrip * g->ncol) + 1);
+  uint8_t *wt = (uint8_t *)realloc(stencil_uproto_match, (size_t)(nstrip * g->ncol) + 1);
   TSR_CHECK(wt, TSR_ERR_ALLOC, "chain prototype: no memory for %lld chains", (long long)(nstrip * g->ncol));
-  stencil_uproto_wt = wt;
+  stencil_uproto_match = wt;
   int32_t *h = (int32_t *)malloc(ne * sizeof(int32_t));
   TSR_CHECK(h, TSR_ERR_ALLOC, "chain prototype: no memory for a plan of %zu entries", ne);
   int rc = TSR_SUCCESS;
@@ -566,22 +561,24 @@ static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t sca
   if (rc == TSR_SUCCESS) rc = stencil_uproto_find(h, scale, g->ncol, g->nrow, J, &stencil_uproto, wt);
   free(h);
   TSR_CALL(rc);
+  stencil_uproto_use = stencil_uproto.found;
+  if (stencil_uproto_use && stencil_uproto_bytes(&stencil_uproto, esz, stencil_uproto_o) != TSR_SUCCESS)
+    tsr_error_clear(), stencil_uproto_use = 0; /* offsets beyond 32 bits: the plan kernel alone */
   stencil_uproto_ok = 1;
   stencil_utiles_key[0] = stencil_utiles_key[1] = 0;
   return TSR_SUCCESS;
 }
 
-/* jwindow-plan on a compressed grid: the blocks whose chains all match the
- * plan's prototype run st_k_uwinc, the others st_k_uwinp (two launches
- * over tile lists; one when either list is empty). */
+/* jwindow-proto: the tiles whose chains all match the plan's prototype run
+ * st_k_uwinc, the others st_k_uwinp (two launches over tile lists; one
+ * plain launch when either list is empty). */
 template <typename T, int HDIFF, int J>
 static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, const stencil_cfg_t *l) {
-  const int64_t ntx = l->grid[0];
   const int32_t *plan = (const int32_t *)stencil_uplan_dev, *col = (const int32_t *)stencil_ucol_dev;
   StUProto<J> pr;
   memset(&pr, 0, sizeof pr);
   if (l->attr) { /* the tightest of the kernels this may launch */
-    stencil_kattr_t a[4];
+    stencil_kattr_t a[3];
     TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J, 0>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
                    (uint32_t)sizeof(T), (const int32_t *)NULL));
     a[0] = *l->attr;
@@ -602,18 +599,17 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
     }
     return TSR_SUCCESS;
   }
-  TSR_CALL(st_uproto_prepare(g, J, StPlanScale<T>::v));
-  const int64_t nt = ntx * (int64_t)l->grid[1]; /* blocks in x and y */
-  int use = stencil_uproto.found;
-  if (use && stencil_uproto_bytes(&stencil_uproto, (int)sizeof(T), pr.o) != TSR_SUCCESS)
-    tsr_error_clear(), use = 0; /* offsets beyond 32 bits: the plan kernel alone */
+  TSR_CALL(st_uproto_prepare(g, J, StPlanScale<T>::v, (int)sizeof(T)));
+  const int64_t nt = (int64_t)l->grid[0] * l->grid[1]; /* blocks in x and y */
+  const int use = stencil_uproto_use;
+  memcpy(pr.o, stencil_uproto_o, sizeof pr.o);
   pr.rmin = stencil_uproto.rmin;
   if (use && (stencil_utiles_key[0] != (int)l->block[0] || stencil_utiles_key[1] != (int)l->block[1])) {
     const int64_t nstrip = (g->nrow + J - 1) / J, cap = 3 * g->ncol * (int64_t)l->grid[1];
     int32_t *h = (int32_t *)malloc((size_t)cap * 2 * sizeof(int32_t));
     TSR_CHECK(h, TSR_ERR_ALLOC, "chain prototype: no memory for %lld tiles", (long long)cap);
     int64_t na = 0, nb = 0;
-    int rc = stencil_uproto_tiles(stencil_uproto_wt, g->ncol, nstrip, (int)l->block[0], (int)l->block[1], h,
+    int rc = stencil_uproto_tiles(stencil_uproto_match, g->ncol, nstrip, (int)l->block[0], (int)l->block[1], h,
                                   &na, h + cap, &nb);
     const size_t need = (size_t)3 * (na + nb) * sizeof(int32_t);
     if (rc == TSR_SUCCESS && need > stencil_utiles_cap) {

@@ -166,11 +166,13 @@ static void st_uchain(const stencil_grid_t *g, int32_t s0, int n, int32_t *u) {
 #undef ST_NB
 }
 
-#define ST_UWIN_CHAIN(SUF, T)                                                                   \
+/* The window of one chain over every level: pointers at slot B of the
+ * level, the chain's entries at U. */
+#define ST_UWIN_CHAIN(SUF, T, B, U)                                                             \
   for (int64_t z = g->lo[2]; z < g->hi[2]; z++) {                                               \
-    const int64_t c = z * g->zs;                                                                \
+    const int64_t c = (B) + z * g->zs;                                                          \
     stencil_wcol_t_##SUF col = {(const T *)f->in + c, f->coeff ? (const T *)f->coeff + c : NULL, \
-                                (T *)f->out + c, 0, 0, 1, 1, 1, u};                             \
+                                (T *)f->out + c, 0, 0, 1, 1, 1, U};                             \
     stencil_wcol_##SUF(kind == STENCIL_HDIFF, &col, n);                                         \
   }
 
@@ -189,9 +191,9 @@ int stencil__uwin_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t 
     const int n = (int)(g->nrow - p < jpt ? g->nrow - p : jpt);
     st_uchain(g, g->col[p * g->ncol + i], n, u);
     if (f->prec == STENCIL_FLOAT) {
-      ST_UWIN_CHAIN(uhf, float)
+      ST_UWIN_CHAIN(uhf, float, 0, u)
     } else {
-      ST_UWIN_CHAIN(uhd, double)
+      ST_UWIN_CHAIN(uhd, double, 0, u)
     }
   }
   free(u);
@@ -315,14 +317,6 @@ int stencil_uproto_tiles(const uint8_t *match, int64_t ncol, int64_t nstrip, int
   return TSR_SUCCESS;
 }
 
-#define ST_UWINP_CHAIN(SUF, T, B, U)                                                            \
-  for (int64_t z = g->lo[2]; z < g->hi[2]; z++) {                                               \
-    const int64_t c = (B) + z * g->zs;                                                          \
-    stencil_wcol_t_##SUF col = {(const T *)f->in + c, f->coeff ? (const T *)f->coeff + c : NULL, \
-                                (T *)f->out + c, 0, 0, 1, 1, 1, U};                             \
-    stencil_wcol_##SUF(kind == STENCIL_HDIFF, &col, n);                                         \
-  }
-
 int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, int jpt,
                        int64_t *nproto) {
   TSR_CHECK(kind == STENCIL_LAPLAP || kind == STENCIL_HDIFF, TSR_ERR_UNSUPPORTED,
@@ -352,17 +346,17 @@ int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t
         const int64_t b = (int64_t)g->col[p * g->ncol + i] + P.rmin;
         if (nproto) (*nproto)++;
         if (fl) {
-          ST_UWINP_CHAIN(uphf, float, b, o)
+          ST_UWIN_CHAIN(uphf, float, b, o)
         } else {
-          ST_UWINP_CHAIN(uphd, double, b, o)
+          ST_UWIN_CHAIN(uphd, double, b, o)
         }
       } else {
         const int32_t *e = plan + stencil_uplan_base(s * ncolp + i, jpt);
         for (int k = 0; k < K; k++) u[k] = (int32_t)((uint32_t)e[32 * k] / scale);
         if (fl) {
-          ST_UWINP_CHAIN(uhf, float, 0, u)
+          ST_UWIN_CHAIN(uhf, float, 0, u)
         } else {
-          ST_UWINP_CHAIN(uhd, double, 0, u)
+          ST_UWIN_CHAIN(uhd, double, 0, u)
         }
       }
     }

@@ -287,16 +287,16 @@ int stencil_uproto_find(const int32_t *plan, uint32_t scale, int64_t ncol, int64
  * elements of esz bytes: o[k] = (rel[k] - rmin) esz (0 <= o[k] < 2^31, else
  * TSR_ERR_UNSUPPORTED). */
 int stencil_uproto_bytes(const stencil_uproto_t *P, int esz, int32_t *o);
-/* The tiles of jwindow-proto's two kernels for blocks of bx columns x by
- * strips: in each group ty of by strips a column is matching when its
- * chains in all the group's strips match; the runs of consecutive matching
- * columns, and the runs of the others, are cut at the multiples of bx into
- * tiles, (ty, c0, c1) = columns c0 .. c1-1 of group ty, three int32 per
- * tile: matching ones to la (*na tiles), the others to lb (*nb), each
- * group by group, left to right. la and lb hold 3 ncol ceil(nstrip / by)
- * int32 each. */
-int stencil_uproto_tiles(const uint8_t *match, int64_t ncol, int64_t nstrip, int bx, int by,
-                         int32_t *la, int64_t *na, int32_t *lb, int64_t *nb);
+/* The tiles of jwindow-proto's kernel for blocks of bx columns x by strips
+ * (by <= 32): in each group ty of by strips, the runs of consecutive
+ * columns whose chains match in the same strips, cut at the multiples of
+ * bx; tile (ty, c0, c1, mask) = columns c0 .. c1-1 of group ty, bit j of
+ * mask set when the chains of strip ty*by + j match; four int32 per tile.
+ * The *nmixed tiles with a non-matching chain come first, then the others
+ * (*nt in all), each group by group, left to right. tiles holds 4 ncol
+ * ceil(nstrip / by) int32. */
+int stencil_uproto_tiles(const uint8_t *match, int64_t ncol, int64_t nstrip, int bx, int by, int32_t *tiles,
+                         int64_t *nt, int64_t *nmixed);
 /* The plan on the host (plan: stencil_uplan_base(nstrip * ncolp, jpt)
  * entries; padding chains get 0) from a host grid with g->col. */
 int stencil__uplan_host(const stencil_grid_t *g, int jpt, uint32_t scale, int32_t *plan);

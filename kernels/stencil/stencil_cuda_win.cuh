@@ -320,16 +320,19 @@ static __device__ __forceinline__ void st_uchain(const G &g, int32_t s0, int n, 
 
 /* The window of one unstructured chain of n <= J rows (slots at u, read as
  * the column type W says) over levels [za, zb) of level stride zs; n = J
- * runs the unrolled column. */
-template <typename T, int HDIFF, int J, class W>
+ * runs the unrolled column. REFRESH: the slots are read again at every
+ * level (u moved by z times zero, a kernel argument that is 0 at run time),
+ * so the compiler cannot keep them in registers across levels. */
+template <typename T, int HDIFF, int J, class W, int REFRESH = 0>
 static __device__ __forceinline__ void st_uwin_levels(const StK13<T, HDIFF> &st, const int32_t *u,
                                                       int64_t zs, int n, int64_t za, int64_t zb,
-                                                      int64_t sy = 0) {
+                                                      int64_t sy = 0, int32_t zero = 0) {
   W col;
   col.sy = sy, col.lane = 0, col.xin = 1, col.hin = 1, col.xout = 1;
   col.u = u;
   for (int64_t z = za; z < zb; z++) {
     const int64_t c = z * zs;
+    if (REFRESH) col.u = u + (int32_t)z * zero;
     col.in = st.in + c;
     col.coeff = HDIFF ? st.coeff + c : NULL;
     col.out = st.out + c;
@@ -422,37 +425,18 @@ __global__ void st_k_uplan(G g, const int32_t *__restrict__ col, int64_t ncol, i
   for (int k = 0; k < 5 * (J + 4); k++) o[k * 32] = (int32_t)((uint32_t)u[k] * scale);
 }
 
-/* The thread's column c and strip s, and the block's column end: blocks
- * tile the chains by blockIdx.x, y (end ncol), or with TILES (the two
- * kernels of jwindow-proto) by the list tiles: block i takes columns
- * tiles[3i+1] .. tiles[3i+2]-1 of strip group tiles[3i]
- * (stencil_uproto_tiles). */
-template <int TILES>
-static __device__ __forceinline__ void st_uplan_cs(const int32_t *__restrict__ tiles, int64_t ncol, int64_t *c,
-                                                   int64_t *s, int64_t *cend) {
-  if (TILES) {
-    const int32_t *t = tiles + 3 * (int64_t)blockIdx.x;
-    *c = __ldg(t + 1) + (int64_t)threadIdx.x, *s = (int64_t)__ldg(t) * blockDim.y + threadIdx.y;
-    *cend = __ldg(t + 2);
-  } else {
-    *c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, *s = (int64_t)blockIdx.y * blockDim.y + threadIdx.y;
-    *cend = ncol;
-  }
-}
-
 /* Thread (tx, ty, tz) of block (bid.x, bid.y, bid.z): the chain of column
  * c = bid.x*bx + tx and strip s = bid.y*by + ty (rows s*J .. s*J+J-1: a
  * block of by > 1 takes neighbouring strips, whose shared rows then come
  * from L1, as the regular window's blocks), levels [za, za + kpt), za = z0
  * + bid.z*kpt (block z is 1); the slots from the plan (st_ldplan), the
  * window as jwindow's. No lookups. */
-template <typename T, int HDIFF, int J, int TILES>
+template <typename T, int HDIFF, int J>
 __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan, int64_t ncol,
-                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz,
-                           const int32_t *__restrict__ tiles) {
-  int64_t c, s, cend;
-  st_uplan_cs<TILES>(tiles, ncol, &c, &s, &cend);
-  if (c >= cend || s * J >= nrow) return;
+                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz) {
+  const int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const int64_t s = (int64_t)blockIdx.y * blockDim.y + threadIdx.y;
+  if (c >= ncol || s * J >= nrow) return;
   /* Block z is 1 (stencil_cuda_cfg), so za is the same in the whole block.
      float: written so (from blockIdx only), the level's base addresses go to
      uniform registers; double: through threadIdx.z (0), which keeps them in
@@ -475,24 +459,53 @@ template <int J> struct StUProto {
   int32_t rmin;
 };
 
-/* Tiles whose chains all match the prototype: as st_k_uwinp, but a chain's
- * slots are its row-0 slot col[s*J*ncol + c] + rmin plus the prototype's
- * offsets: no plan reads, no slot registers. */
-template <typename T, int HDIFF, int J, int TILES>
-__global__ void st_k_uwinc(StK13<T, HDIFF> st, const __grid_constant__ StUProto<J> pr,
-                           const int32_t *__restrict__ col, int64_t ncol, int64_t nrow, int64_t zs,
-                           int64_t z0, int64_t z1, int kpt, const int32_t *__restrict__ tiles) {
-  int64_t c, s, cend;
-  st_uplan_cs<TILES>(tiles, ncol, &c, &s, &cend);
-  if (c >= cend || s * J >= nrow) return;
+/* jwindow-proto, one launch over the tiles of stencil_uproto_tiles: block i
+ * takes tile i (group ty, columns c0 .. c1-1, mask), thread (tx, ty') the
+ * chain of column c0 + tx and strip ty*by + ty', levels [za, za + kpt) with
+ * za = z0 + bid.z*kpt. A chain whose bit is set in the mask matches the
+ * prototype: its slots are its row-0 slot col[s*J*ncol + c] + rmin plus
+ * the prototype's byte offsets, which the kernel receives by value and
+ * reads as constant-bank operands (no plan reads, no slot registers). The
+ * others read their slots from the plan as st_k_uwinp, but again at every
+ * level (REFRESH), so that this path needs no more registers than the
+ * first. The tiles keep a warp (32 columns of one strip) on one path. */
+template <typename T, int HDIFF, int J>
+static __device__ __forceinline__ void st_uwinm(const StK13<T, HDIFF> &st, const StUProto<J> &pr,
+                           const int32_t *__restrict__ plan, const int32_t *__restrict__ col, int64_t ncol,
+                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz,
+                           const int32_t *__restrict__ tiles, int32_t zero) {
+  const int32_t *t = tiles + 4 * (int64_t)blockIdx.x;
+  const int64_t c = __ldg(t + 1) + (int64_t)threadIdx.x, s = (int64_t)__ldg(t) * blockDim.y + threadIdx.y;
+  if (c >= __ldg(t + 2) || s * J >= nrow) return;
   const int64_t za = z0 + (int64_t)blockIdx.z * kpt;
   const int64_t zb = za + kpt < z1 ? za + kpt : z1;
   if (za >= z1) return;
-  const int64_t b = (int64_t)__ldg(col + s * J * ncol + c) + pr.rmin; /* the chain's base slot */
-  StK13<T, HDIFF> sb = st;
-  sb.in += b, sb.out += b;
-  if (HDIFF) sb.coeff += b;
-  st_uwin_levels<T, HDIFF, J, typename StWcol<T, 4>::type>(sb, pr.o, zs, st_uchain_rows(s * J, nrow, J), za, zb);
+  const int n = st_uchain_rows(s * J, nrow, J);
+  if ((__ldg(t + 3) >> threadIdx.y) & 1) {
+    const int64_t b = (int64_t)__ldg(col + s * J * ncol + c) + pr.rmin; /* the chain's base slot */
+    StK13<T, HDIFF> sb = st;
+    sb.in += b, sb.out += b;
+    if (HDIFF) sb.coeff += b;
+    st_uwin_levels<T, HDIFF, J, typename StWcol<T, 4>::type>(sb, pr.o, zs, n, za, zb);
+  } else {
+    st_uwin_levels<T, HDIFF, J, typename StWcol<T, 3>::type, 1>(
+        st, plan + st_uplan_base<J>(s * st_uplan_ncolp(ncol) + c), zs, n, za, zb, esz, zero);
+  }
+}
+
+template <typename T, int HDIFF, int J>
+__global__ void st_k_uwinm(StK13<T, HDIFF> st, const __grid_constant__ StUProto<J> pr,
+                           const int32_t *__restrict__ plan, const int32_t *__restrict__ col, int64_t ncol,
+                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz,
+                           const int32_t *__restrict__ tiles, int32_t zero) {
+  st_uwinm<T, HDIFF, J>(st, pr, plan, col, ncol, nrow, zs, z0, z1, kpt, esz, tiles, zero);
+}
+template <typename T, int HDIFF, int J>
+__global__ void __maxnreg__(64) st_k_uwinm64(StK13<T, HDIFF> st, const __grid_constant__ StUProto<J> pr,
+                           const int32_t *__restrict__ plan, const int32_t *__restrict__ col, int64_t ncol,
+                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz,
+                           const int32_t *__restrict__ tiles, int32_t zero) {
+  st_uwinm<T, HDIFF, J>(st, pr, plan, col, ncol, nrow, zs, z0, z1, kpt, esz, tiles, zero);
 }
 
 /* The device plan (one per translation unit): built at the first launch for
@@ -512,9 +525,6 @@ static int32_t *stencil_utiles_dev = NULL;
 static size_t stencil_utiles_cap = 0;
 static int stencil_utiles_key[2] = {0, 0};
 static int64_t stencil_utiles_n[2] = {0, 0};
-#define STENCIL_PROTO_PLAN_KPT 16 /* levels per thread of jwindow-proto's plan kernel (at least) */
-static cudaStream_t stencil_uproto_stream = NULL; /* jwindow-proto's plan kernel, beside the other */
-static cudaEvent_t stencil_uproto_ev[2];
 static const void *stencil_uplan_key[3] = {NULL, NULL, NULL};
 static uint32_t stencil_uplan_scale = 0;
 template <int J, class G, int DEPTH>
@@ -569,49 +579,43 @@ static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t sca
   return TSR_SUCCESS;
 }
 
-/* jwindow-proto: the tiles whose chains all match the plan's prototype run
- * st_k_uwinc, the others st_k_uwinp (two launches over tile lists; one
- * plain launch when either list is empty). */
+/* jwindow-proto: one launch of st_k_uwinm over the tiles of the block
+ * shape (st_k_uwinp when the plan has no prototype). */
 template <typename T, int HDIFF, int J>
 static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, const stencil_cfg_t *l) {
   const int32_t *plan = (const int32_t *)stencil_uplan_dev, *col = (const int32_t *)stencil_ucol_dev;
   StUProto<J> pr;
   memset(&pr, 0, sizeof pr);
-  if (l->attr) { /* the tightest of the kernels this may launch */
-    stencil_kattr_t a[3];
-    TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J, 0>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                   (uint32_t)sizeof(T), (const int32_t *)NULL));
-    a[0] = *l->attr;
-    TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J, 1>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                   (uint32_t)sizeof(T), (const int32_t *)NULL));
-    a[1] = *l->attr;
-    TSR_CALL(st_go(st_k_uwinc<T, HDIFF, J, 0>, l, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                   (const int32_t *)NULL));
-    a[2] = *l->attr;
-    TSR_CALL(st_go(st_k_uwinc<T, HDIFF, J, 1>, l, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                   (const int32_t *)NULL));
+  if (l->attr) { /* the tighter of the two kernels this may launch */
+    stencil_kattr_t a;
+    TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+                   (uint32_t)sizeof(T)));
+    a = *l->attr;
+    TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J>, l, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+                   (uint32_t)sizeof(T), (const int32_t *)NULL, 0));
     stencil_kattr_t *b = l->attr;
-    for (int i = 0; i < 3; i++) {
-      b->max_threads = a[i].max_threads < b->max_threads ? a[i].max_threads : b->max_threads;
-      b->regs = a[i].regs > b->regs ? a[i].regs : b->regs;
-      b->local_bytes = a[i].local_bytes > b->local_bytes ? a[i].local_bytes : b->local_bytes;
-      b->smem_max = a[i].smem_max < b->smem_max ? a[i].smem_max : b->smem_max;
-    }
+    b->max_threads = a.max_threads < b->max_threads ? a.max_threads : b->max_threads;
+    b->regs = a.regs > b->regs ? a.regs : b->regs;
+    b->local_bytes = a.local_bytes > b->local_bytes ? a.local_bytes : b->local_bytes;
+    b->smem_max = a.smem_max < b->smem_max ? a.smem_max : b->smem_max;
     return TSR_SUCCESS;
   }
   TSR_CALL(st_uproto_prepare(g, J, StPlanScale<T>::v, (int)sizeof(T)));
-  const int64_t nt = (int64_t)l->grid[0] * l->grid[1]; /* blocks in x and y */
-  const int use = stencil_uproto_use;
+  if (!stencil_uproto_use) {
+    stencil_usplit[0] = 0, stencil_usplit[1] = (int64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    return st_go(st_k_uwinp<T, HDIFF, J>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+                 (uint32_t)sizeof(T));
+  }
   memcpy(pr.o, stencil_uproto_o, sizeof pr.o);
   pr.rmin = stencil_uproto.rmin;
-  if (use && (stencil_utiles_key[0] != (int)l->block[0] || stencil_utiles_key[1] != (int)l->block[1])) {
-    const int64_t nstrip = (g->nrow + J - 1) / J, cap = 3 * g->ncol * (int64_t)l->grid[1];
-    int32_t *h = (int32_t *)malloc((size_t)cap * 2 * sizeof(int32_t));
+  if (stencil_utiles_key[0] != (int)l->block[0] || stencil_utiles_key[1] != (int)l->block[1]) {
+    const int64_t nstrip = (g->nrow + J - 1) / J, cap = 4 * g->ncol * (int64_t)l->grid[1];
+    int32_t *h = (int32_t *)malloc((size_t)cap * sizeof(int32_t));
     TSR_CHECK(h, TSR_ERR_ALLOC, "chain prototype: no memory for %lld tiles", (long long)cap);
-    int64_t na = 0, nb = 0;
+    int64_t nt = 0, nm = 0;
     int rc = stencil_uproto_tiles(stencil_uproto_match, g->ncol, nstrip, (int)l->block[0], (int)l->block[1], h,
-                                  &na, h + cap, &nb);
-    const size_t need = (size_t)3 * (na + nb) * sizeof(int32_t);
+                                  &nt, &nm);
+    const size_t need = (size_t)4 * nt * sizeof(int32_t);
     if (rc == TSR_SUCCESS && need > stencil_utiles_cap) {
       if (stencil_utiles_dev) cudaFree(stencil_utiles_dev);
       stencil_utiles_dev = NULL, stencil_utiles_cap = 0;
@@ -619,55 +623,25 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
       if (e != cudaSuccess) rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: %s", cudaGetErrorString(e));
       else stencil_utiles_cap = need;
     }
-    /* device: [la | lb] */
-    if (rc == TSR_SUCCESS && na &&
-        cudaMemcpy(stencil_utiles_dev, h, (size_t)3 * na * sizeof(int32_t), cudaMemcpyHostToDevice) != cudaSuccess)
-      rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: copy failed");
-    if (rc == TSR_SUCCESS && nb &&
-        cudaMemcpy(stencil_utiles_dev + 3 * na, h + cap, (size_t)3 * nb * sizeof(int32_t),
-                   cudaMemcpyHostToDevice) != cudaSuccess)
+    if (rc == TSR_SUCCESS && cudaMemcpy(stencil_utiles_dev, h, need, cudaMemcpyHostToDevice) != cudaSuccess)
       rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: copy failed");
     free(h);
     TSR_CALL(rc);
+    TSR_CHECK(nt <= INT32_MAX, TSR_ERR_ARG, "jwindow-proto: %lld tiles", (long long)nt);
     stencil_utiles_key[0] = (int)l->block[0], stencil_utiles_key[1] = (int)l->block[1];
-    stencil_utiles_n[0] = na, stencil_utiles_n[1] = nb;
+    stencil_utiles_n[0] = nt, stencil_utiles_n[1] = nm;
   }
-  const int64_t na = use ? stencil_utiles_n[0] : 0, nb = use ? stencil_utiles_n[1] : nt;
-  stencil_usplit[0] = na * l->grid[2], stencil_usplit[1] = nb * l->grid[2];
-  TSR_CHECK(na <= INT32_MAX && nb <= INT32_MAX, TSR_ERR_ARG, "jwindow-proto: %lld + %lld tiles", (long long)na,
-            (long long)nb);
-  if (nb == 0)
-    return st_go(st_k_uwinc<T, HDIFF, J, 0>, l, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                 (const int32_t *)NULL);
-  if (na == 0)
-    return st_go(st_k_uwinp<T, HDIFF, J, 0>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                 (uint32_t)sizeof(T), (const int32_t *)NULL);
-  /* both: the plan kernel's tiles (the boundary, fewer and slower) on a
-     second stream, launched first, the prototype's beside them; the
-     default stream waits for both */
-  if (!stencil_uproto_stream) {
-    TSR_CALL_CUDA(cudaStreamCreateWithFlags(&stencil_uproto_stream, cudaStreamNonBlocking));
-    TSR_CALL_CUDA(cudaEventCreateWithFlags(&stencil_uproto_ev[0], cudaEventDisableTiming));
-    TSR_CALL_CUDA(cudaEventCreateWithFlags(&stencil_uproto_ev[1], cudaEventDisableTiming));
-  }
-  stencil_cfg_t a = *l, b = *l;
-  a.grid[0] = (unsigned)na, b.grid[0] = (unsigned)nb, a.grid[1] = b.grid[1] = 1;
-  /* the plan kernel's tiles at STENCIL_PROTO_PLAN_KPT levels per thread
-     (--kpt is the prototype kernel's): its plan reads amortised, its
-     fewer, longer blocks run beside the other kernel's */
-  if (b.kpt < STENCIL_PROTO_PLAN_KPT) {
-    b.kpt = STENCIL_PROTO_PLAN_KPT;
-    b.grid[2] = (unsigned)((l->z1 - l->z0 + b.kpt - 1) / b.kpt);
-  }
-  TSR_CALL_CUDA(cudaEventRecord(stencil_uproto_ev[0], 0));
-  TSR_CALL_CUDA(cudaStreamWaitEvent(stencil_uproto_stream, stencil_uproto_ev[0], 0));
-  TSR_CALL(st_go_s(st_k_uwinp<T, HDIFF, J, 1>, &b, stencil_uproto_stream, st, plan, g->ncol, g->nrow, g->zs,
-                   l->z0, l->z1, b.kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev + 3 * na));
-  TSR_CALL(st_go(st_k_uwinc<T, HDIFF, J, 1>, &a, st, pr, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                 (const int32_t *)stencil_utiles_dev));
-  TSR_CALL_CUDA(cudaEventRecord(stencil_uproto_ev[1], stencil_uproto_stream));
-  TSR_CALL_CUDA(cudaStreamWaitEvent(0, stencil_uproto_ev[1], 0));
-  return TSR_SUCCESS;
+  const int64_t nt = stencil_utiles_n[0], nm = stencil_utiles_n[1];
+  stencil_usplit[0] = (nt - nm) * l->grid[2], stencil_usplit[1] = nm * l->grid[2];
+  stencil_cfg_t a = *l;
+  a.grid[0] = (unsigned)nt, a.grid[1] = 1;
+  static int m64 = -1; /* EXPERIMENT */
+  if (m64 < 0) m64 = getenv("TSR_UWINM64") != NULL;
+  if (m64)
+    return st_go(st_k_uwinm64<T, HDIFF, J>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+               (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev, 0);
+  return st_go(st_k_uwinm<T, HDIFF, J>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+               (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev, 0);
 }
 
 template <typename T, int HDIFF, int J>
@@ -685,9 +659,8 @@ static int st_run_uwin_j(int strategy, const StK13<T, HDIFF> &st, const stencil_
     if (stencil_cuda_uses_plan(strategy)) {                                                 \
       if (!l->attr) TSR_CALL((st_uplan_build<J, StGridUn<C, D>, D>(gu, g, StPlanScale<T>::v))); \
       if (strategy == STENCIL_CU_JWIN_PROTO) return st_run_uwinc<T, HDIFF, J>(st, g, l);    \
-      return st_go(st_k_uwinp<T, HDIFF, J, 0>, l, st,                                       \
-                   (const int32_t *)stencil_uplan_dev, g->ncol, g->nrow, g->zs, l->z0,          \
-                   l->z1, l->kpt, (uint32_t)sizeof(T), (const int32_t *)NULL);  \
+      return st_go(st_k_uwinp<T, HDIFF, J>, l, st, (const int32_t *)stencil_uplan_dev,      \
+                   g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt, (uint32_t)sizeof(T));       \
     }                                                                                       \
     return st_go(st_k_uwin<T, HDIFF, J, StGridUn<C, D>, D>, l, st, gu,                      \
                  (const int32_t *)stencil_ucol_dev, g->ncol, g->nrow, l->z0, l->z1, l->kpt); \

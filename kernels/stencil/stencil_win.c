@@ -290,30 +290,38 @@ int stencil_uproto_bytes(const stencil_uproto_t *P, int esz, int32_t *o) {
   return TSR_SUCCESS;
 }
 
-int stencil_uproto_tiles(const uint8_t *match, int64_t ncol, int64_t nstrip, int bx, int by,
-                         int32_t *la, int64_t *na, int32_t *lb, int64_t *nb) {
-  TSR_CHECK(bx >= 1 && by >= 1, TSR_ERR_ARG, "chain prototype tiles: block %dx%d", bx, by);
+int stencil_uproto_tiles(const uint8_t *match, int64_t ncol, int64_t nstrip, int bx, int by, int32_t *tiles,
+                         int64_t *nt, int64_t *nmixed) {
+  TSR_CHECK(bx >= 1 && by >= 1 && by <= 32, TSR_ERR_ARG, "chain prototype tiles: block %dx%d (1 .. 32 strips)", bx,
+            by);
   TSR_CHECK(ncol <= INT32_MAX && nstrip <= INT32_MAX, TSR_ERR_ARG, "chain prototype tiles: %lld x %lld chains",
             (long long)ncol, (long long)nstrip);
-  *na = *nb = 0;
-  for (int64_t ty = 0; ty * by < nstrip; ty++) {
-    const int64_t s1 = (ty + 1) * by < nstrip ? (ty + 1) * by : nstrip;
-    for (int64_t c0 = 0; c0 < ncol;) {
-      int ok = 1;
-      for (int64_t s = ty * by; s < s1; s++) ok &= match[s * ncol + c0];
-      /* the run from c0: columns of the same kind, up to the next multiple
-         of bx (tiles stay aligned to the block grid of the plain launch) */
-      int64_t c1 = c0 + 1;
-      for (; c1 < ncol && c1 % bx != 0; c1++) {
-        int ok1 = 1;
-        for (int64_t s = ty * by; s < s1; s++) ok1 &= match[s * ncol + c1];
-        if (ok1 != ok) break;
+  *nt = *nmixed = 0;
+  /* pass 0 lists the tiles with some non-matching chain, pass 1 the others */
+  for (int pass = 0; pass < 2; pass++)
+    for (int64_t ty = 0; ty * by < nstrip; ty++) {
+      const int64_t sa = ty * by, s1 = sa + by < nstrip ? sa + by : nstrip;
+      const uint32_t full = s1 - sa == 32 ? UINT32_MAX : ((uint32_t)1 << (s1 - sa)) - 1;
+#define ST_TMASK(c, m)                                                            do {                                                                              m = 0;                                                                          for (int64_t s = sa; s < s1; s++)                                                 if (match[s * ncol + (c)]) m |= (uint32_t)1 << (s - sa);                    } while (0)
+      for (int64_t c0 = 0; c0 < ncol;) {
+        uint32_t m, m1;
+        ST_TMASK(c0, m);
+        /* the run from c0: columns of the same mask, up to the next multiple
+           of bx (tiles stay within the blocks of the plain launch) */
+        int64_t c1 = c0 + 1;
+        for (; c1 < ncol && c1 % bx != 0; c1++) {
+          ST_TMASK(c1, m1);
+          if (m1 != m) break;
+        }
+        if ((m != full) == (pass == 0)) {
+          int32_t *t = tiles + 4 * (*nt)++;
+          t[0] = (int32_t)ty, t[1] = (int32_t)c0, t[2] = (int32_t)c1, t[3] = (int32_t)m;
+          if (pass == 0) (*nmixed)++;
+        }
+        c0 = c1;
       }
-      int32_t *t = ok ? la + 3 * (*na)++ : lb + 3 * (*nb)++;
-      t[0] = (int32_t)ty, t[1] = (int32_t)c0, t[2] = (int32_t)c1;
-      c0 = c1;
+#undef ST_TMASK
     }
-  }
   return TSR_SUCCESS;
 }
 

@@ -224,25 +224,27 @@ START_TEST(test_uwin) {
 }
 END_TEST
 
-/* jwindow-proto's tiles (stencil_uproto_tiles): runs of matching and of
- * other columns per group of by strips, cut at the multiples of bx. */
+/* jwindow-proto's tiles (stencil_uproto_tiles): runs of columns with the
+ * same strips matching, per group of by strips, cut at the multiples of bx;
+ * the tiles with a non-matching chain first. */
 START_TEST(test_proto_tiles) {
   uint8_t m[3 * 70];
   memset(m, 1, sizeof m);
   m[0] = m[1] = 0;       /* strip 0, columns 0 and 1 */
   m[2 * 70 + 69] = 0;    /* strip 2, column 69 */
-  int32_t la[3 * 3 * 70], lb[3 * 3 * 70];
-  int64_t na = -1, nb = -1;
-  ck_tsr(stencil_uproto_tiles(m, 70, 3, 32, 2, la, &na, lb, &nb));
-  static const int32_t ea[6][3] = {{0, 2, 32}, {0, 32, 64}, {0, 64, 70}, {1, 0, 32}, {1, 32, 64}, {1, 64, 69}};
-  static const int32_t eb[2][3] = {{0, 0, 2}, {1, 69, 70}};
-  ck_assert_int_eq(na, 6);
-  ck_assert_int_eq(nb, 2);
-  for (int i = 0; i < 6; i++)
-    for (int k = 0; k < 3; k++) ck_assert_int_eq(la[3 * i + k], ea[i][k]);
-  for (int i = 0; i < 2; i++)
-    for (int k = 0; k < 3; k++) ck_assert_int_eq(lb[3 * i + k], eb[i][k]);
-  ck_tsr_fails(stencil_uproto_tiles(m, 70, 3, 0, 2, la, &na, lb, &nb), TSR_ERR_ARG);
+  int32_t t[4 * 2 * 70];
+  int64_t nt = -1, nm = -1;
+  ck_tsr(stencil_uproto_tiles(m, 70, 3, 32, 2, t, &nt, &nm));
+  /* group 0 (strips 0, 1): columns 0, 1 match in strip 1 only (mask 2);
+     group 1 (strip 2): column 69 matches nowhere (mask 0); mixed first */
+  static const int32_t e[8][4] = {{0, 0, 2, 2},   {1, 69, 70, 0}, {0, 2, 32, 3},  {0, 32, 64, 3},
+                                  {0, 64, 70, 3}, {1, 0, 32, 1},  {1, 32, 64, 1}, {1, 64, 69, 1}};
+  ck_assert_int_eq(nt, 8);
+  ck_assert_int_eq(nm, 2);
+  for (int i = 0; i < 8; i++)
+    for (int k = 0; k < 4; k++) ck_assert_int_eq(t[4 * i + k], e[i][k]);
+  ck_tsr_fails(stencil_uproto_tiles(m, 70, 3, 0, 2, t, &nt, &nm), TSR_ERR_ARG);
+  ck_tsr_fails(stencil_uproto_tiles(m, 70, 3, 32, 33, t, &nt, &nm), TSR_ERR_ARG);
 }
 END_TEST
 
@@ -316,6 +318,11 @@ START_TEST(test_plan) {
     ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, sp, &ug,
                                       (stencil_launch_t){256, 1, 1, 2, 4}, 8, &cfg, note, sizeof note), 1);
     ck_assert_msg(strstr(note, "231 strips") != NULL || strstr(note, "larger than") != NULL, "%s", note);
+    if (pv) { /* a tile marks its matching strips in 32 bits */
+      ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, sp, &ug,
+                                        (stencil_launch_t){1, 64, 1, 2, 4}, 8, &cfg, note, sizeof note), 1);
+      ck_assert_msg(strstr(note, "block y at most 32") != NULL, "%s", note);
+    }
     ck_tsr_fails(stencil_cuda_cfg(STENCIL_FASTWAVES, sp, &ug,
                                   (stencil_launch_t){32, 1, 1, 8, 8}, 8, &cfg, note, sizeof note),
                  TSR_ERR_UNSUPPORTED);

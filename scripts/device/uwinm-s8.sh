@@ -1,0 +1,51 @@
+#!/bin/bash
+# scripts/device/uwinm-s8.sh: session 8's GPU call for issue 3's jwindow-proto as one kernel
+# (st_k_uwinm: matching chains through the prototype, the others through the plan re-read every
+# level, in one launch over the tiles): check_stencil_cuda and check_stencil_mpi (1, 2, 4 ranks),
+# then 10-step runs at 512x512x64 of the regular window beside jwindow-proto on row-major
+# storage (over kpt and block shapes) and jwindow-plan on z-curves.
+# Needs $B/{tsr-stencil,check_stencil_cuda,check_stencil_mpi}. Writes $OUT/uwinm-s8.tar.gz.
+# STENCILS= (default laplap hdiff); PREC= (default double); VARS="A B": extra environment settings
+# to run the jwindow-proto rows under (each "NAME=VALUE" or "-" for none).
+set -u
+B=${B:-pack}
+OUT=${OUT:-/tmp/out}
+export LD_LIBRARY_PATH=$PWD/$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4
+W=$(mktemp -d)
+T0=$(date +%s)
+el() { echo $(( $(date +%s) - T0 )); }
+nvidia-smi --query-gpu=name,clocks.sm,clocks.mem --format=csv,noheader
+if [ "${NOTEST:-0}" != 1 ]; then
+  timeout 150 "$B/check_stencil_cuda" > "$W/check_stencil_cuda.log" 2>&1
+  echo "[$(el) s] check_stencil_cuda rc=$?: $(grep -E 'Checks|%' "$W/check_stencil_cuda.log" | tail -1)"
+  grep -E "Failure|Error|error" "$W/check_stencil_cuda.log" | head -5
+  for np in 1 2 4; do
+    timeout 120 mpirun --allow-run-as-root --oversubscribe --bind-to none -np $np "$B/check_stencil_mpi" > "$W/check_stencil_mpi-$np.log" 2>&1
+    echo "[$(el) s] check_stencil_mpi -np $np rc=$?: $(grep -E '%:' "$W/check_stencil_mpi-$np.log" | head -1)"
+  done
+fi
+TS=$B/tsr-stencil
+r() { local t=$1; shift; timeout 90 $TS "$@" --runs 20 --warmup 3 -q --csv "$W/$t.csv" > "$W/$t.log" 2>&1 || echo "FAILED $t: $(tail -2 $W/$t.log)"; }
+P="--precision ${PREC:-double}"
+U="--variant cuda/unstr/jwindow-proto --chase no"
+RS=64x2x1,128x1x1,32x4x1
+PS=32x2x1,64x2x1,32x4x1,64x1x1,128x1x1,32x8x1
+for k in ${STENCILS:-laplap hdiff}; do
+  r $k-reg $k --size 512x512x64 $P --variant cuda/regular/jwindow --jpt 4,8 --threads $RS --iterations 10
+  for v in ${VARS:--}; do
+    for kpt in 1 2 4 8; do
+      if [ "$v" = - ]; then
+        r $k-proto-k$kpt $k --size 512x512x64 $P $U --order rowmajor --jpt 4,8 --kpt $kpt --threads $PS --iterations 10
+      else
+        env "$v" $TS $k --size 512x512x64 $P $U --order rowmajor --jpt 4,8 --kpt $kpt --threads $PS --iterations 10 \
+          --runs 20 --warmup 3 -q --csv "$W/$k-proto-${v%%=*}-k$kpt.csv" > "$W/$k-proto-${v%%=*}-k$kpt.log" 2>&1 || echo "FAILED $k $v $kpt"
+      fi
+    done
+  done
+  r $k-zc-plan $k --size 512x512x64 $P --variant cuda/unstr/jwindow-plan --chase no --order zcurve --jpt 4 --kpt 16 --threads 32x2x1,64x1x1 --iterations 10
+  echo "[$(el) s] $k rows done"
+done
+for f in "$W"/*.csv; do echo "$(basename $f .csv) $(awk -F, 'NR>1 && $24=="PASS"{print $13, $1, $9"x"$10"x"$11, $25}' $f | sort -n | head -1 | sed 's/-unstr-jwindow//;s/-no-chase//') fails=$(grep -c FAIL $f)"; done
+tar czf "$OUT/uwinm-s8.tar.gz" -C "$W" .
+echo "[$(el) s] done"

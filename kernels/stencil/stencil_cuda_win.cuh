@@ -469,7 +469,7 @@ template <int J> struct StUProto {
  * others read their slots from the plan as st_k_uwinp, but again at every
  * level (REFRESH), so that this path needs no more registers than the
  * first. The tiles keep a warp (32 columns of one strip) on one path. */
-template <typename T, int HDIFF, int J>
+template <typename T, int HDIFF, int J, int MIXED>
 static __device__ __forceinline__ void st_uwinm(const StK13<T, HDIFF> &st, const StUProto<J> &pr,
                            const int32_t *__restrict__ plan, const int32_t *__restrict__ col, int64_t ncol,
                            int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz,
@@ -481,7 +481,7 @@ static __device__ __forceinline__ void st_uwinm(const StK13<T, HDIFF> &st, const
   const int64_t zb = za + kpt < z1 ? za + kpt : z1;
   if (za >= z1) return;
   const int n = st_uchain_rows(s * J, nrow, J);
-  if ((__ldg(t + 3) >> threadIdx.y) & 1) {
+  if (!MIXED || ((__ldg(t + 3) >> threadIdx.y) & 1)) {
     const int64_t b = (int64_t)__ldg(col + s * J * ncol + c) + pr.rmin; /* the chain's base slot */
     StK13<T, HDIFF> sb = st;
     sb.in += b, sb.out += b;
@@ -493,19 +493,12 @@ static __device__ __forceinline__ void st_uwinm(const StK13<T, HDIFF> &st, const
   }
 }
 
-template <typename T, int HDIFF, int J>
+template <typename T, int HDIFF, int J, int MIXED>
 __global__ void st_k_uwinm(StK13<T, HDIFF> st, const __grid_constant__ StUProto<J> pr,
                            const int32_t *__restrict__ plan, const int32_t *__restrict__ col, int64_t ncol,
                            int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz,
                            const int32_t *__restrict__ tiles, int32_t zero) {
-  st_uwinm<T, HDIFF, J>(st, pr, plan, col, ncol, nrow, zs, z0, z1, kpt, esz, tiles, zero);
-}
-template <typename T, int HDIFF, int J>
-__global__ void __maxnreg__(64) st_k_uwinm64(StK13<T, HDIFF> st, const __grid_constant__ StUProto<J> pr,
-                           const int32_t *__restrict__ plan, const int32_t *__restrict__ col, int64_t ncol,
-                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz,
-                           const int32_t *__restrict__ tiles, int32_t zero) {
-  st_uwinm<T, HDIFF, J>(st, pr, plan, col, ncol, nrow, zs, z0, z1, kpt, esz, tiles, zero);
+  st_uwinm<T, HDIFF, J, MIXED>(st, pr, plan, col, ncol, nrow, zs, z0, z1, kpt, esz, tiles, zero);
 }
 
 /* The device plan (one per translation unit): built at the first launch for
@@ -591,8 +584,8 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
     TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
                    (uint32_t)sizeof(T)));
     a = *l->attr;
-    TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J>, l, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-                   (uint32_t)sizeof(T), (const int32_t *)NULL, 0));
+    TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J, 1>, l, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
+                   l->kpt, (uint32_t)sizeof(T), (const int32_t *)NULL, 0));
     stencil_kattr_t *b = l->attr;
     b->max_threads = a.max_threads < b->max_threads ? a.max_threads : b->max_threads;
     b->regs = a.regs > b->regs ? a.regs : b->regs;
@@ -634,14 +627,47 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   const int64_t nt = stencil_utiles_n[0], nm = stencil_utiles_n[1];
   stencil_usplit[0] = (nt - nm) * l->grid[2], stencil_usplit[1] = nm * l->grid[2];
   stencil_cfg_t a = *l;
-  a.grid[0] = (unsigned)nt, a.grid[1] = 1;
-  static int m64 = -1; /* EXPERIMENT */
-  if (m64 < 0) m64 = getenv("TSR_UWINM64") != NULL;
-  if (m64)
-    return st_go(st_k_uwinm64<T, HDIFF, J>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-               (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev, 0);
-  return st_go(st_k_uwinm<T, HDIFF, J>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-               (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev, 0);
+  a.grid[1] = 1;
+  static int one = -1; /* EXPERIMENT */
+  if (one < 0) one = getenv("TSR_UWINM_ONE") != NULL;
+  if (one) {
+    a.grid[0] = (unsigned)nt;
+    return st_go(st_k_uwinm<T, HDIFF, J, 1>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
+                 l->kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev, 0);
+  }
+  static int two = -1; /* EXPERIMENT */
+  static cudaStream_t sm;
+  static cudaEvent_t ev[2];
+  if (two < 0) {
+    two = getenv("TSR_UWINM_STREAM") != NULL;
+    if (two) {
+      TSR_CALL_CUDA(cudaStreamCreateWithFlags(&sm, cudaStreamNonBlocking));
+      TSR_CALL_CUDA(cudaEventCreateWithFlags(&ev[0], cudaEventDisableTiming));
+      TSR_CALL_CUDA(cudaEventCreateWithFlags(&ev[1], cudaEventDisableTiming));
+    }
+  }
+  if (two && nm && nt > nm) {
+    a.grid[0] = (unsigned)nm;
+    TSR_CALL_CUDA(cudaEventRecord(ev[0], 0));
+    TSR_CALL_CUDA(cudaStreamWaitEvent(sm, ev[0], 0));
+    TSR_CALL(st_go_s(st_k_uwinm<T, HDIFF, J, 1>, &a, sm, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0,
+                     l->z1, l->kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev, 0));
+    a.grid[0] = (unsigned)(nt - nm);
+    TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J, 0>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
+                   l->kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev + 4 * nm, 0));
+    TSR_CALL_CUDA(cudaEventRecord(ev[1], sm));
+    TSR_CALL_CUDA(cudaStreamWaitEvent(0, ev[1], 0));
+    return TSR_SUCCESS;
+  }
+  if (nm) {
+    a.grid[0] = (unsigned)nm;
+    TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J, 1>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
+                   l->kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev, 0));
+  }
+  if (nt == nm) return TSR_SUCCESS;
+  a.grid[0] = (unsigned)(nt - nm);
+  return st_go(st_k_uwinm<T, HDIFF, J, 0>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+               (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev + 4 * nm, 0);
 }
 
 template <typename T, int HDIFF, int J>

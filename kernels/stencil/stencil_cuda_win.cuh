@@ -469,6 +469,32 @@ template <int J> struct StUProto {
  * others read their slots from the plan as st_k_uwinp, but again at every
  * level (REFRESH), so that this path needs no more registers than the
  * first. The tiles keep a warp (32 columns of one strip) on one path. */
+/* What the plan holds: slots (double: the window multiplies them by the
+ * element size, one wide multiply-add per address) or byte offsets (float:
+ * one 64-bit add; measured faster in float, slower in double: BENCHMARKS.md). */
+template <typename T> struct StPlanScale { static const uint32_t v = 1; };
+template <> struct StPlanScale<float> { static const uint32_t v = (uint32_t)sizeof(float); };
+/* A chain's cells one by one, each from its 13 points' slots in the plan
+ * (as the idxvar strategy, no window): rows outer, levels inner. */
+template <typename T, int HDIFF>
+static __device__ __forceinline__ void st_uplan_points(const StK13<T, HDIFF> &st, const int32_t *__restrict__ u,
+                                                       int64_t zs, int n, int64_t za, int64_t zb) {
+#pragma unroll 1
+  for (int r = 0; r < n; r++) {
+    const int32_t *ur = u + 32 * (5 * (r + 2) + 2); /* the entry of row r's centre */
+    const uint32_t sc = (uint32_t)st_ldplan(ur) / StPlanScale<T>::v;
+    int32_t o[STENCIL_NP13];
+    o[0] = 0;
+#pragma unroll
+    for (int p = 1; p < STENCIL_NP13; p++)
+      o[p] = (int32_t)((uint32_t)st_ldplan(ur + 32 * (5 * tsr_neigh_rel_dy(p - 1) + tsr_neigh_rel_dx(p - 1))) /
+                           StPlanScale<T>::v -
+                       sc);
+#pragma unroll 1
+    for (int64_t z = za; z < zb; z++) st.apply(z * zs + sc, z, zs, [&](int p) { return o[p]; });
+  }
+}
+
 template <typename T, int HDIFF, int J, int MIXED>
 static __device__ __forceinline__ void st_uwinm(const StK13<T, HDIFF> &st, const StUProto<J> &pr,
                            const int32_t *__restrict__ plan, const int32_t *__restrict__ col, int64_t ncol,
@@ -488,8 +514,12 @@ static __device__ __forceinline__ void st_uwinm(const StK13<T, HDIFF> &st, const
     if (HDIFF) sb.coeff += b;
     st_uwin_levels<T, HDIFF, J, typename StWcol<T, 4>::type>(sb, pr.o, zs, n, za, zb);
   } else {
+#ifdef ST_WINPATH
     st_uwin_levels<T, HDIFF, J, typename StWcol<T, 3>::type, 1>(
         st, plan + st_uplan_base<J>(s * st_uplan_ncolp(ncol) + c), zs, n, za, zb, esz, zero);
+#else
+    st_uplan_points<T, HDIFF>(st, plan + st_uplan_base<J>(s * st_uplan_ncolp(ncol) + c), zs, n, za, zb);
+#endif
   }
 }
 
@@ -542,11 +572,6 @@ static int st_uplan_build(const G &gu, const stencil_grid_t *g, uint32_t scale) 
   return TSR_SUCCESS;
 }
 
-/* What the plan holds: slots (double: the window multiplies them by the
- * element size, one wide multiply-add per address) or byte offsets (float:
- * one 64-bit add; measured faster in float, slower in double: BENCHMARKS.md). */
-template <typename T> struct StPlanScale { static const uint32_t v = 1; };
-template <> struct StPlanScale<float> { static const uint32_t v = (uint32_t)sizeof(float); };
 /* The prototype of the plan now built (once per plan; jwindow-proto): the
  * plan to the host, stencil_uproto_find. */
 static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t scale, int esz) {
@@ -628,42 +653,16 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   stencil_usplit[0] = (nt - nm) * l->grid[2], stencil_usplit[1] = nm * l->grid[2];
   stencil_cfg_t a = *l;
   a.grid[1] = 1;
-  static int one = -1; /* EXPERIMENT */
-  if (one < 0) one = getenv("TSR_UWINM_ONE") != NULL;
-  if (one) {
+  static int two = -1; /* EXPERIMENT */
+  if (two < 0) two = getenv("TSR_UWINM_TWO") != NULL;
+  if (!two || nm == 0) {
     a.grid[0] = (unsigned)nt;
     return st_go(st_k_uwinm<T, HDIFF, J, 1>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
                  l->kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev, 0);
   }
-  static int two = -1; /* EXPERIMENT */
-  static cudaStream_t sm;
-  static cudaEvent_t ev[2];
-  if (two < 0) {
-    two = getenv("TSR_UWINM_STREAM") != NULL;
-    if (two) {
-      TSR_CALL_CUDA(cudaStreamCreateWithFlags(&sm, cudaStreamNonBlocking));
-      TSR_CALL_CUDA(cudaEventCreateWithFlags(&ev[0], cudaEventDisableTiming));
-      TSR_CALL_CUDA(cudaEventCreateWithFlags(&ev[1], cudaEventDisableTiming));
-    }
-  }
-  if (two && nm && nt > nm) {
-    a.grid[0] = (unsigned)nm;
-    TSR_CALL_CUDA(cudaEventRecord(ev[0], 0));
-    TSR_CALL_CUDA(cudaStreamWaitEvent(sm, ev[0], 0));
-    TSR_CALL(st_go_s(st_k_uwinm<T, HDIFF, J, 1>, &a, sm, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0,
-                     l->z1, l->kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev, 0));
-    a.grid[0] = (unsigned)(nt - nm);
-    TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J, 0>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
-                   l->kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev + 4 * nm, 0));
-    TSR_CALL_CUDA(cudaEventRecord(ev[1], sm));
-    TSR_CALL_CUDA(cudaStreamWaitEvent(0, ev[1], 0));
-    return TSR_SUCCESS;
-  }
-  if (nm) {
-    a.grid[0] = (unsigned)nm;
-    TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J, 1>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
-                   l->kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev, 0));
-  }
+  a.grid[0] = (unsigned)nm;
+  TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J, 1>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
+                 l->kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev, 0));
   if (nt == nm) return TSR_SUCCESS;
   a.grid[0] = (unsigned)(nt - nm);
   return st_go(st_k_uwinm<T, HDIFF, J, 0>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,

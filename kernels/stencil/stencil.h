@@ -288,15 +288,19 @@ int stencil_uproto_find(const int32_t *plan, uint32_t scale, int64_t ncol, int64
  * TSR_ERR_UNSUPPORTED). */
 int stencil_uproto_bytes(const stencil_uproto_t *P, int esz, int32_t *o);
 /* The tiles of jwindow-proto's kernel for blocks of bx columns x by strips
- * (by <= 32): in each group ty of by strips, the runs of consecutive
+ * (by <= 32). In each group ty of by strips, the runs of consecutive
  * columns whose chains match in the same strips, cut at the multiples of
- * bx; tile (ty, c0, c1, mask) = columns c0 .. c1-1 of group ty, bit j of
+ * bx: tile (ty, c0, c1, mask) = columns c0 .. c1-1 of group ty, bit j of
  * mask set when the chains of strip ty*by + j match; four int32 per tile.
- * The *nmixed tiles with a non-matching chain come first, then the others
- * (*nt in all), each group by group, left to right. tiles holds 4 ncol
- * ceil(nstrip / by) int32. */
+ * A run narrower than bx where no chain matches (the columns at the
+ * grid's sides) becomes chains in list (chain s*ncol + c, *nlist of them),
+ * run by list tiles (-1, i, k, 0): chains list[i .. i+k-1], k <= bx*by.
+ * Order: the list tiles, then the tiles with a non-matching chain (these
+ * first *nmixed tiles in all), then the others (*nt tiles in all), group by
+ * group, left to right. tiles holds 4 (ncol ceil(nstrip / by) + ncol
+ * nstrip / (bx by) + 1) int32, list ncol nstrip. */
 int stencil_uproto_tiles(const uint8_t *match, int64_t ncol, int64_t nstrip, int bx, int by, int32_t *tiles,
-                         int64_t *nt, int64_t *nmixed);
+                         int64_t *nt, int64_t *nmixed, int32_t *list, int64_t *nlist);
 /* The plan on the host (plan: stencil_uplan_base(nstrip * ncolp, jpt)
  * entries; padding chains get 0) from a host grid with g->col. */
 int stencil__uplan_host(const stencil_grid_t *g, int jpt, uint32_t scale, int32_t *plan);

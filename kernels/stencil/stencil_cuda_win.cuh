@@ -497,38 +497,50 @@ static __device__ __forceinline__ void st_uplan_points(const StK13<T, HDIFF> &st
 
 template <typename T, int HDIFF, int J, int MIXED>
 static __device__ __forceinline__ void st_uwinm(const StK13<T, HDIFF> &st, const StUProto<J> &pr,
-                           const int32_t *__restrict__ plan, const int32_t *__restrict__ col, int64_t ncol,
-                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz,
-                           const int32_t *__restrict__ tiles, int32_t zero) {
+                                                const int32_t *__restrict__ plan, const int32_t *__restrict__ col,
+                                                int64_t ncol, int64_t nrow, int64_t zs, int64_t z0, int64_t z1,
+                                                int kpt, const int32_t *__restrict__ tiles,
+                                                const int32_t *__restrict__ list, uint32_t esz, int32_t zero) {
   const int32_t *t = tiles + 4 * (int64_t)blockIdx.x;
-  const int64_t c = __ldg(t + 1) + (int64_t)threadIdx.x, s = (int64_t)__ldg(t) * blockDim.y + threadIdx.y;
-  if (c >= __ldg(t + 2) || s * J >= nrow) return;
+  const int32_t t0 = __ldg(t);
+  int64_t c, s;
+  bool viaplan;
+  if (MIXED && t0 < 0) { /* a list tile: chains list[t1 ..], t2 of them */
+    const int i = threadIdx.y * blockDim.x + threadIdx.x;
+    if (i >= __ldg(t + 2)) return;
+    const int64_t ch = __ldg(list + __ldg(t + 1) + i);
+    s = ch / ncol, c = ch - s * ncol, viaplan = true;
+  } else {
+    c = __ldg(t + 1) + (int64_t)threadIdx.x, s = (int64_t)t0 * blockDim.y + threadIdx.y;
+    if (c >= __ldg(t + 2)) return;
+    viaplan = MIXED && !((__ldg(t + 3) >> threadIdx.y) & 1);
+  }
+  if (s * J >= nrow) return;
   const int64_t za = z0 + (int64_t)blockIdx.z * kpt;
   const int64_t zb = za + kpt < z1 ? za + kpt : z1;
   if (za >= z1) return;
   const int n = st_uchain_rows(s * J, nrow, J);
-  if (!MIXED || ((__ldg(t + 3) >> threadIdx.y) & 1)) {
+  if (!viaplan) {
     const int64_t b = (int64_t)__ldg(col + s * J * ncol + c) + pr.rmin; /* the chain's base slot */
     StK13<T, HDIFF> sb = st;
     sb.in += b, sb.out += b;
     if (HDIFF) sb.coeff += b;
     st_uwin_levels<T, HDIFF, J, typename StWcol<T, 4>::type>(sb, pr.o, zs, n, za, zb);
-  } else {
-#ifdef ST_WINPATH
+  } else if (MIXED == 2) {
     st_uwin_levels<T, HDIFF, J, typename StWcol<T, 3>::type, 1>(
         st, plan + st_uplan_base<J>(s * st_uplan_ncolp(ncol) + c), zs, n, za, zb, esz, zero);
-#else
+  } else {
     st_uplan_points<T, HDIFF>(st, plan + st_uplan_base<J>(s * st_uplan_ncolp(ncol) + c), zs, n, za, zb);
-#endif
   }
 }
 
 template <typename T, int HDIFF, int J, int MIXED>
 __global__ void st_k_uwinm(StK13<T, HDIFF> st, const __grid_constant__ StUProto<J> pr,
                            const int32_t *__restrict__ plan, const int32_t *__restrict__ col, int64_t ncol,
-                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt, uint32_t esz,
-                           const int32_t *__restrict__ tiles, int32_t zero) {
-  st_uwinm<T, HDIFF, J, MIXED>(st, pr, plan, col, ncol, nrow, zs, z0, z1, kpt, esz, tiles, zero);
+                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt,
+                           const int32_t *__restrict__ tiles, const int32_t *__restrict__ list, uint32_t esz,
+                           int32_t zero) {
+  st_uwinm<T, HDIFF, J, MIXED>(st, pr, plan, col, ncol, nrow, zs, z0, z1, kpt, tiles, list, esz, zero);
 }
 
 /* The device plan (one per translation unit): built at the first launch for
@@ -610,7 +622,7 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
                    (uint32_t)sizeof(T)));
     a = *l->attr;
     TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J, 1>, l, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
-                   l->kpt, (uint32_t)sizeof(T), (const int32_t *)NULL, 0));
+                   l->kpt, (const int32_t *)NULL, (const int32_t *)NULL, (uint32_t)sizeof(T), 0));
     stencil_kattr_t *b = l->attr;
     b->max_threads = a.max_threads < b->max_threads ? a.max_threads : b->max_threads;
     b->regs = a.regs > b->regs ? a.regs : b->regs;
@@ -627,13 +639,17 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   memcpy(pr.o, stencil_uproto_o, sizeof pr.o);
   pr.rmin = stencil_uproto.rmin;
   if (stencil_utiles_key[0] != (int)l->block[0] || stencil_utiles_key[1] != (int)l->block[1]) {
-    const int64_t nstrip = (g->nrow + J - 1) / J, cap = 4 * g->ncol * (int64_t)l->grid[1];
-    int32_t *h = (int32_t *)malloc((size_t)cap * sizeof(int32_t));
+    const int64_t nstrip = (g->nrow + J - 1) / J, nchain = g->ncol * nstrip;
+    const int64_t bxy = (int64_t)l->block[0] * l->block[1];
+    const int64_t cap = 4 * (g->ncol * (int64_t)l->grid[1] + nchain / bxy + 1);
+    TSR_CHECK(nchain <= INT32_MAX, TSR_ERR_UNSUPPORTED, "jwindow-proto: %lld chains", (long long)nchain);
+    int32_t *h = (int32_t *)malloc((size_t)(cap + nchain) * sizeof(int32_t));
     TSR_CHECK(h, TSR_ERR_ALLOC, "chain prototype: no memory for %lld tiles", (long long)cap);
-    int64_t nt = 0, nm = 0;
+    int64_t nt = 0, nm = 0, nl = 0;
     int rc = stencil_uproto_tiles(stencil_uproto_match, g->ncol, nstrip, (int)l->block[0], (int)l->block[1], h,
-                                  &nt, &nm);
-    const size_t need = (size_t)4 * nt * sizeof(int32_t);
+                                  &nt, &nm, h + cap, &nl);
+    /* device: [tiles | list] */
+    const size_t need = (size_t)(4 * nt + nl) * sizeof(int32_t);
     if (rc == TSR_SUCCESS && need > stencil_utiles_cap) {
       if (stencil_utiles_dev) cudaFree(stencil_utiles_dev);
       stencil_utiles_dev = NULL, stencil_utiles_cap = 0;
@@ -641,7 +657,11 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
       if (e != cudaSuccess) rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: %s", cudaGetErrorString(e));
       else stencil_utiles_cap = need;
     }
-    if (rc == TSR_SUCCESS && cudaMemcpy(stencil_utiles_dev, h, need, cudaMemcpyHostToDevice) != cudaSuccess)
+    if (rc == TSR_SUCCESS &&
+        (cudaMemcpy(stencil_utiles_dev, h, (size_t)4 * nt * sizeof(int32_t), cudaMemcpyHostToDevice) !=
+             cudaSuccess ||
+         (nl && cudaMemcpy(stencil_utiles_dev + 4 * nt, h + cap, (size_t)nl * sizeof(int32_t),
+                           cudaMemcpyHostToDevice) != cudaSuccess)))
       rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: copy failed");
     free(h);
     TSR_CALL(rc);
@@ -652,21 +672,15 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   const int64_t nt = stencil_utiles_n[0], nm = stencil_utiles_n[1];
   stencil_usplit[0] = (nt - nm) * l->grid[2], stencil_usplit[1] = nm * l->grid[2];
   stencil_cfg_t a = *l;
-  a.grid[1] = 1;
-  static int two = -1; /* EXPERIMENT */
-  if (two < 0) two = getenv("TSR_UWINM_TWO") != NULL;
-  if (!two || nm == 0) {
-    a.grid[0] = (unsigned)nt;
-    return st_go(st_k_uwinm<T, HDIFF, J, 1>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
-                 l->kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev, 0);
-  }
-  a.grid[0] = (unsigned)nm;
-  TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J, 1>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
-                 l->kpt, (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev, 0));
-  if (nt == nm) return TSR_SUCCESS;
-  a.grid[0] = (unsigned)(nt - nm);
-  return st_go(st_k_uwinm<T, HDIFF, J, 0>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-               (uint32_t)sizeof(T), (const int32_t *)stencil_utiles_dev + 4 * nm, 0);
+  a.grid[0] = (unsigned)nt, a.grid[1] = 1;
+  const int32_t *tl = (const int32_t *)stencil_utiles_dev;
+  static int win = -1; /* EXPERIMENT */
+  if (win < 0) win = getenv("TSR_UWINM_WIN") != NULL;
+  if (win)
+    return st_go(st_k_uwinm<T, HDIFF, J, 2>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
+                 l->kpt, tl, tl + 4 * nt, (uint32_t)sizeof(T), 0);
+  return st_go(st_k_uwinm<T, HDIFF, J, 1>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+               tl, tl + 4 * nt, (uint32_t)sizeof(T), 0);
 }
 
 template <typename T, int HDIFF, int J>

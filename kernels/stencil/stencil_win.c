@@ -291,18 +291,31 @@ int stencil_uproto_bytes(const stencil_uproto_t *P, int esz, int32_t *o) {
 }
 
 int stencil_uproto_tiles(const uint8_t *match, int64_t ncol, int64_t nstrip, int bx, int by, int32_t *tiles,
-                         int64_t *nt, int64_t *nmixed) {
+                         int64_t *nt, int64_t *nmixed, int32_t *list, int64_t *nlist) {
   TSR_CHECK(bx >= 1 && by >= 1 && by <= 32, TSR_ERR_ARG, "chain prototype tiles: block %dx%d (1 .. 32 strips)", bx,
             by);
-  TSR_CHECK(ncol <= INT32_MAX && nstrip <= INT32_MAX, TSR_ERR_ARG, "chain prototype tiles: %lld x %lld chains",
-            (long long)ncol, (long long)nstrip);
-  *nt = *nmixed = 0;
-  /* pass 0 lists the tiles with some non-matching chain, pass 1 the others */
-  for (int pass = 0; pass < 2; pass++)
+  TSR_CHECK(ncol * nstrip <= INT32_MAX, TSR_ERR_ARG, "chain prototype tiles: %lld x %lld chains", (long long)ncol,
+            (long long)nstrip);
+  const int64_t bxy = (int64_t)bx * by;
+  *nt = *nmixed = *nlist = 0;
+  /* pass 0 lists the chains of the narrow runs where none matches, pass 1
+     the tiles with a non-matching chain, pass 2 the others */
+  for (int pass = 0; pass < 3; pass++) {
+    if (pass == 1) /* the list's tiles */
+      for (int64_t i = 0; i < *nlist; i += bxy) {
+        int32_t *t = tiles + 4 * (*nt)++;
+        t[0] = -1, t[1] = (int32_t)i, t[2] = (int32_t)(*nlist - i < bxy ? *nlist - i : bxy), t[3] = 0;
+        (*nmixed)++;
+      }
     for (int64_t ty = 0; ty * by < nstrip; ty++) {
       const int64_t sa = ty * by, s1 = sa + by < nstrip ? sa + by : nstrip;
       const uint32_t full = s1 - sa == 32 ? UINT32_MAX : ((uint32_t)1 << (s1 - sa)) - 1;
-#define ST_TMASK(c, m)                                                            do {                                                                              m = 0;                                                                          for (int64_t s = sa; s < s1; s++)                                                 if (match[s * ncol + (c)]) m |= (uint32_t)1 << (s - sa);                    } while (0)
+#define ST_TMASK(c, m)                                                          \
+  do {                                                                          \
+    m = 0;                                                                      \
+    for (int64_t s = sa; s < s1; s++)                                           \
+      if (match[s * ncol + (c)]) m |= (uint32_t)1 << (s - sa);                  \
+  } while (0)
       for (int64_t c0 = 0; c0 < ncol;) {
         uint32_t m, m1;
         ST_TMASK(c0, m);
@@ -313,15 +326,20 @@ int stencil_uproto_tiles(const uint8_t *match, int64_t ncol, int64_t nstrip, int
           ST_TMASK(c1, m1);
           if (m1 != m) break;
         }
-        if ((m != full) == (pass == 0)) {
+        const int tolist = m == 0 && c1 - c0 < bx;
+        if (pass == 0 && tolist) {
+          for (int64_t c = c0; c < c1; c++)
+            for (int64_t s = sa; s < s1; s++) list[(*nlist)++] = (int32_t)(s * ncol + c);
+        } else if (pass > 0 && !tolist && (pass == 1) == (m != full)) {
           int32_t *t = tiles + 4 * (*nt)++;
           t[0] = (int32_t)ty, t[1] = (int32_t)c0, t[2] = (int32_t)c1, t[3] = (int32_t)m;
-          if (pass == 0) (*nmixed)++;
+          if (pass == 1) (*nmixed)++;
         }
         c0 = c1;
       }
 #undef ST_TMASK
     }
+  }
   return TSR_SUCCESS;
 }
 

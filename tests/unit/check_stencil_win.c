@@ -226,25 +226,38 @@ END_TEST
 
 /* jwindow-proto's tiles (stencil_uproto_tiles): runs of columns with the
  * same strips matching, per group of by strips, cut at the multiples of bx;
- * the tiles with a non-matching chain first. */
+ * narrow runs that match nowhere as a chain list; the list's tiles and
+ * those with a non-matching chain first. */
 START_TEST(test_proto_tiles) {
   uint8_t m[3 * 70];
   memset(m, 1, sizeof m);
-  m[0] = m[1] = 0;       /* strip 0, columns 0 and 1 */
-  m[2 * 70 + 69] = 0;    /* strip 2, column 69 */
-  int32_t t[4 * 2 * 70];
-  int64_t nt = -1, nm = -1;
-  ck_tsr(stencil_uproto_tiles(m, 70, 3, 32, 2, t, &nt, &nm));
-  /* group 0 (strips 0, 1): columns 0, 1 match in strip 1 only (mask 2);
-     group 1 (strip 2): column 69 matches nowhere (mask 0); mixed first */
-  static const int32_t e[8][4] = {{0, 0, 2, 2},   {1, 69, 70, 0}, {0, 2, 32, 3},  {0, 32, 64, 3},
+  m[0] = m[1] = 0;    /* strip 0, columns 0 and 1 */
+  m[70] = 0;          /* strip 1, column 0 */
+  m[2 * 70 + 69] = 0; /* strip 2, column 69 */
+  int32_t t[4 * (2 * 70 + 3 * 70 / 64 + 1)], list[3 * 70];
+  int64_t nt = -1, nm = -1, nl = -1;
+  ck_tsr(stencil_uproto_tiles(m, 70, 3, 32, 2, t, &nt, &nm, list, &nl));
+  /* group 0 (strips 0, 1): column 0 matches nowhere (narrow: to the list),
+     column 1 in strip 1 only (mask 2); group 1 (strip 2): column 69
+     nowhere (to the list); the list's tile, the mixed tile, the others */
+  static const int32_t e[8][4] = {{-1, 0, 3, 0},  {0, 1, 2, 2},   {0, 2, 32, 3},  {0, 32, 64, 3},
                                   {0, 64, 70, 3}, {1, 0, 32, 1},  {1, 32, 64, 1}, {1, 64, 69, 1}};
+  static const int32_t el[3] = {0, 70, 2 * 70 + 69};
   ck_assert_int_eq(nt, 8);
   ck_assert_int_eq(nm, 2);
+  ck_assert_int_eq(nl, 3);
   for (int i = 0; i < 8; i++)
     for (int k = 0; k < 4; k++) ck_assert_int_eq(t[4 * i + k], e[i][k]);
-  ck_tsr_fails(stencil_uproto_tiles(m, 70, 3, 0, 2, t, &nt, &nm), TSR_ERR_ARG);
-  ck_tsr_fails(stencil_uproto_tiles(m, 70, 3, 32, 33, t, &nt, &nm), TSR_ERR_ARG);
+  for (int i = 0; i < 3; i++) ck_assert_int_eq(list[i], el[i]);
+  /* blocks of 3x1: 4 chains in the list (0, 1, 70, 209), in tiles of at
+     most 3 */
+  ck_tsr(stencil_uproto_tiles(m, 70, 3, 3, 1, t, &nt, &nm, list, &nl));
+  ck_assert_int_eq(nl, 4);
+  ck_assert(list[0] == 0 && list[1] == 1 && list[2] == 70 && list[3] == 2 * 70 + 69);
+  ck_assert(t[0] == -1 && t[1] == 0 && t[2] == 3 && t[4] == -1 && t[5] == 3 && t[6] == 1 && t[8] >= 0);
+  ck_assert_int_eq(nm, 2);
+  ck_tsr_fails(stencil_uproto_tiles(m, 70, 3, 0, 2, t, &nt, &nm, list, &nl), TSR_ERR_ARG);
+  ck_tsr_fails(stencil_uproto_tiles(m, 70, 3, 32, 33, t, &nt, &nm, list, &nl), TSR_ERR_ARG);
 }
 END_TEST
 

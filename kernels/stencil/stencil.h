@@ -287,28 +287,26 @@ int stencil_uproto_find(const int32_t *plan, uint32_t scale, int64_t ncol, int64
  * elements of esz bytes: o[k] = (rel[k] - rmin) esz (0 <= o[k] < 2^31, else
  * TSR_ERR_UNSUPPORTED). */
 int stencil_uproto_bytes(const stencil_uproto_t *P, int esz, int32_t *o);
-/* The tiles of jwindow-proto's kernel for blocks of bx columns x by strips
- * (by <= 32). In each group ty of by strips, the runs of consecutive
- * columns whose chains match in the same strips, cut at the multiples of
- * bx: tile (ty, c0, c1, mask) = columns c0 .. c1-1 of group ty, bit j of
- * mask set when the chains of strip ty*by + j match; four int32 per tile.
- * A run narrower than bx where no chain matches (the columns at the
- * grid's sides) becomes chains in list (chain s*ncol + c, *nlist of them),
- * run by list tiles (-1, i, k, 0): chains list[i .. i+k-1], k <= bx*by.
- * Order: the list tiles, then the tiles with a non-matching chain (these
- * first *nmixed tiles in all), then the others (*nt tiles in all), group by
- * group, left to right. tiles holds 4 (ncol ceil(nstrip / by) + ncol
- * nstrip / (bx by) + 1) int32, list ncol nstrip. */
-int stencil_uproto_tiles(const uint8_t *match, int64_t ncol, int64_t nstrip, int bx, int by, int32_t *tiles,
-                         int64_t *nt, int64_t *nmixed, int32_t *list, int64_t *nlist);
+/* jwindow-proto's split of the chains (ncol x nstrip, match from
+ * stencil_uproto_find): the largest rectangle of matching chains, columns
+ * r[0] .. r[1]-1 x strips r[2] .. r[3]-1 (none: r[0] = r[1]), and the
+ * chains outside it in list (chain s*ncol + c, strip by strip, left to
+ * right; *nlist of them; list holds ncol nstrip int32). */
+int stencil_uproto_rect(const uint8_t *match, int64_t ncol, int64_t nstrip, int64_t r[4], int32_t *list,
+                        int64_t *nlist);
+/* Whether the row-0 slots of the chains of rectangle r are affine in the
+ * column and strip: col[s jpt ncol + c] = a[0] + a[1] c + a[2] s (col:
+ * stencil_grid_t.col); 0 for an empty rectangle. */
+int stencil_uproto_affine(const int32_t *col, int64_t ncol, int jpt, const int64_t r[4], int64_t a[3]);
 /* The plan on the host (plan: stencil_uplan_base(nstrip * ncolp, jpt)
  * entries; padding chains get 0) from a host grid with g->col. */
 int stencil__uplan_host(const stencil_grid_t *g, int jpt, uint32_t scale, int32_t *plan);
-/*   uwinp:   jwindow-proto on the host: the plan and its prototype as
- *            above; matching chains through the prototype's byte offsets
- *            from the slot col + rmin (the CUDA kernel's addressing), the
- *            others through the plan's slots. *nproto (may be NULL): chains
- *            computed through the prototype. */
+/*   uwinp:   jwindow-proto on the host: the plan, its prototype and its
+ *            rectangle as above; the rectangle's chains through the
+ *            prototype's byte offsets from their row-0 slot (affine when
+ *            stencil_uproto_affine says so, else col) + rmin (the CUDA
+ *            kernel's addressing), the others through the plan's slots.
+ *            *nproto (may be NULL): chains computed through the prototype. */
 int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, int jpt,
                        int64_t *nproto);
 

@@ -457,18 +457,24 @@ __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan,
 template <int J> struct StUProto {
   int32_t o[5 * (J + 4)];
   int32_t rmin;
+  /* the rectangle of matching chains (stencil_uproto_rect): columns c0 ..
+     c1-1, strips s0 .. s1-1, nbx blocks per row of it; its row-0 slots
+     a[0] + a[1] c + a[2] s when affine, else from col */
+  int64_t c0, c1, s0, s1, nbx, a[3];
+  int affine;
 };
 
-/* jwindow-proto, one launch over the tiles of stencil_uproto_tiles: block i
- * takes tile i (group ty, columns c0 .. c1-1, mask), thread (tx, ty') the
- * chain of column c0 + tx and strip ty*by + ty', levels [za, za + kpt) with
- * za = z0 + bid.z*kpt. A chain whose bit is set in the mask matches the
- * prototype: its slots are its row-0 slot col[s*J*ncol + c] + rmin plus
- * the prototype's byte offsets, which the kernel receives by value and
- * reads as constant-bank operands (no plan reads, no slot registers). The
- * others read their slots from the plan as st_k_uwinp, but again at every
- * level (REFRESH), so that this path needs no more registers than the
- * first. The tiles keep a warp (32 columns of one strip) on one path. */
+/* jwindow-proto, one launch: blocks [0, nlb) take the listed chains
+ * (thread i of block b: list[b bx by + i]), the others the rectangle of
+ * matching chains as a grid of bx columns x by strips (nbx blocks per row),
+ * all at levels [za, za + kpt), za = z0 + bid.z*kpt. The rectangle's chains
+ * are computed through the prototype: their slots are their row-0 slot
+ * (affine in column and strip, or col[s*J*ncol + c]) + rmin plus the
+ * prototype's byte offsets, which the kernel receives by value and reads as
+ * constant-bank operands (no plan reads, no slot registers). The listed
+ * chains read their slots from the plan: PATH 2 as st_k_uwinp, but again
+ * at every level (REFRESH), so that this path needs few more registers than
+ * the first; PATH 1 cell by cell (st_uplan_points). */
 /* What the plan holds: slots (double: the window multiplies them by the
  * element size, one wide multiply-add per address) or byte offsets (float:
  * one 64-bit add; measured faster in float, slower in double: BENCHMARKS.md). */
@@ -495,52 +501,42 @@ static __device__ __forceinline__ void st_uplan_points(const StK13<T, HDIFF> &st
   }
 }
 
-template <typename T, int HDIFF, int J, int MIXED>
-static __device__ __forceinline__ void st_uwinm(const StK13<T, HDIFF> &st, const StUProto<J> &pr,
-                                                const int32_t *__restrict__ plan, const int32_t *__restrict__ col,
-                                                int64_t ncol, int64_t nrow, int64_t zs, int64_t z0, int64_t z1,
-                                                int kpt, const int32_t *__restrict__ tiles,
-                                                const int32_t *__restrict__ list, uint32_t esz, int32_t zero) {
-  const int32_t *t = tiles + 4 * (int64_t)blockIdx.x;
-  const int32_t t0 = __ldg(t);
+template <typename T, int HDIFF, int J, int PATH>
+__global__ void st_k_uwinm(StK13<T, HDIFF> st, const __grid_constant__ StUProto<J> pr,
+                           const int32_t *__restrict__ plan, const int32_t *__restrict__ col, int64_t ncol,
+                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt,
+                           const int32_t *__restrict__ list, int64_t nlist, int64_t nlb, uint32_t esz,
+                           int32_t zero) {
+  const int64_t bid = blockIdx.x;
   int64_t c, s;
-  bool viaplan;
-  if (MIXED && t0 < 0) { /* a list tile: chains list[t1 ..], t2 of them */
-    const int i = threadIdx.y * blockDim.x + threadIdx.x;
-    if (i >= __ldg(t + 2)) return;
-    const int64_t ch = __ldg(list + __ldg(t + 1) + i);
-    s = ch / ncol, c = ch - s * ncol, viaplan = true;
+  if (bid < nlb) {
+    const int64_t i = bid * blockDim.x * blockDim.y + threadIdx.y * blockDim.x + threadIdx.x;
+    if (i >= nlist) return;
+    const int64_t ch = __ldg(list + i);
+    s = ch / ncol, c = ch - s * ncol;
   } else {
-    c = __ldg(t + 1) + (int64_t)threadIdx.x, s = (int64_t)t0 * blockDim.y + threadIdx.y;
-    if (c >= __ldg(t + 2)) return;
-    viaplan = MIXED && !((__ldg(t + 3) >> threadIdx.y) & 1);
+    const int64_t q = (bid - nlb) / pr.nbx;
+    c = pr.c0 + (bid - nlb - q * pr.nbx) * blockDim.x + threadIdx.x;
+    s = pr.s0 + q * blockDim.y + threadIdx.y;
+    if (c >= pr.c1 || s >= pr.s1) return;
   }
-  if (s * J >= nrow) return;
   const int64_t za = z0 + (int64_t)blockIdx.z * kpt;
   const int64_t zb = za + kpt < z1 ? za + kpt : z1;
   if (za >= z1) return;
   const int n = st_uchain_rows(s * J, nrow, J);
-  if (!viaplan) {
-    const int64_t b = (int64_t)__ldg(col + s * J * ncol + c) + pr.rmin; /* the chain's base slot */
+  if (bid >= nlb) {
+    const int64_t b =
+        (pr.affine ? pr.a[0] + pr.a[1] * c + pr.a[2] * s : (int64_t)__ldg(col + s * J * ncol + c)) + pr.rmin;
     StK13<T, HDIFF> sb = st;
     sb.in += b, sb.out += b;
     if (HDIFF) sb.coeff += b;
     st_uwin_levels<T, HDIFF, J, typename StWcol<T, 4>::type>(sb, pr.o, zs, n, za, zb);
-  } else if (MIXED == 2) {
+  } else if (PATH == 2) {
     st_uwin_levels<T, HDIFF, J, typename StWcol<T, 3>::type, 1>(
         st, plan + st_uplan_base<J>(s * st_uplan_ncolp(ncol) + c), zs, n, za, zb, esz, zero);
   } else {
     st_uplan_points<T, HDIFF>(st, plan + st_uplan_base<J>(s * st_uplan_ncolp(ncol) + c), zs, n, za, zb);
   }
-}
-
-template <typename T, int HDIFF, int J, int MIXED>
-__global__ void st_k_uwinm(StK13<T, HDIFF> st, const __grid_constant__ StUProto<J> pr,
-                           const int32_t *__restrict__ plan, const int32_t *__restrict__ col, int64_t ncol,
-                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt,
-                           const int32_t *__restrict__ tiles, const int32_t *__restrict__ list, uint32_t esz,
-                           int32_t zero) {
-  st_uwinm<T, HDIFF, J, MIXED>(st, pr, plan, col, ncol, nrow, zs, z0, z1, kpt, tiles, list, esz, zero);
 }
 
 /* The device plan (one per translation unit): built at the first launch for
@@ -556,10 +552,11 @@ static stencil_uproto_t stencil_uproto;
 static int stencil_uproto_use = 0;                     /* found, and its offsets fit 32 bits */
 static int32_t stencil_uproto_o[STENCIL_UPLAN_MAXK]; /* its entries in bytes (stencil_uproto_bytes) */
 static uint8_t *stencil_uproto_match = NULL;
-static int32_t *stencil_utiles_dev = NULL;
-static size_t stencil_utiles_cap = 0;
-static int stencil_utiles_key[2] = {0, 0};
-static int64_t stencil_utiles_n[2] = {0, 0};
+static int32_t *stencil_ulist_dev = NULL; /* the chains outside the rectangle */
+static int64_t stencil_ulist_n = 0;
+static int64_t stencil_urect[4];
+static int64_t stencil_uaff[3];
+static int stencil_uaffine = 0;
 static const void *stencil_uplan_key[3] = {NULL, NULL, NULL};
 static uint32_t stencil_uplan_scale = 0;
 template <int J, class G, int DEPTH>
@@ -604,13 +601,31 @@ static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t sca
   stencil_uproto_use = stencil_uproto.found;
   if (stencil_uproto_use && stencil_uproto_bytes(&stencil_uproto, esz, stencil_uproto_o) != TSR_SUCCESS)
     tsr_error_clear(), stencil_uproto_use = 0; /* offsets beyond 32 bits: the plan kernel alone */
+  /* the rectangle of matching chains, the list of the others (device) */
+  if (stencil_uproto_use) {
+    int32_t *list = (int32_t *)malloc((size_t)(nstrip * g->ncol) * sizeof(int32_t) + 1);
+    TSR_CHECK(list, TSR_ERR_ALLOC, "chain prototype: no memory for %lld chains", (long long)(nstrip * g->ncol));
+    int64_t nl = 0;
+    rc = stencil_uproto_rect(wt, g->ncol, nstrip, stencil_urect, list, &nl);
+    if (rc == TSR_SUCCESS && nl) {
+      if (stencil_ulist_dev) cudaFree(stencil_ulist_dev);
+      stencil_ulist_dev = NULL;
+      cudaError_t e2 = cudaMalloc((void **)&stencil_ulist_dev, (size_t)nl * sizeof(int32_t));
+      if (e2 == cudaSuccess)
+        e2 = cudaMemcpy(stencil_ulist_dev, list, (size_t)nl * sizeof(int32_t), cudaMemcpyHostToDevice);
+      if (e2 != cudaSuccess) rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype list: %s", cudaGetErrorString(e2));
+    }
+    free(list);
+    TSR_CALL(rc);
+    stencil_ulist_n = nl;
+    stencil_uaffine = stencil_uproto_affine(g->col, g->ncol, J, stencil_urect, stencil_uaff);
+  }
   stencil_uproto_ok = 1;
-  stencil_utiles_key[0] = stencil_utiles_key[1] = 0;
   return TSR_SUCCESS;
 }
 
-/* jwindow-proto: one launch of st_k_uwinm over the tiles of the block
- * shape (st_k_uwinp when the plan has no prototype). */
+/* jwindow-proto: one launch of st_k_uwinm (st_k_uwinp when the plan has no
+ * prototype). */
 template <typename T, int HDIFF, int J>
 static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, const stencil_cfg_t *l) {
   const int32_t *plan = (const int32_t *)stencil_uplan_dev, *col = (const int32_t *)stencil_ucol_dev;
@@ -622,7 +637,7 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
                    (uint32_t)sizeof(T)));
     a = *l->attr;
     TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J, 1>, l, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
-                   l->kpt, (const int32_t *)NULL, (const int32_t *)NULL, (uint32_t)sizeof(T), 0));
+                   l->kpt, (const int32_t *)NULL, (int64_t)0, (int64_t)0, (uint32_t)sizeof(T), 0));
     stencil_kattr_t *b = l->attr;
     b->max_threads = a.max_threads < b->max_threads ? a.max_threads : b->max_threads;
     b->regs = a.regs > b->regs ? a.regs : b->regs;
@@ -638,49 +653,24 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   }
   memcpy(pr.o, stencil_uproto_o, sizeof pr.o);
   pr.rmin = stencil_uproto.rmin;
-  if (stencil_utiles_key[0] != (int)l->block[0] || stencil_utiles_key[1] != (int)l->block[1]) {
-    const int64_t nstrip = (g->nrow + J - 1) / J, nchain = g->ncol * nstrip;
-    const int64_t bxy = (int64_t)l->block[0] * l->block[1];
-    const int64_t cap = 4 * (g->ncol * (int64_t)l->grid[1] + nchain / bxy + 1);
-    TSR_CHECK(nchain <= INT32_MAX, TSR_ERR_UNSUPPORTED, "jwindow-proto: %lld chains", (long long)nchain);
-    int32_t *h = (int32_t *)malloc((size_t)(cap + nchain) * sizeof(int32_t));
-    TSR_CHECK(h, TSR_ERR_ALLOC, "chain prototype: no memory for %lld tiles", (long long)cap);
-    int64_t nt = 0, nm = 0, nl = 0;
-    int rc = stencil_uproto_tiles(stencil_uproto_match, g->ncol, nstrip, (int)l->block[0], (int)l->block[1], h,
-                                  &nt, &nm, h + cap, &nl);
-    /* device: [tiles | list] */
-    const size_t need = (size_t)(4 * nt + nl) * sizeof(int32_t);
-    if (rc == TSR_SUCCESS && need > stencil_utiles_cap) {
-      if (stencil_utiles_dev) cudaFree(stencil_utiles_dev);
-      stencil_utiles_dev = NULL, stencil_utiles_cap = 0;
-      const cudaError_t e = cudaMalloc((void **)&stencil_utiles_dev, need);
-      if (e != cudaSuccess) rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: %s", cudaGetErrorString(e));
-      else stencil_utiles_cap = need;
-    }
-    if (rc == TSR_SUCCESS &&
-        (cudaMemcpy(stencil_utiles_dev, h, (size_t)4 * nt * sizeof(int32_t), cudaMemcpyHostToDevice) !=
-             cudaSuccess ||
-         (nl && cudaMemcpy(stencil_utiles_dev + 4 * nt, h + cap, (size_t)nl * sizeof(int32_t),
-                           cudaMemcpyHostToDevice) != cudaSuccess)))
-      rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype tiles: copy failed");
-    free(h);
-    TSR_CALL(rc);
-    TSR_CHECK(nt <= INT32_MAX, TSR_ERR_ARG, "jwindow-proto: %lld tiles", (long long)nt);
-    stencil_utiles_key[0] = (int)l->block[0], stencil_utiles_key[1] = (int)l->block[1];
-    stencil_utiles_n[0] = nt, stencil_utiles_n[1] = nm;
-  }
-  const int64_t nt = stencil_utiles_n[0], nm = stencil_utiles_n[1];
-  stencil_usplit[0] = (nt - nm) * l->grid[2], stencil_usplit[1] = nm * l->grid[2];
+  const int64_t bx = l->block[0], by = l->block[1];
+  pr.c0 = stencil_urect[0], pr.c1 = stencil_urect[1], pr.s0 = stencil_urect[2], pr.s1 = stencil_urect[3];
+  pr.nbx = (pr.c1 - pr.c0 + bx - 1) / bx;
+  pr.affine = stencil_uaffine;
+  memcpy(pr.a, stencil_uaff, sizeof pr.a);
+  const int64_t nlb = (stencil_ulist_n + bx * by - 1) / (bx * by);
+  const int64_t nrb = pr.nbx * ((pr.s1 - pr.s0 + by - 1) / by);
+  TSR_CHECK(nlb + nrb <= INT32_MAX, TSR_ERR_ARG, "jwindow-proto: %lld blocks", (long long)(nlb + nrb));
+  stencil_usplit[0] = nrb * l->grid[2], stencil_usplit[1] = nlb * l->grid[2];
   stencil_cfg_t a = *l;
-  a.grid[0] = (unsigned)nt, a.grid[1] = 1;
-  const int32_t *tl = (const int32_t *)stencil_utiles_dev;
+  a.grid[0] = (unsigned)(nlb + nrb), a.grid[1] = 1;
   static int win = -1; /* EXPERIMENT */
   if (win < 0) win = getenv("TSR_UWINM_WIN") != NULL;
   if (win)
     return st_go(st_k_uwinm<T, HDIFF, J, 2>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
-                 l->kpt, tl, tl + 4 * nt, (uint32_t)sizeof(T), 0);
+                 l->kpt, (const int32_t *)stencil_ulist_dev, stencil_ulist_n, nlb, (uint32_t)sizeof(T), 0);
   return st_go(st_k_uwinm<T, HDIFF, J, 1>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
-               tl, tl + 4 * nt, (uint32_t)sizeof(T), 0);
+               (const int32_t *)stencil_ulist_dev, stencil_ulist_n, nlb, (uint32_t)sizeof(T), 0);
 }
 
 template <typename T, int HDIFF, int J>

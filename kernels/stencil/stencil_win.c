@@ -290,57 +290,55 @@ int stencil_uproto_bytes(const stencil_uproto_t *P, int esz, int32_t *o) {
   return TSR_SUCCESS;
 }
 
-int stencil_uproto_tiles(const uint8_t *match, int64_t ncol, int64_t nstrip, int bx, int by, int32_t *tiles,
-                         int64_t *nt, int64_t *nmixed, int32_t *list, int64_t *nlist) {
-  TSR_CHECK(bx >= 1 && by >= 1 && by <= 32, TSR_ERR_ARG, "chain prototype tiles: block %dx%d (1 .. 32 strips)", bx,
-            by);
-  TSR_CHECK(ncol * nstrip <= INT32_MAX, TSR_ERR_ARG, "chain prototype tiles: %lld x %lld chains", (long long)ncol,
-            (long long)nstrip);
-  const int64_t bxy = (int64_t)bx * by;
-  *nt = *nmixed = *nlist = 0;
-  /* pass 0 lists the chains of the narrow runs where none matches, pass 1
-     the tiles with a non-matching chain, pass 2 the others */
-  for (int pass = 0; pass < 3; pass++) {
-    if (pass == 1) /* the list's tiles */
-      for (int64_t i = 0; i < *nlist; i += bxy) {
-        int32_t *t = tiles + 4 * (*nt)++;
-        t[0] = -1, t[1] = (int32_t)i, t[2] = (int32_t)(*nlist - i < bxy ? *nlist - i : bxy), t[3] = 0;
-        (*nmixed)++;
-      }
-    for (int64_t ty = 0; ty * by < nstrip; ty++) {
-      const int64_t sa = ty * by, s1 = sa + by < nstrip ? sa + by : nstrip;
-      const uint32_t full = s1 - sa == 32 ? UINT32_MAX : ((uint32_t)1 << (s1 - sa)) - 1;
-#define ST_TMASK(c, m)                                                          \
-  do {                                                                          \
-    m = 0;                                                                      \
-    for (int64_t s = sa; s < s1; s++)                                           \
-      if (match[s * ncol + (c)]) m |= (uint32_t)1 << (s - sa);                  \
-  } while (0)
-      for (int64_t c0 = 0; c0 < ncol;) {
-        uint32_t m, m1;
-        ST_TMASK(c0, m);
-        /* the run from c0: columns of the same mask, up to the next multiple
-           of bx (tiles stay within the blocks of the plain launch) */
-        int64_t c1 = c0 + 1;
-        for (; c1 < ncol && c1 % bx != 0; c1++) {
-          ST_TMASK(c1, m1);
-          if (m1 != m) break;
+int stencil_uproto_rect(const uint8_t *match, int64_t ncol, int64_t nstrip, int64_t r[4], int32_t *list,
+                        int64_t *nlist) {
+  TSR_CHECK(ncol >= 0 && nstrip >= 0 && ncol * nstrip <= INT32_MAX, TSR_ERR_ARG,
+            "chain prototype rectangle: %lld x %lld chains", (long long)ncol, (long long)nstrip);
+  int64_t *h = calloc((size_t)ncol + 1, sizeof *h), *st = malloc(((size_t)ncol + 1) * sizeof *st);
+  if (!h || !st) {
+    free(h), free(st);
+    return TSR_RAISE(TSR_ERR_ALLOC, "chain prototype rectangle: no memory for %lld columns", (long long)ncol);
+  }
+  int64_t best = 0;
+  r[0] = r[1] = r[2] = r[3] = 0;
+  /* h[c]: matching chains of column c ending at strip s; the largest
+     rectangle under the histogram by a stack of increasing heights */
+  for (int64_t s = 0; s < nstrip; s++) {
+    for (int64_t c = 0; c < ncol; c++) h[c] = match[s * ncol + c] ? h[c] + 1 : 0;
+    int64_t n = 0;
+    for (int64_t c = 0; c <= ncol; c++) {
+      const int64_t hc = c < ncol ? h[c] : 0;
+      while (n > 0 && h[st[n - 1]] >= hc) {
+        const int64_t top = h[st[--n]], c0 = n > 0 ? st[n - 1] + 1 : 0;
+        if (top * (c - c0) > best) {
+          best = top * (c - c0);
+          r[0] = c0, r[1] = c, r[2] = s - top + 1, r[3] = s + 1;
         }
-        const int tolist = m == 0 && c1 - c0 < bx;
-        if (pass == 0 && tolist) {
-          for (int64_t c = c0; c < c1; c++)
-            for (int64_t s = sa; s < s1; s++) list[(*nlist)++] = (int32_t)(s * ncol + c);
-        } else if (pass > 0 && !tolist && (pass == 1) == (m != full)) {
-          int32_t *t = tiles + 4 * (*nt)++;
-          t[0] = (int32_t)ty, t[1] = (int32_t)c0, t[2] = (int32_t)c1, t[3] = (int32_t)m;
-          if (pass == 1) (*nmixed)++;
-        }
-        c0 = c1;
       }
-#undef ST_TMASK
+      st[n++] = c;
     }
   }
+  free(h);
+  free(st);
+  *nlist = 0;
+  for (int64_t s = 0; s < nstrip; s++)
+    for (int64_t c = 0; c < ncol; c++)
+      if (!(c >= r[0] && c < r[1] && s >= r[2] && s < r[3])) list[(*nlist)++] = (int32_t)(s * ncol + c);
   return TSR_SUCCESS;
+}
+
+int stencil_uproto_affine(const int32_t *col, int64_t ncol, int jpt, const int64_t r[4], int64_t a[3]) {
+  a[0] = a[1] = a[2] = 0;
+  if (r[0] >= r[1] || r[2] >= r[3]) return 0;
+#define ST_COL(c, s) ((int64_t)col[(s) * jpt * ncol + (c)])
+  a[1] = r[1] - r[0] > 1 ? ST_COL(r[0] + 1, r[2]) - ST_COL(r[0], r[2]) : 0;
+  a[2] = r[3] - r[2] > 1 ? ST_COL(r[0], r[2] + 1) - ST_COL(r[0], r[2]) : 0;
+  a[0] = ST_COL(r[0], r[2]) - a[1] * r[0] - a[2] * r[2];
+  for (int64_t s = r[2]; s < r[3]; s++)
+    for (int64_t c = r[0]; c < r[1]; c++)
+      if (ST_COL(c, s) != a[0] + a[1] * c + a[2] * s) return 0;
+#undef ST_COL
+  return 1;
 }
 
 int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, int jpt,
@@ -363,13 +361,22 @@ int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t
   if (rc == TSR_SUCCESS) rc = stencil__uplan_host(g, jpt, scale, plan);
   if (rc == TSR_SUCCESS) rc = stencil_uproto_find(plan, scale, g->ncol, g->nrow, jpt, &P, wt);
   const int use = rc == TSR_SUCCESS && P.found && stencil_uproto_bytes(&P, esz, o) == TSR_SUCCESS;
+  int64_t r[4] = {0, 0, 0, 0}, aff[3], nl = 0;
+  int32_t *list = use ? malloc((size_t)(nstrip * g->ncol) * sizeof *list + 1) : NULL;
+  if (use && !list) rc = TSR_RAISE(TSR_ERR_ALLOC, "chain prototype: no memory for %lld chains", (long long)nstrip);
+  if (use && rc == TSR_SUCCESS) rc = stencil_uproto_rect(wt, g->ncol, nstrip, r, list, &nl);
+  const int affine = use && rc == TSR_SUCCESS && stencil_uproto_affine(g->col, g->ncol, jpt, r, aff);
+  free(list);
   if (nproto) *nproto = 0;
+  /* as the kernel: the chains of the rectangle through the prototype (the
+     row-0 slot affine in the column and strip when it is so), the others
+     (its list) through the plan */
   for (int64_t s = 0; rc == TSR_SUCCESS && s < nstrip; s++)
     for (int64_t i = 0; i < g->ncol; i++) {
       const int64_t p = s * jpt;
       const int n = (int)(g->nrow - p < jpt ? g->nrow - p : jpt);
-      if (use && wt[s * g->ncol + i]) {
-        const int64_t b = (int64_t)g->col[p * g->ncol + i] + P.rmin;
+      if (use && i >= r[0] && i < r[1] && s >= r[2] && s < r[3]) {
+        const int64_t b = (affine ? aff[0] + aff[1] * i + aff[2] * s : (int64_t)g->col[p * g->ncol + i]) + P.rmin;
         if (nproto) (*nproto)++;
         if (fl) {
           ST_UWIN_CHAIN(uphf, float, b, o)

@@ -224,40 +224,40 @@ START_TEST(test_uwin) {
 }
 END_TEST
 
-/* jwindow-proto's tiles (stencil_uproto_tiles): runs of columns with the
- * same strips matching, per group of by strips, cut at the multiples of bx;
- * narrow runs that match nowhere as a chain list; the list's tiles and
- * those with a non-matching chain first. */
-START_TEST(test_proto_tiles) {
+/* jwindow-proto's split (stencil_uproto_rect): the largest rectangle of
+ * matching chains, the others as a list; the affine row-0 slots. */
+START_TEST(test_proto_rect) {
   uint8_t m[3 * 70];
   memset(m, 1, sizeof m);
   m[0] = m[1] = 0;    /* strip 0, columns 0 and 1 */
   m[70] = 0;          /* strip 1, column 0 */
   m[2 * 70 + 69] = 0; /* strip 2, column 69 */
-  int32_t t[4 * (2 * 70 + 3 * 70 / 64 + 1)], list[3 * 70];
-  int64_t nt = -1, nm = -1, nl = -1;
-  ck_tsr(stencil_uproto_tiles(m, 70, 3, 32, 2, t, &nt, &nm, list, &nl));
-  /* group 0 (strips 0, 1): column 0 matches nowhere (narrow: to the list),
-     column 1 in strip 1 only (mask 2); group 1 (strip 2): column 69
-     nowhere (to the list); the list's tile, the mixed tile, the others */
-  static const int32_t e[8][4] = {{-1, 0, 3, 0},  {0, 1, 2, 2},   {0, 2, 32, 3},  {0, 32, 64, 3},
-                                  {0, 64, 70, 3}, {1, 0, 32, 1},  {1, 32, 64, 1}, {1, 64, 69, 1}};
-  static const int32_t el[3] = {0, 70, 2 * 70 + 69};
-  ck_assert_int_eq(nt, 8);
-  ck_assert_int_eq(nm, 2);
-  ck_assert_int_eq(nl, 3);
-  for (int i = 0; i < 8; i++)
-    for (int k = 0; k < 4; k++) ck_assert_int_eq(t[4 * i + k], e[i][k]);
-  for (int i = 0; i < 3; i++) ck_assert_int_eq(list[i], el[i]);
-  /* blocks of 3x1: 4 chains in the list (0, 1, 70, 209), in tiles of at
-     most 3 */
-  ck_tsr(stencil_uproto_tiles(m, 70, 3, 3, 1, t, &nt, &nm, list, &nl));
-  ck_assert_int_eq(nl, 4);
-  ck_assert(list[0] == 0 && list[1] == 1 && list[2] == 70 && list[3] == 2 * 70 + 69);
-  ck_assert(t[0] == -1 && t[1] == 0 && t[2] == 3 && t[4] == -1 && t[5] == 3 && t[6] == 1 && t[8] >= 0);
-  ck_assert_int_eq(nm, 2);
-  ck_tsr_fails(stencil_uproto_tiles(m, 70, 3, 0, 2, t, &nt, &nm, list, &nl), TSR_ERR_ARG);
-  ck_tsr_fails(stencil_uproto_tiles(m, 70, 3, 32, 33, t, &nt, &nm, list, &nl), TSR_ERR_ARG);
+  int32_t list[3 * 70];
+  int64_t r[4], nl = -1;
+  /* columns 2 .. 68 x 3 strips (201 chains) beats 68 x 2 */
+  ck_tsr(stencil_uproto_rect(m, 70, 3, r, list, &nl));
+  ck_assert(r[0] == 2 && r[1] == 69 && r[2] == 0 && r[3] == 3);
+  static const int32_t el[9] = {0, 1, 69, 70, 71, 139, 140, 141, 209};
+  ck_assert_int_eq(nl, 9);
+  for (int i = 0; i < 9; i++) ck_assert_int_eq(list[i], el[i]);
+  /* nothing matches: an empty rectangle, every chain listed */
+  memset(m, 0, sizeof m);
+  ck_tsr(stencil_uproto_rect(m, 70, 3, r, list, &nl));
+  ck_assert(r[0] == r[1] && nl == 3 * 70 && list[3 * 70 - 1] == 3 * 70 - 1);
+  /* row-0 slots of 2-row strips: 1000 + 3 c + 500 s is affine; one off is not */
+  int32_t col[6 * 70];
+  for (int row = 0; row < 6; row++)
+    for (int c = 0; c < 70; c++) col[row * 70 + c] = 1000 + 3 * c + 250 * row;
+  const int64_t rr[4] = {2, 69, 0, 3};
+  int64_t aff[3];
+  ck_assert_int_eq(stencil_uproto_affine(col, 70, 2, rr, aff), 1);
+  ck_assert(aff[0] == 1000 && aff[1] == 3 && aff[2] == 500);
+  col[4 * 70 + 68] += 1; /* strip 2, column 68 */
+  ck_assert_int_eq(stencil_uproto_affine(col, 70, 2, rr, aff), 0);
+  col[4 * 70 + 68] -= 1, col[4 * 70 + 69] += 1; /* column 69: outside */
+  ck_assert_int_eq(stencil_uproto_affine(col, 70, 2, rr, aff), 1);
+  const int64_t re[4] = {5, 5, 0, 3};
+  ck_assert_int_eq(stencil_uproto_affine(col, 70, 2, re, aff), 0);
 }
 END_TEST
 
@@ -356,7 +356,7 @@ static Suite *make(void) {
   tcase_add_loop_test(t, test_patch, 0, 8);
   tcase_add_loop_test(t, test_uwin, 0, 12);
   tcase_add_test(t, test_plan);
-  tcase_add_test(t, test_proto_tiles);
+  tcase_add_test(t, test_proto_rect);
   suite_add_tcase(s, t);
   return s;
 }

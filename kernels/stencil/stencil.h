@@ -411,9 +411,9 @@ int stencil_cuda_fastwaves(int strategy, const stencil_grid_t *g, const stencil_
 /* Before the first run on a (new) grid: put its compressed dictionary into
  * constant memory (a no-op for other grids and without CUDA). */
 int stencil_cuda_prepare(int kind, const stencil_grid_t *g);
-/* Blocks of the last jwindow-plan launch on a compressed grid (kind laplap
- * or hdiff) that ran through the plan's prototype (n[0]) and through the
- * plan (n[1]), level groups counted; both 0 before any. */
+/* Blocks of the last jwindow-proto launch (kind laplap or hdiff) that ran
+ * through the plan's prototype (the rectangle, n[0]) and through the plan
+ * (the list, n[1]), level groups counted; both 0 before any. */
 int stencil_cuda_uplan_split(int kind, int64_t n[2]);
 void stencil_cuda_laplap_split(int64_t n[2]);
 void stencil_cuda_hdiff_split(int64_t n[2]);

@@ -374,8 +374,8 @@ static int32_t *stencil_ucol_dev = NULL;
 static const int32_t *stencil_ucol_last = NULL;
 static int64_t stencil_ucol_n = 0;
 static int stencil_uplan_j = 0; /* jpt of the device chain plan (jwindow-plan); 0: none */
-static int64_t stencil_usplit[2] = {0, 0}; /* blocks of the last compressed jwindow-plan launch
-                                              through the prototype and the plan */
+static int64_t stencil_usplit[2] = {0, 0}; /* blocks of the last jwindow-proto launch through
+                                              the prototype and the plan */
 static inline void stencil_cuda_uwin_forget(void) {
   stencil_ucol_last = NULL;
   stencil_usplit[0] = stencil_usplit[1] = 0;
@@ -472,36 +472,15 @@ template <int J> struct StUProto {
  * (affine in column and strip, or col[s*J*ncol + c]) + rmin plus the
  * prototype's byte offsets, which the kernel receives by value and reads as
  * constant-bank operands (no plan reads, no slot registers). The listed
- * chains read their slots from the plan: PATH 2 as st_k_uwinp, but again
- * at every level (REFRESH), so that this path needs few more registers than
- * the first; PATH 1 cell by cell (st_uplan_points). */
+ * chains read their slots from the plan as st_k_uwinp, but again at every
+ * level (REFRESH), so that this path needs no more registers than the
+ * first (64 in double at J = 4, as the regular window). */
 /* What the plan holds: slots (double: the window multiplies them by the
  * element size, one wide multiply-add per address) or byte offsets (float:
  * one 64-bit add; measured faster in float, slower in double: BENCHMARKS.md). */
 template <typename T> struct StPlanScale { static const uint32_t v = 1; };
 template <> struct StPlanScale<float> { static const uint32_t v = (uint32_t)sizeof(float); };
-/* A chain's cells one by one, each from its 13 points' slots in the plan
- * (as the idxvar strategy, no window): rows outer, levels inner. */
-template <typename T, int HDIFF>
-static __device__ __forceinline__ void st_uplan_points(const StK13<T, HDIFF> &st, const int32_t *__restrict__ u,
-                                                       int64_t zs, int n, int64_t za, int64_t zb) {
-#pragma unroll 1
-  for (int r = 0; r < n; r++) {
-    const int32_t *ur = u + 32 * (5 * (r + 2) + 2); /* the entry of row r's centre */
-    const uint32_t sc = (uint32_t)st_ldplan(ur) / StPlanScale<T>::v;
-    int32_t o[STENCIL_NP13];
-    o[0] = 0;
-#pragma unroll
-    for (int p = 1; p < STENCIL_NP13; p++)
-      o[p] = (int32_t)((uint32_t)st_ldplan(ur + 32 * (5 * tsr_neigh_rel_dy(p - 1) + tsr_neigh_rel_dx(p - 1))) /
-                           StPlanScale<T>::v -
-                       sc);
-#pragma unroll 1
-    for (int64_t z = za; z < zb; z++) st.apply(z * zs + sc, z, zs, [&](int p) { return o[p]; });
-  }
-}
-
-template <typename T, int HDIFF, int J, int PATH>
+template <typename T, int HDIFF, int J>
 __global__ void st_k_uwinm(StK13<T, HDIFF> st, const __grid_constant__ StUProto<J> pr,
                            const int32_t *__restrict__ plan, const int32_t *__restrict__ col, int64_t ncol,
                            int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt,
@@ -531,11 +510,9 @@ __global__ void st_k_uwinm(StK13<T, HDIFF> st, const __grid_constant__ StUProto<
     sb.in += b, sb.out += b;
     if (HDIFF) sb.coeff += b;
     st_uwin_levels<T, HDIFF, J, typename StWcol<T, 4>::type>(sb, pr.o, zs, n, za, zb);
-  } else if (PATH == 2) {
+  } else {
     st_uwin_levels<T, HDIFF, J, typename StWcol<T, 3>::type, 1>(
         st, plan + st_uplan_base<J>(s * st_uplan_ncolp(ncol) + c), zs, n, za, zb, esz, zero);
-  } else {
-    st_uplan_points<T, HDIFF>(st, plan + st_uplan_base<J>(s * st_uplan_ncolp(ncol) + c), zs, n, za, zb);
   }
 }
 
@@ -544,9 +521,9 @@ __global__ void st_k_uwinm(StK13<T, HDIFF> st, const __grid_constant__ StUProto<
  * they stay. */
 static int32_t *stencil_uplan_dev = NULL;
 static size_t stencil_uplan_cap = 0;
-/* jwindow-proto: the plan's prototype and its chains' match flags
-   (stencil_uproto_ok: found for the plan now built), the tile lists of the
-   last block shape */
+/* jwindow-proto: the plan's prototype, its chains' match flags, the
+   rectangle of matching chains and the list of the others
+   (stencil_uproto_ok: found for the plan now built) */
 static int stencil_uproto_ok = 0;
 static stencil_uproto_t stencil_uproto;
 static int stencil_uproto_use = 0;                     /* found, and its offsets fit 32 bits */
@@ -554,8 +531,8 @@ static int32_t stencil_uproto_o[STENCIL_UPLAN_MAXK]; /* its entries in bytes (st
 static uint8_t *stencil_uproto_match = NULL;
 static int32_t *stencil_ulist_dev = NULL; /* the chains outside the rectangle */
 static int64_t stencil_ulist_n = 0;
-static int64_t stencil_urect[4];
-static int64_t stencil_uaff[3];
+static int64_t stencil_urect[4];   /* stencil_uproto_rect */
+static int64_t stencil_uaff[3];    /* its row-0 slots, when stencil_uaffine (stencil_uproto_affine) */
 static int stencil_uaffine = 0;
 static const void *stencil_uplan_key[3] = {NULL, NULL, NULL};
 static uint32_t stencil_uplan_scale = 0;
@@ -636,7 +613,7 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
     TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
                    (uint32_t)sizeof(T)));
     a = *l->attr;
-    TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J, 1>, l, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
+    TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J>, l, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
                    l->kpt, (const int32_t *)NULL, (int64_t)0, (int64_t)0, (uint32_t)sizeof(T), 0));
     stencil_kattr_t *b = l->attr;
     b->max_threads = a.max_threads < b->max_threads ? a.max_threads : b->max_threads;
@@ -664,12 +641,7 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   stencil_usplit[0] = nrb * l->grid[2], stencil_usplit[1] = nlb * l->grid[2];
   stencil_cfg_t a = *l;
   a.grid[0] = (unsigned)(nlb + nrb), a.grid[1] = 1;
-  static int win = -1; /* EXPERIMENT */
-  if (win < 0) win = getenv("TSR_UWINM_WIN") != NULL;
-  if (win)
-    return st_go(st_k_uwinm<T, HDIFF, J, 2>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
-                 l->kpt, (const int32_t *)stencil_ulist_dev, stencil_ulist_n, nlb, (uint32_t)sizeof(T), 0);
-  return st_go(st_k_uwinm<T, HDIFF, J, 1>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+  return st_go(st_k_uwinm<T, HDIFF, J>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
                (const int32_t *)stencil_ulist_dev, stencil_ulist_n, nlb, (uint32_t)sizeof(T), 0);
 }
 

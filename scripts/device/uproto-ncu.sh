@@ -1,10 +1,12 @@
 #!/bin/bash
-# scripts/device/uproto-ncu.sh: why jwindow-proto's prototype kernel (st_k_uwinc) on row-major
-# storage is slower than the regular window (issue 3, session 7): Nsight Compute metrics (raw, one
-# launch each) of the regular window, st_k_uwinc, its tile-list plan kernel and jwindow-plan on
-# z-curves, laplap 512x512x64 double; then 10-step timings at 512x512x64 (508 updated columns:
-# rows of the unstructured row-major storage not 128-byte aligned) against 516x512x64 (512
-# columns: aligned). Needs pack/tsr-stencil. Writes $OUT/uproto-ncu.tar.gz.
+# scripts/device/uproto-ncu.sh: why jwindow-proto on row-major storage is slower than the
+# regular window (issue 3): Nsight Compute metrics (raw, one launch each) of the regular window,
+# jwindow-proto's kernel (st_k_uwinm: the rectangle of matching chains through the prototype,
+# the listed others through the plan) and jwindow-plan on z-curves, laplap 512x512x64 double;
+# then 10-step timings at 512x512x64 (508 updated columns: rows of the unstructured row-major
+# storage not 128-byte aligned) against 516x512x64 (512 columns: aligned). Session 7 profiled
+# its two kernels (st_k_uwinc, st_k_uwinp over tiles) with the same metrics
+# (docs/data/stencil/s7/wtiles-ncu). Needs pack/tsr-stencil. Writes $OUT/uproto-ncu.tar.gz.
 set -u
 B=${B:-pack}
 OUT=${OUT:-/tmp/out}
@@ -18,15 +20,15 @@ p() { local t=$1 re=$2; shift 2
     "$TS" laplap --size 512x512x64 -q --runs 2 --warmup 0 --no-verify "$@" > "$W/$t.csv" 2> "$W/$t.err" || echo "ncu FAILED $t"; }
 p reg 'st_k_jwin' --variant cuda/regular/jwindow --jpt 8 --threads 64x2x1
 R="--variant cuda/unstr/jwindow-proto --chase no --order rowmajor"
-p protoA 'st_k_uwinc' $R --jpt 8 --kpt 1 --threads 32x2x1
-p protoB 'st_k_uwinp' $R --jpt 8 --kpt 1 --threads 32x2x1
-p protoA4 'st_k_uwinc' $R --jpt 4 --kpt 4 --threads 32x2x1
+p proto4 'st_k_uwinm' $R --jpt 4 --kpt 1 --threads 32x4x1
+p proto8 'st_k_uwinm' $R --jpt 8 --kpt 1 --threads 64x2x1
+p proto4k2 'st_k_uwinm' $R --jpt 4 --kpt 2 --threads 32x4x1
 p planzc 'st_k_uwinp' --variant cuda/unstr/jwindow-plan --chase no --order zcurve --jpt 4 --kpt 16 --threads 32x2x1
 python3 - "$W" "$M" <<'PY' | tee "$W/summary.txt"
 import csv, sys, os
 W, M = sys.argv[1], sys.argv[2].split(',')
 rows = {}
-for t in ['reg', 'protoA', 'protoB', 'protoA4', 'planzc']:
+for t in ['reg', 'proto4', 'proto8', 'proto4k2', 'planzc']:
     try:
         r = list(csv.reader(open(os.path.join(W, t + '.csv'))))
         h = [i for i, x in enumerate(r) if x and x[0] == 'ID'][0]

@@ -1,12 +1,13 @@
 #!/bin/bash
 # scripts/device/uwinm-s8.sh: session 8's GPU call for issue 3's jwindow-proto as one kernel
-# (st_k_uwinm: matching chains through the prototype, the others through the plan re-read every
-# level, in one launch over the tiles): check_stencil_cuda and check_stencil_mpi (1, 2, 4 ranks),
+# (st_k_uwinm: the largest rectangle of chains that match the prototype through it, the other
+# chains from a list through the plan): check_stencil_cuda and check_stencil_mpi (1, 2, 4 ranks),
 # then 10-step runs at 512x512x64 of the regular window beside jwindow-proto on row-major
-# storage (over kpt and block shapes) and jwindow-plan on z-curves.
+# storage (over kpt and block shapes) and jwindow-plan on z-curves, in double and float, and
+# single launches at 1024x1024x80 (double).
 # Needs $B/{tsr-stencil,check_stencil_cuda,check_stencil_mpi}. Writes $OUT/uwinm-s8.tar.gz.
-# STENCILS= (default laplap hdiff); PREC= (default double); VARS="A B": extra environment settings
-# to run the jwindow-proto rows under (each "NAME=VALUE" or "-" for none).
+# STENCILS= (default laplap hdiff); QUICK=1: the tests and the double 512 rows only;
+# NOTEST=1: no tests.
 set -u
 B=${B:-pack}
 OUT=${OUT:-/tmp/out}
@@ -27,24 +28,26 @@ if [ "${NOTEST:-0}" != 1 ]; then
 fi
 TS=$B/tsr-stencil
 r() { local t=$1; shift; timeout 90 $TS "$@" --runs 20 --warmup 3 -q --csv "$W/$t.csv" > "$W/$t.log" 2>&1 || echo "FAILED $t: $(tail -2 $W/$t.log)"; }
-P="--precision ${PREC:-double}"
-U="--variant cuda/unstr/jwindow-proto --chase no"
+U="--variant cuda/unstr/jwindow-proto --chase no --order rowmajor"
 RS=64x2x1,128x1x1,32x4x1
 PS=32x2x1,64x2x1,32x4x1,64x1x1,128x1x1,32x8x1
 for k in ${STENCILS:-laplap hdiff}; do
-  r $k-reg $k --size 512x512x64 $P --variant cuda/regular/jwindow --jpt 4,8 --threads $RS --iterations 10
-  for v in ${VARS:--}; do
-    for kpt in 1 2 4 8; do
-      if [ "$v" = - ]; then
-        r $k-proto-k$kpt $k --size 512x512x64 $P $U --order rowmajor --jpt 4,8 --kpt $kpt --threads $PS --iterations 10
-      else
-        env "$v" $TS $k --size 512x512x64 $P $U --order rowmajor --jpt 4,8 --kpt $kpt --threads $PS --iterations 10 \
-          --runs 20 --warmup 3 -q --csv "$W/$k-proto-${v%%=*}-k$kpt.csv" > "$W/$k-proto-${v%%=*}-k$kpt.log" 2>&1 || echo "FAILED $k $v $kpt"
-      fi
+  for prec in double float; do
+    [ "${QUICK:-0}" = 1 ] && [ $prec = float ] && continue
+    P="--precision $prec"
+    r $k-$prec-reg $k --size 512x512x64 $P --variant cuda/regular/jwindow --jpt 4,8 --threads $RS --iterations 10
+    for kpt in 1 2 4; do
+      r $k-$prec-proto-k$kpt $k --size 512x512x64 $P $U --jpt 4,8 --kpt $kpt --threads $PS --iterations 10
     done
+    r $k-$prec-zc-plan $k --size 512x512x64 $P --variant cuda/unstr/jwindow-plan --chase no --order zcurve --jpt 4 --kpt 16 --threads 32x2x1,64x1x1 --iterations 10
+    echo "[$(el) s] $k $prec rows done"
   done
-  r $k-zc-plan $k --size 512x512x64 $P --variant cuda/unstr/jwindow-plan --chase no --order zcurve --jpt 4 --kpt 16 --threads 32x2x1,64x1x1 --iterations 10
-  echo "[$(el) s] $k rows done"
+  [ "${QUICK:-0}" = 1 ] && continue
+  r $k-1024-reg $k --size 1024x1024x80 --variant cuda/regular/jwindow --jpt 4,8 --threads $RS
+  for kpt in 1 2; do
+    r $k-1024-proto-k$kpt $k --size 1024x1024x80 $U --jpt 4 --kpt $kpt --threads 32x2x1,32x4x1,64x2x1
+  done
+  echo "[$(el) s] $k 1024 rows done"
 done
 for f in "$W"/*.csv; do echo "$(basename $f .csv) $(awk -F, 'NR>1 && $24=="PASS"{print $13, $1, $9"x"$10"x"$11, $25}' $f | sort -n | head -1 | sed 's/-unstr-jwindow//;s/-no-chase//') fails=$(grep -c FAIL $f)"; done
 tar czf "$OUT/uwinm-s8.tar.gz" -C "$W" .

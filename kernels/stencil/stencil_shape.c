@@ -72,9 +72,6 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   if (stencil_cuda_uses_plan(strategy) && bz != 1)
     return ST_SKIP("block %dx%dx%d: %s runs a block's chains over the same levels (block z must be 1)",
                    bx, by, bz, sn);
-  if (strategy == STENCIL_CU_JWIN_PROTO && by > 32)
-    return ST_SKIP("block %dx%dx%d: %s marks a block's matching strips in 32 bits (block y at most 32)",
-                   bx, by, bz, sn);
   if (strategy == STENCIL_CU_JWIN_SHFL && bx % 32 != 0)
     return ST_SKIP("block %dx%dx%d: %s needs whole warps along x (block x a multiple of 32)", bx,
                    by, bz, sn);

@@ -82,7 +82,8 @@ static const int64_t sizes[2][3] = {{37, 29, 8}, {32, 24, 8}};
  * iterations; the error must be exactly 0 (the reference's bits). Each
  * variant must run at least once per jpt (kpt); jwindow-shfl must run with
  * the partial warp (64x1x1 at 70x45x6); jwindow-proto must run both its
- * kernels (prototype and plan) in some launch (stencil_cuda_uplan_split). */
+ * paths (the prototype's rectangle and the listed chains through the plan)
+ * in some launch (stencil_cuda_uplan_split). */
 #define NWIN 6
 static void sweep_window(int kind, int prec) {
   static const int64_t wsizes[4][3] = {{13, 11, 5}, {37, 29, 3}, {64, 64, 8}, {70, 45, 6}};

@@ -331,11 +331,6 @@ START_TEST(test_plan) {
     ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, sp, &ug,
                                       (stencil_launch_t){256, 1, 1, 2, 4}, 8, &cfg, note, sizeof note), 1);
     ck_assert_msg(strstr(note, "231 strips") != NULL || strstr(note, "larger than") != NULL, "%s", note);
-    if (pv) { /* a tile marks its matching strips in 32 bits */
-      ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, sp, &ug,
-                                        (stencil_launch_t){1, 64, 1, 2, 4}, 8, &cfg, note, sizeof note), 1);
-      ck_assert_msg(strstr(note, "block y at most 32") != NULL, "%s", note);
-    }
     ck_tsr_fails(stencil_cuda_cfg(STENCIL_FASTWAVES, sp, &ug,
                                   (stencil_launch_t){32, 1, 1, 8, 8}, 8, &cfg, note, sizeof note),
                  TSR_ERR_UNSUPPORTED);

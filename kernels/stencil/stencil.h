@@ -302,9 +302,9 @@ int stencil_uproto_affine(const int32_t *col, int64_t ncol, int jpt, const int64
  * entries; padding chains get 0) from a host grid with g->col. */
 int stencil__uplan_host(const stencil_grid_t *g, int jpt, uint32_t scale, int32_t *plan);
 /*   uwinp:   jwindow-proto on the host: the plan, its prototype and its
- *            rectangle as above; the rectangle's chains through the
- *            prototype's byte offsets from their row-0 slot (affine when
- *            stencil_uproto_affine says so, else col) + rmin (the CUDA
+ *            rectangle as above (none when its row-0 slots are not affine);
+ *            the rectangle's chains through the prototype's byte offsets
+ *            from their row-0 slot (stencil_uproto_affine) + rmin (the CUDA
  *            kernel's addressing), the others through the plan's slots.
  *            *nproto (may be NULL): chains computed through the prototype. */
 int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, int jpt,

@@ -459,33 +459,32 @@ template <int J> struct StUProto {
   int32_t rmin;
   /* the rectangle of matching chains (stencil_uproto_rect): columns c0 ..
      c1-1, strips s0 .. s1-1, nbx blocks per row of it; its row-0 slots
-     a[0] + a[1] c + a[2] s when affine, else from col */
+     a[0] + a[1] c + a[2] s (stencil_uproto_affine) */
   int64_t c0, c1, s0, s1, nbx, a[3];
-  int affine;
 };
+
+/* What the plan holds: slots (double: the window multiplies them by the
+ * element size, one wide multiply-add per address) or byte offsets (float:
+ * one 64-bit add; measured faster in float, slower in double: BENCHMARKS.md). */
+template <typename T> struct StPlanScale { static const uint32_t v = 1; };
+template <> struct StPlanScale<float> { static const uint32_t v = (uint32_t)sizeof(float); };
 
 /* jwindow-proto, one launch: blocks [0, nlb) take the listed chains
  * (thread i of block b: list[b bx by + i]), the others the rectangle of
  * matching chains as a grid of bx columns x by strips (nbx blocks per row),
  * all at levels [za, za + kpt), za = z0 + bid.z*kpt. The rectangle's chains
  * are computed through the prototype: their slots are their row-0 slot
- * (affine in column and strip, or col[s*J*ncol + c]) + rmin plus the
+ * (affine in column and strip) + rmin plus the
  * prototype's byte offsets, which the kernel receives by value and reads as
  * constant-bank operands (no plan reads, no slot registers). The listed
  * chains read their slots from the plan as st_k_uwinp, but again at every
  * level (REFRESH), so that this path needs no more registers than the
  * first (64 in double at J = 4, as the regular window). */
-/* What the plan holds: slots (double: the window multiplies them by the
- * element size, one wide multiply-add per address) or byte offsets (float:
- * one 64-bit add; measured faster in float, slower in double: BENCHMARKS.md). */
-template <typename T> struct StPlanScale { static const uint32_t v = 1; };
-template <> struct StPlanScale<float> { static const uint32_t v = (uint32_t)sizeof(float); };
 template <typename T, int HDIFF, int J>
 __global__ void st_k_uwinm(StK13<T, HDIFF> st, const __grid_constant__ StUProto<J> pr,
-                           const int32_t *__restrict__ plan, const int32_t *__restrict__ col, int64_t ncol,
-                           int64_t nrow, int64_t zs, int64_t z0, int64_t z1, int kpt,
-                           const int32_t *__restrict__ list, int64_t nlist, int64_t nlb, uint32_t esz,
-                           int32_t zero) {
+                           const int32_t *__restrict__ plan, int64_t ncol, int64_t nrow, int64_t zs,
+                           int64_t z0, int64_t z1, int kpt, const int32_t *__restrict__ list, int64_t nlist,
+                           int64_t nlb, uint32_t esz, int32_t zero) {
   const int64_t bid = blockIdx.x;
   int64_t c, s;
   if (bid < nlb) {
@@ -504,8 +503,7 @@ __global__ void st_k_uwinm(StK13<T, HDIFF> st, const __grid_constant__ StUProto<
   if (za >= z1) return;
   const int n = st_uchain_rows(s * J, nrow, J);
   if (bid >= nlb) {
-    const int64_t b =
-        (pr.affine ? pr.a[0] + pr.a[1] * c + pr.a[2] * s : (int64_t)__ldg(col + s * J * ncol + c)) + pr.rmin;
+    const int64_t b = pr.a[0] + pr.a[1] * c + pr.a[2] * s + pr.rmin; /* the chain's base slot */
     StK13<T, HDIFF> sb = st;
     sb.in += b, sb.out += b;
     if (HDIFF) sb.coeff += b;
@@ -531,9 +529,8 @@ static int32_t stencil_uproto_o[STENCIL_UPLAN_MAXK]; /* its entries in bytes (st
 static uint8_t *stencil_uproto_match = NULL;
 static int32_t *stencil_ulist_dev = NULL; /* the chains outside the rectangle */
 static int64_t stencil_ulist_n = 0;
-static int64_t stencil_urect[4];   /* stencil_uproto_rect */
-static int64_t stencil_uaff[3];    /* its row-0 slots, when stencil_uaffine (stencil_uproto_affine) */
-static int stencil_uaffine = 0;
+static int64_t stencil_urect[4]; /* stencil_uproto_rect */
+static int64_t stencil_uaff[3];  /* its row-0 slots (stencil_uproto_affine) */
 static const void *stencil_uplan_key[3] = {NULL, NULL, NULL};
 static uint32_t stencil_uplan_scale = 0;
 template <int J, class G, int DEPTH>
@@ -584,6 +581,12 @@ static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t sca
     TSR_CHECK(list, TSR_ERR_ALLOC, "chain prototype: no memory for %lld chains", (long long)(nstrip * g->ncol));
     int64_t nl = 0;
     rc = stencil_uproto_rect(wt, g->ncol, nstrip, stencil_urect, list, &nl);
+    /* row-0 slots not affine (a grid whose column order is not its east
+       relation): no rectangle, every chain listed */
+    if (rc == TSR_SUCCESS && !stencil_uproto_affine(g->col, g->ncol, J, stencil_urect, stencil_uaff)) {
+      stencil_urect[0] = stencil_urect[1] = stencil_urect[2] = stencil_urect[3] = 0;
+      for (nl = 0; nl < nstrip * g->ncol; nl++) list[nl] = (int32_t)nl;
+    }
     if (rc == TSR_SUCCESS && nl) {
       if (stencil_ulist_dev) cudaFree(stencil_ulist_dev);
       stencil_ulist_dev = NULL;
@@ -595,7 +598,6 @@ static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t sca
     free(list);
     TSR_CALL(rc);
     stencil_ulist_n = nl;
-    stencil_uaffine = stencil_uproto_affine(g->col, g->ncol, J, stencil_urect, stencil_uaff);
   }
   stencil_uproto_ok = 1;
   return TSR_SUCCESS;
@@ -605,7 +607,7 @@ static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t sca
  * prototype). */
 template <typename T, int HDIFF, int J>
 static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, const stencil_cfg_t *l) {
-  const int32_t *plan = (const int32_t *)stencil_uplan_dev, *col = (const int32_t *)stencil_ucol_dev;
+  const int32_t *plan = (const int32_t *)stencil_uplan_dev;
   StUProto<J> pr;
   memset(&pr, 0, sizeof pr);
   if (l->attr) { /* the tighter of the two kernels this may launch */
@@ -613,8 +615,8 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
     TSR_CALL(st_go(st_k_uwinp<T, HDIFF, J>, l, st, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
                    (uint32_t)sizeof(T)));
     a = *l->attr;
-    TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J>, l, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1,
-                   l->kpt, (const int32_t *)NULL, (int64_t)0, (int64_t)0, (uint32_t)sizeof(T), 0));
+    TSR_CALL(st_go(st_k_uwinm<T, HDIFF, J>, l, st, pr, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+                   (const int32_t *)NULL, (int64_t)0, (int64_t)0, (uint32_t)sizeof(T), 0));
     stencil_kattr_t *b = l->attr;
     b->max_threads = a.max_threads < b->max_threads ? a.max_threads : b->max_threads;
     b->regs = a.regs > b->regs ? a.regs : b->regs;
@@ -633,7 +635,6 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   const int64_t bx = l->block[0], by = l->block[1];
   pr.c0 = stencil_urect[0], pr.c1 = stencil_urect[1], pr.s0 = stencil_urect[2], pr.s1 = stencil_urect[3];
   pr.nbx = (pr.c1 - pr.c0 + bx - 1) / bx;
-  pr.affine = stencil_uaffine;
   memcpy(pr.a, stencil_uaff, sizeof pr.a);
   const int64_t nlb = (stencil_ulist_n + bx * by - 1) / (bx * by);
   const int64_t nrb = pr.nbx * ((pr.s1 - pr.s0 + by - 1) / by);
@@ -641,7 +642,7 @@ static int st_run_uwinc(const StK13<T, HDIFF> &st, const stencil_grid_t *g, cons
   stencil_usplit[0] = nrb * l->grid[2], stencil_usplit[1] = nlb * l->grid[2];
   stencil_cfg_t a = *l;
   a.grid[0] = (unsigned)(nlb + nrb), a.grid[1] = 1;
-  return st_go(st_k_uwinm<T, HDIFF, J>, &a, st, pr, plan, col, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
+  return st_go(st_k_uwinm<T, HDIFF, J>, &a, st, pr, plan, g->ncol, g->nrow, g->zs, l->z0, l->z1, l->kpt,
                (const int32_t *)stencil_ulist_dev, stencil_ulist_n, nlb, (uint32_t)sizeof(T), 0);
 }
 

@@ -361,22 +361,23 @@ int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t
   if (rc == TSR_SUCCESS) rc = stencil__uplan_host(g, jpt, scale, plan);
   if (rc == TSR_SUCCESS) rc = stencil_uproto_find(plan, scale, g->ncol, g->nrow, jpt, &P, wt);
   const int use = rc == TSR_SUCCESS && P.found && stencil_uproto_bytes(&P, esz, o) == TSR_SUCCESS;
-  int64_t r[4] = {0, 0, 0, 0}, aff[3], nl = 0;
+  int64_t r[4] = {0, 0, 0, 0}, aff[3] = {0, 0, 0}, nl = 0;
   int32_t *list = use ? malloc((size_t)(nstrip * g->ncol) * sizeof *list + 1) : NULL;
   if (use && !list) rc = TSR_RAISE(TSR_ERR_ALLOC, "chain prototype: no memory for %lld chains", (long long)nstrip);
   if (use && rc == TSR_SUCCESS) rc = stencil_uproto_rect(wt, g->ncol, nstrip, r, list, &nl);
-  const int affine = use && rc == TSR_SUCCESS && stencil_uproto_affine(g->col, g->ncol, jpt, r, aff);
+  if (use && rc == TSR_SUCCESS && !stencil_uproto_affine(g->col, g->ncol, jpt, r, aff))
+    r[0] = r[1] = r[2] = r[3] = 0; /* not affine: every chain through the plan */
   free(list);
   if (nproto) *nproto = 0;
   /* as the kernel: the chains of the rectangle through the prototype (the
-     row-0 slot affine in the column and strip when it is so), the others
-     (its list) through the plan */
+     row-0 slot affine in the column and strip), the others (its list)
+     through the plan */
   for (int64_t s = 0; rc == TSR_SUCCESS && s < nstrip; s++)
     for (int64_t i = 0; i < g->ncol; i++) {
       const int64_t p = s * jpt;
       const int n = (int)(g->nrow - p < jpt ? g->nrow - p : jpt);
       if (use && i >= r[0] && i < r[1] && s >= r[2] && s < r[3]) {
-        const int64_t b = (affine ? aff[0] + aff[1] * i + aff[2] * s : (int64_t)g->col[p * g->ncol + i]) + P.rmin;
+        const int64_t b = aff[0] + aff[1] * i + aff[2] * s + P.rmin;
         if (nproto) (*nproto)++;
         if (fl) {
           ST_UWIN_CHAIN(uphf, float, b, o)

@@ -5,29 +5,14 @@
 # then 10-step runs at 512x512x64 of the regular window beside jwindow-proto on row-major
 # storage (over kpt and block shapes) and jwindow-plan on z-curves, in double and float, and
 # single launches at 1024x1024x80 (double).
-# Needs $B/{tsr-stencil,check_stencil_cuda,check_stencil_mpi}. Writes $OUT/uwinm-s8.tar.gz.
+# Needs $B/{tsr-stencil,check_stencil_cuda,check_stencil_mpi} and stencil-common.sh beside it.
+# Writes $OUT/uwinm-s8.tar.gz.
 # STENCILS= (default laplap hdiff); QUICK=1: the tests and the double 512 rows only;
 # NOTEST=1: no tests.
 set -u
-B=${B:-pack}
-OUT=${OUT:-/tmp/out}
-export LD_LIBRARY_PATH=$PWD/$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=4
-W=$(mktemp -d)
-T0=$(date +%s)
-el() { echo $(( $(date +%s) - T0 )); }
+. "$(dirname "$0")/stencil-common.sh"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem --format=csv,noheader
-if [ "${NOTEST:-0}" != 1 ]; then
-  timeout 150 "$B/check_stencil_cuda" > "$W/check_stencil_cuda.log" 2>&1
-  echo "[$(el) s] check_stencil_cuda rc=$?: $(grep -E 'Checks|%' "$W/check_stencil_cuda.log" | tail -1)"
-  grep -E "Failure|Error|error" "$W/check_stencil_cuda.log" | head -5
-  for np in 1 2 4; do
-    timeout 120 mpirun --allow-run-as-root --oversubscribe --bind-to none -np $np "$B/check_stencil_mpi" > "$W/check_stencil_mpi-$np.log" 2>&1
-    echo "[$(el) s] check_stencil_mpi -np $np rc=$?: $(grep -E '%:' "$W/check_stencil_mpi-$np.log" | head -1)"
-  done
-fi
-TS=$B/tsr-stencil
-r() { local t=$1; shift; timeout 90 $TS "$@" --runs 20 --warmup 3 -q --csv "$W/$t.csv" > "$W/$t.log" 2>&1 || echo "FAILED $t: $(tail -2 $W/$t.log)"; }
+[ "${NOTEST:-0}" != 1 ] && st_tests
 U="--variant cuda/unstr/jwindow-proto --chase no --order rowmajor"
 RS=64x2x1,128x1x1,32x4x1
 PS=32x2x1,64x2x1,32x4x1,64x1x1,128x1x1,32x8x1
@@ -49,6 +34,6 @@ for k in ${STENCILS:-laplap hdiff}; do
   done
   echo "[$(el) s] $k 1024 rows done"
 done
-for f in "$W"/*.csv; do echo "$(basename $f .csv) $(awk -F, 'NR>1 && $24=="PASS"{print $13, $1, $9"x"$10"x"$11, $25}' $f | sort -n | head -1 | sed 's/-unstr-jwindow//;s/-no-chase//') fails=$(grep -c FAIL $f)"; done
+st_best 's/-unstr-jwindow//;s/-no-chase//'
 tar czf "$OUT/uwinm-s8.tar.gz" -C "$W" .
 echo "[$(el) s] done"

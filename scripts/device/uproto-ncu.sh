@@ -6,7 +6,7 @@
 # then 10-step timings at 512x512x64 (508 updated columns: rows of the unstructured row-major
 # storage not 128-byte aligned) against 516x512x64 (512 columns: aligned). Session 7 profiled
 # its two kernels (st_k_uwinc, st_k_uwinp over tiles) with the same metrics
-# (docs/data/stencil/s7/wtiles-ncu). Needs pack/tsr-stencil. Writes $OUT/uproto-ncu.tar.gz.
+# (docs/data/stencil/s7/wtiles-ncu). Needs pack/tsr-stencil and ncu-table.py beside it. Writes $OUT/uproto-ncu.tar.gz.
 set -u
 B=${B:-pack}
 OUT=${OUT:-/tmp/out}
@@ -24,22 +24,7 @@ p proto4 'st_k_uwinm' $R --jpt 4 --kpt 1 --threads 32x4x1
 p proto8 'st_k_uwinm' $R --jpt 8 --kpt 1 --threads 64x2x1
 p proto4k2 'st_k_uwinm' $R --jpt 4 --kpt 2 --threads 32x4x1
 p planzc 'st_k_uwinp' --variant cuda/unstr/jwindow-plan --chase no --order zcurve --jpt 4 --kpt 16 --threads 32x2x1
-python3 - "$W" "$M" <<'PY' | tee "$W/summary.txt"
-import csv, sys, os
-W, M = sys.argv[1], sys.argv[2].split(',')
-rows = {}
-for t in ['reg', 'proto4', 'proto8', 'proto4k2', 'planzc']:
-    try:
-        r = list(csv.reader(open(os.path.join(W, t + '.csv'))))
-        h = [i for i, x in enumerate(r) if x and x[0] == 'ID'][0]
-        rows[t] = dict(zip(r[h], r[h + 2]))
-    except Exception as e:
-        print(t, 'no data', e)
-print('metric ' + ' '.join(rows))
-for k in M:
-    n = k.replace('smsp__average_warps_issue_stalled_', 'stall_').replace('_per_issue_active.ratio', '')
-    print(n, ' '.join(rows[t].get(k, '-') for t in rows))
-PY
+python3 "$(dirname "$0")/ncu-table.py" "$W" "$M" reg proto4 proto8 proto4k2 planzc | tee "$W/summary.txt"
 r() { local t=$1; shift; timeout 90 $TS "$@" --runs 20 --warmup 3 -q --iterations 10 --csv "$W/$t.csv" > "$W/$t.log" 2>&1 || echo "FAILED $t: $(tail -2 $W/$t.log)"; }
 for sz in 512x512x64 516x512x64; do
   r t-reg-$sz laplap --size $sz --variant cuda/regular/jwindow --jpt 4,8 --threads 64x2x1,32x4x1

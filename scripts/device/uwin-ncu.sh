@@ -2,7 +2,7 @@
 # scripts/device/uwin-ncu.sh: Nsight Compute metrics (raw) of the regular window and the
 # unstructured jwindow-plan (issue 3): laplap 512x512x64 double, one launch each (the second
 # launch of the run: the first builds the chain plan).
-# Needs pack/tsr-stencil. Writes $OUT/uncu.tar.gz.
+# Needs pack/tsr-stencil and ncu-table.py beside it. Writes $OUT/uncu.tar.gz.
 set -u
 B=${B:-pack}
 OUT=${OUT:-/tmp/out}
@@ -21,20 +21,5 @@ p k1 $U --kpt 1 --threads 128x1x1
 p k4 $U --kpt 4 --threads 64x1x1
 p k8 $U --kpt 8 --threads 64x1x1
 p k4rm --variant cuda/unstr/jwindow-plan --chase no --order rowmajor --jpt 4 --kpt 4 --threads 64x1x1
-python3 - "$W" "$M" <<'PY' | tee "$W/summary.txt"
-import csv, sys, os
-W, M = sys.argv[1], sys.argv[2].split(',')
-rows = {}
-for t in ['reg', 'reg128', 'k1', 'k4', 'k8', 'k4rm']:
-    try:
-        r = list(csv.reader(open(os.path.join(W, t + '.csv'))))
-        h = [i for i, x in enumerate(r) if x and x[0] == 'ID'][0]
-        rows[t] = dict(zip(r[h], r[h + 2]))
-    except Exception as e:
-        print(t, 'no data', e)
-print('metric ' + ' '.join(rows))
-for k in M:
-    n = k.replace('smsp__average_warps_issue_stalled_', 'stall_').replace('_per_issue_active.ratio', '')
-    print(n, ' '.join(rows[t].get(k, '-') for t in rows))
-PY
+python3 "$(dirname "$0")/ncu-table.py" "$W" "$M" reg reg128 k1 k4 k8 k4rm | tee "$W/summary.txt"
 tar czf "$OUT/uncu.tar.gz" -C "$W" .

@@ -6,7 +6,8 @@
 # then 10-step timings at 512x512x64 (508 updated columns: rows of the unstructured row-major
 # storage not 128-byte aligned) against 516x512x64 (512 columns: aligned). Session 7 profiled
 # its two kernels (st_k_uwinc, st_k_uwinp over tiles) with the same metrics
-# (docs/data/stencil/s7/wtiles-ncu). Needs pack/tsr-stencil and ncu-table.py beside it. Writes $OUT/uproto-ncu.tar.gz.
+# (docs/data/stencil/s7/wtiles-ncu). Needs pack/tsr-stencil and ncu-table.py beside it.
+# Writes $OUT/uproto-ncu.tar.gz.
 set -u
 B=${B:-pack}
 OUT=${OUT:-/tmp/out}

@@ -298,11 +298,17 @@ int stencil_uproto_rect(const uint8_t *match, int64_t ncol, int64_t nstrip, int6
  * column and strip: col[s jpt ncol + c] = a[0] + a[1] c + a[2] s (col:
  * stencil_grid_t.col); 0 for an empty rectangle. */
 int stencil_uproto_affine(const int32_t *col, int64_t ncol, int jpt, const int64_t r[4], int64_t a[3]);
+/* The split jwindow-proto runs: stencil_uproto_rect, then, when the
+ * rectangle's row-0 slots are not affine (a grid whose column order is not
+ * its east relation), no rectangle and every chain listed; a as
+ * stencil_uproto_affine. */
+int stencil_uproto_split(const uint8_t *match, const int32_t *col, int64_t ncol, int64_t nstrip, int jpt,
+                         int64_t r[4], int64_t a[3], int32_t *list, int64_t *nlist);
 /* The plan on the host (plan: stencil_uplan_base(nstrip * ncolp, jpt)
  * entries; padding chains get 0) from a host grid with g->col. */
 int stencil__uplan_host(const stencil_grid_t *g, int jpt, uint32_t scale, int32_t *plan);
 /*   uwinp:   jwindow-proto on the host: the plan, its prototype and its
- *            rectangle as above (none when its row-0 slots are not affine);
+ *            split (stencil_uproto_split) as above;
  *            the rectangle's chains through the prototype's byte offsets
  *            from their row-0 slot (stencil_uproto_affine) + rmin (the CUDA
  *            kernel's addressing), the others through the plan's slots.
@@ -334,7 +340,7 @@ typedef enum {
   STENCIL_CU_JWIN_PLAN,   /* unstructured laplap/hdiff: JWIN's chains walked once per grid into a
                              chain plan; a thread per chain and kpt levels reads its slots there */
   STENCIL_CU_JWIN_PROTO,  /* as JWIN_PLAN, the plan compressed to the chain prototype most chains
-                             share: blocks whose chains all match it read no plan */
+                             share: the rectangle of matching chains reads no plan */
   STENCIL_CU_NSTRATEGIES
 } stencil_cuda_strategy_t;
 

@@ -519,17 +519,16 @@ __global__ void st_k_uwinm(StK13<T, HDIFF> st, const __grid_constant__ StUProto<
  * they stay. */
 static int32_t *stencil_uplan_dev = NULL;
 static size_t stencil_uplan_cap = 0;
-/* jwindow-proto: the plan's prototype, its chains' match flags, the
-   rectangle of matching chains and the list of the others
-   (stencil_uproto_ok: found for the plan now built) */
+/* jwindow-proto: the plan's prototype, the rectangle of matching chains
+   and the list of the others (stencil_uproto_ok: found for the plan now
+   built) */
 static int stencil_uproto_ok = 0;
 static stencil_uproto_t stencil_uproto;
 static int stencil_uproto_use = 0;                     /* found, and its offsets fit 32 bits */
 static int32_t stencil_uproto_o[STENCIL_UPLAN_MAXK]; /* its entries in bytes (stencil_uproto_bytes) */
-static uint8_t *stencil_uproto_match = NULL;
 static int32_t *stencil_ulist_dev = NULL; /* the chains outside the rectangle */
 static int64_t stencil_ulist_n = 0;
-static int64_t stencil_urect[4]; /* stencil_uproto_rect */
+static int64_t stencil_urect[4]; /* stencil_uproto_split */
 static int64_t stencil_uaff[3];  /* its row-0 slots (stencil_uproto_affine) */
 static const void *stencil_uplan_key[3] = {NULL, NULL, NULL};
 static uint32_t stencil_uplan_scale = 0;
@@ -561,32 +560,29 @@ static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t sca
   if (stencil_uproto_ok) return TSR_SUCCESS;
   const int64_t nstrip = (g->nrow + J - 1) / J, ncolp = st_uplan_ncolp(g->ncol);
   const size_t ne = (size_t)stencil_uplan_base(nstrip * ncolp, J);
-  uint8_t *wt = (uint8_t *)realloc(stencil_uproto_match, (size_t)(nstrip * g->ncol) + 1);
-  TSR_CHECK(wt, TSR_ERR_ALLOC, "chain prototype: no memory for %lld chains", (long long)(nstrip * g->ncol));
-  stencil_uproto_match = wt;
+  const int64_t nchain = nstrip * g->ncol;
+  uint8_t *wt = (uint8_t *)malloc((size_t)nchain + 1);
   int32_t *h = (int32_t *)malloc(ne * sizeof(int32_t));
-  TSR_CHECK(h, TSR_ERR_ALLOC, "chain prototype: no memory for a plan of %zu entries", ne);
-  int rc = TSR_SUCCESS;
-  const cudaError_t e = cudaMemcpy(h, stencil_uplan_dev, ne * sizeof(int32_t), cudaMemcpyDeviceToHost);
-  if (e != cudaSuccess) rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype: plan to the host: %s", cudaGetErrorString(e));
+  int rc = wt && h ? TSR_SUCCESS
+                   : TSR_RAISE(TSR_ERR_ALLOC, "chain prototype: no memory for a plan of %zu entries", ne);
+  if (rc == TSR_SUCCESS) {
+    const cudaError_t e = cudaMemcpy(h, stencil_uplan_dev, ne * sizeof(int32_t), cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess)
+      rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype: plan to the host: %s", cudaGetErrorString(e));
+  }
   if (rc == TSR_SUCCESS) rc = stencil_uproto_find(h, scale, g->ncol, g->nrow, J, &stencil_uproto, wt);
   free(h);
+  if (rc != TSR_SUCCESS) free(wt);
   TSR_CALL(rc);
   stencil_uproto_use = stencil_uproto.found;
   if (stencil_uproto_use && stencil_uproto_bytes(&stencil_uproto, esz, stencil_uproto_o) != TSR_SUCCESS)
     tsr_error_clear(), stencil_uproto_use = 0; /* offsets beyond 32 bits: the plan kernel alone */
   /* the rectangle of matching chains, the list of the others (device) */
   if (stencil_uproto_use) {
-    int32_t *list = (int32_t *)malloc((size_t)(nstrip * g->ncol) * sizeof(int32_t) + 1);
-    TSR_CHECK(list, TSR_ERR_ALLOC, "chain prototype: no memory for %lld chains", (long long)(nstrip * g->ncol));
+    int32_t *list = (int32_t *)malloc((size_t)nchain * sizeof(int32_t) + 1);
     int64_t nl = 0;
-    rc = stencil_uproto_rect(wt, g->ncol, nstrip, stencil_urect, list, &nl);
-    /* row-0 slots not affine (a grid whose column order is not its east
-       relation): no rectangle, every chain listed */
-    if (rc == TSR_SUCCESS && !stencil_uproto_affine(g->col, g->ncol, J, stencil_urect, stencil_uaff)) {
-      stencil_urect[0] = stencil_urect[1] = stencil_urect[2] = stencil_urect[3] = 0;
-      for (nl = 0; nl < nstrip * g->ncol; nl++) list[nl] = (int32_t)nl;
-    }
+    rc = list ? stencil_uproto_split(wt, g->col, g->ncol, nstrip, J, stencil_urect, stencil_uaff, list, &nl)
+              : TSR_RAISE(TSR_ERR_ALLOC, "chain prototype: no memory for %lld chains", (long long)nchain);
     if (rc == TSR_SUCCESS && nl) {
       if (stencil_ulist_dev) cudaFree(stencil_ulist_dev);
       stencil_ulist_dev = NULL;
@@ -596,9 +592,11 @@ static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t sca
       if (e2 != cudaSuccess) rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype list: %s", cudaGetErrorString(e2));
     }
     free(list);
+    if (rc != TSR_SUCCESS) free(wt);
     TSR_CALL(rc);
     stencil_ulist_n = nl;
   }
+  free(wt);
   stencil_uproto_ok = 1;
   return TSR_SUCCESS;
 }

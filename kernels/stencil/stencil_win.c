@@ -341,6 +341,16 @@ int stencil_uproto_affine(const int32_t *col, int64_t ncol, int jpt, const int64
   return 1;
 }
 
+int stencil_uproto_split(const uint8_t *match, const int32_t *col, int64_t ncol, int64_t nstrip, int jpt,
+                         int64_t r[4], int64_t a[3], int32_t *list, int64_t *nlist) {
+  TSR_CALL(stencil_uproto_rect(match, ncol, nstrip, r, list, nlist));
+  if (!stencil_uproto_affine(col, ncol, jpt, r, a)) { /* no rectangle: every chain listed */
+    r[0] = r[1] = r[2] = r[3] = 0;
+    for (*nlist = 0; *nlist < ncol * nstrip; (*nlist)++) list[*nlist] = (int32_t)*nlist;
+  }
+  return TSR_SUCCESS;
+}
+
 int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, int jpt,
                        int64_t *nproto) {
   TSR_CHECK(kind == STENCIL_LAPLAP || kind == STENCIL_HDIFF, TSR_ERR_UNSUPPORTED,
@@ -364,9 +374,7 @@ int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t
   int64_t r[4] = {0, 0, 0, 0}, aff[3] = {0, 0, 0}, nl = 0;
   int32_t *list = use ? malloc((size_t)(nstrip * g->ncol) * sizeof *list + 1) : NULL;
   if (use && !list) rc = TSR_RAISE(TSR_ERR_ALLOC, "chain prototype: no memory for %lld chains", (long long)nstrip);
-  if (use && rc == TSR_SUCCESS) rc = stencil_uproto_rect(wt, g->ncol, nstrip, r, list, &nl);
-  if (use && rc == TSR_SUCCESS && !stencil_uproto_affine(g->col, g->ncol, jpt, r, aff))
-    r[0] = r[1] = r[2] = r[3] = 0; /* not affine: every chain through the plan */
+  if (use && rc == TSR_SUCCESS) rc = stencil_uproto_split(wt, g->col, g->ncol, nstrip, jpt, r, aff, list, &nl);
   free(list);
   if (nproto) *nproto = 0;
   /* as the kernel: the chains of the rectangle through the prototype (the

@@ -224,8 +224,9 @@ START_TEST(test_uwin) {
 }
 END_TEST
 
-/* jwindow-proto's split (stencil_uproto_rect): the largest rectangle of
- * matching chains, the others as a list; the affine row-0 slots. */
+/* jwindow-proto's split (stencil_uproto_rect, _affine, _split): the
+ * largest rectangle of matching chains, the others as a list; the affine
+ * row-0 slots; no rectangle when they are not. */
 START_TEST(test_proto_rect) {
   uint8_t m[3 * 70];
   memset(m, 1, sizeof m);
@@ -258,6 +259,15 @@ START_TEST(test_proto_rect) {
   ck_assert_int_eq(stencil_uproto_affine(col, 70, 2, rr, aff), 1);
   const int64_t re[4] = {5, 5, 0, 3};
   ck_assert_int_eq(stencil_uproto_affine(col, 70, 2, re, aff), 0);
+  /* the split: the rectangle when affine, else none and every chain listed */
+  memset(m, 1, sizeof m);
+  m[0] = 0;
+  col[4 * 70 + 69] -= 1; /* all affine again */
+  ck_tsr(stencil_uproto_split(m, col, 70, 3, 2, r, aff, list, &nl));
+  ck_assert(r[3] - r[2] == 3 && r[1] - r[0] == 69 && nl == 3 && aff[1] == 3 && aff[2] == 500);
+  col[2 * 70 + 5] += 1; /* strip 1, column 5: inside */
+  ck_tsr(stencil_uproto_split(m, col, 70, 3, 2, r, aff, list, &nl));
+  ck_assert(r[0] == r[1] && nl == 3 * 70 && list[0] == 0 && list[3 * 70 - 1] == 3 * 70 - 1);
 }
 END_TEST
 

@@ -1,4 +1,4 @@
-/* tsr-layoutbench: seed 004's layout experiments on Tessera's layout API.
+/* tsr-layoutbench: the Noarr paper's layout experiments (ICA3PP 2022) on Tessera's layout API.
  *
  *   cpu|cuda/matmul/AxB=C   the layout-agnostic tiled matmul (float) for
  *                           every combination of the matrix layouts R, C,
@@ -154,7 +154,7 @@ static int bench(int argc, char **argv, int *failures) {
   lb_t B;
   memset(&B, 0, sizeof B);
   tsr_cli_init(&B.cli, "tsr-layoutbench",
-               "seed 004's layout experiments: tiled matmul over layout combinations, "
+               "the Noarr paper's layout experiments: tiled matmul over layout combinations, "
                "layout transforms, constant vs run-time extents");
   B.cli.iterations = 100;
   B.cli.warmup = 1;

@@ -1,5 +1,5 @@
 /* apps/layoutbench/lb_matmul.c: the matmul, cuBLAS and transform
- * experiments of tsr-layoutbench (seed 004, Figures 2 and 3).
+ * experiments of tsr-layoutbench (Smelko et al., ICA3PP 2022, Figures 2 and 3).
  *
  * Per size N: A and B are random N x N float matrices (|a| in [0.5, 1.5),
  * random signs) made row-major on the host; the reference rows of C are

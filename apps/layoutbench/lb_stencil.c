@@ -1,5 +1,5 @@
 /* apps/layoutbench/lb_stencil.c: the constant-versus-run-time extents
- * experiment (seed 004, section 3, Figures 4 and 5).
+ * experiment (Smelko et al., ICA3PP 2022, section 3, Figures 4 and 5).
  *
  * Each build of kernels/layout/stencil.c (runtime, cindex, cloops; gcc and
  * clang) runs --iterations sweeps (100 by default), ping-ponging between two

@@ -1,4 +1,4 @@
-# apps/layoutbench/local.mk: tsr-layoutbench (seed 004's layout experiments),
+# apps/layoutbench/local.mk: tsr-layoutbench (the Noarr paper's layout experiments),
 # its kernels (kernels/layout) and its tests.
 
 # the layout-agnostic matmul (CPU and CUDA)

@@ -58,7 +58,7 @@ typedef enum {
   AIRFOIL_COLOUR,     /* edges coloured globally; one launch per colour     */
   AIRFOIL_GATHER,     /* fluxes to a per-edge temporary, then a per-cell
                          gather through the inverse map (no atomics)       */
-  AIRFOIL_SHARED,     /* seed 003: cells and nodes of a block staged once in
+  AIRFOIL_SHARED,     /* Sulyok et al. 2019: cells and nodes of a block staged once in
                          shared memory (SoA), increments colour by colour
                          in shared memory (threads sorted by colour), blocks
                          coloured, written back without atomics            */

@@ -1,5 +1,5 @@
 /* kernels/layout/matmul.h: the layout-agnostic tiled matrix multiplication
- * of seed 004 (Noarr, Listing 1), C = A * B in float, written once against
+ * of the Noarr paper (ICA3PP 2022, Listing 1), C = A * B in float, written once against
  * the layout API and run for every combination of matrix layouts.
  *
  * Matrices are tsr_layout_t values with x = column and y = row (z = 1, one

@@ -1,5 +1,5 @@
 /* kernels/layout/matmul_cuda.cu: the layout-agnostic tiled matmul on the
- * GPU (seed 004, Listing 1): one thread per output element, two
+ * GPU (Noarr paper, Listing 1): one thread per output element, two
  * MATMUL_T x MATMUL_T tiles in shared memory whose layout is
  * MATMUL_SHARED_LAYOUT, the input kinds as template parameters (so the
  * layout arithmetic folds), the output kind at run time. Also the cuBLAS

@@ -1,4 +1,4 @@
-/* kernels/layout/stencil.h: the 3-D 7-point averaging stencil of seed 004
+/* kernels/layout/stencil.h: the 3-D 7-point averaging stencil of the Noarr paper
  * (section 3), used to measure what compile-time extents buy in C.
  *
  * out(x,y,z) = (u(x,y,z) + u(x+1,..) + u(x-1,..) + u(.,y+1,.) + u(.,y-1,.)

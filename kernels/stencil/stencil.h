@@ -317,7 +317,7 @@ int stencil__uwinp_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t
                        int64_t *nproto);
 
 /* ------------------------------------------------------------ CUDA */
-/* Access strategies of the CUDA kernels (seed 002). */
+/* Access strategies of the CUDA kernels (Rosti's thesis, 2020). */
 typedef enum {
   STENCIL_CU_NAIVE = 0,   /* one thread per cell, index lookups at every use */
   STENCIL_CU_IDXVAR,      /* one thread per cell, lookups once into index variables */

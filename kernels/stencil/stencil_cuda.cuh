@@ -2,7 +2,7 @@
  * templates over (stencil functor S, grid accessor G), instantiated by
  * stencil_cuda_{laplap,hdiff,fastwaves}.cu. The arithmetic is the shared
  * point functions of stencil_arith.inc; only the thread mapping and how the
- * neighbour offsets are obtained differ between strategies (seed 002).
+ * neighbour offsets are obtained differ between strategies (Rosti, 2020).
  *
  * Thread mapping. Regular grids: thread (i, j, k) of the launch grid is the
  * cell (lo0 + i, lo1 + j, lo2 + k), x fastest (coalesced rows). Unstructured

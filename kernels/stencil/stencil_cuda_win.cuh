@@ -441,7 +441,7 @@ __global__ void st_k_uwinp(StK13<T, HDIFF> st, const int32_t *__restrict__ plan,
      float: written so (from blockIdx only), the level's base addresses go to
      uniform registers; double: through threadIdx.z (0), which keeps them in
      ordinary registers: measured 4 % faster in float and 10 % slower in
-     double than the other way (BENCHMARKS.md, session 6). */
+     double than the other way (docs/STENCIL.md, Design alternatives). */
   const int64_t za = sizeof(T) == 4 ? z0 + (int64_t)blockIdx.z * kpt
                                     : z0 + ((int64_t)blockIdx.z * blockDim.z + threadIdx.z) * kpt;
   const int64_t zb = za + kpt < z1 ? za + kpt : z1;

@@ -1,5 +1,5 @@
 /* lib/src/reorder.c: graphs of maps, GPS (Scotch) and RCM renumbering,
- * bandwidth and profile, METIS partition-based blocks, seed 003's
+ * bandwidth and profile, METIS partition-based blocks, Sulyok et al.'s
  * data-point order, and permutation helpers (tessera/reorder.h). */
 #include "config.h"
 

@@ -35,7 +35,7 @@ int tsr_colour_groups(const int32_t *colour, tsr_idx_t nrows, int ncolours, tsr_
 
 /* ---- two-level (block + thread) colouring plans (colour_plan.c) --------
  *
- * Seed 003's shared-memory staging of an indirect increment loop: the
+ * Sulyok et al.'s (2019) shared-memory staging of an indirect increment loop: the
  * elements (rows of the increment map) are cut into blocks (CUDA thread
  * blocks; CSR offsets, blocks of unequal size allowed); each block stages
  * the targets it touches in shared memory, once; the threads of a block

@@ -1,6 +1,6 @@
 /* tessera/reorder.h: renumberings of mesh sets for data locality and reuse.
  *
- * Seed 003's two reorderings of the elements of an indirect loop, and the
+ * Sulyok et al.'s (2019) two reorderings of the elements of an indirect loop, and the
  * tools they need:
  *
  *  - bandwidth-reducing renumbering of the points (the to-set of a map):
@@ -14,7 +14,7 @@
  *    margins S' = floor(S / l) and l' = (S + eps) / S'; blocks of unequal
  *    size (CSR offsets; the kernel idles the spare threads);
  *  - data points sorted by the number of blocks that access them, then by
- *    those blocks (seed 003), so points shared by the same blocks share cache
+ *    those blocks (Sulyok et al.), so points shared by the same blocks share cache
  *    lines.
  *
  * Permutations follow tsr_mesh_permute's convention: perm[old] = new.
@@ -72,7 +72,7 @@ int tsr_reorder_rcm(const tsr_graph_t *g, tsr_idx_t *perm);
 int tsr_reorder_blocks(const tsr_graph_t *g, int block, double imbalance, double eps,
                        tsr_idx_t *perm, tsr_idx_t *nblocks, tsr_idx_t **block_off);
 
-/* Seed 003's data-point order: given map rows (`dim` targets, negative
+/* Sulyok et al.'s data-point order: given map rows (`dim` targets, negative
  * entries skipped) grouped in blocks [block_off[b], block_off[b+1]) of rows
  * (rows outside every block are ignored), number the targets by (number of
  * blocks that access them, then the ascending list of those blocks), ties

@@ -95,14 +95,14 @@ static double af_spline_eval(int n, const double *x, const double *y, const doub
 /* The rounding of OP2's text pipeline: printf("%f") then strtod; zeros are
  * made +0 (whether MATLAB printed "-0.000000" depends on the last bit of
  * values near 0: see docs/AIRFOIL.md). */
-static double af_round6(double v) {
+static double af_round_dp6(double v) {
   char buf[64];
   snprintf(buf, sizeof buf, "%f", v);
   return strtod(buf, NULL) + 0.0;
 }
 
 /* Steps 1-4: node coordinates x[(3I+1)(J+1)][2], node (i, j) at i + j(3I+1). */
-static int af_coords(int nI, int nJ, int round6, double *xy) {
+static int af_coords(int nI, int nJ, int round_dp6, double *xy) {
   enum { NS = 100, NP = 2 * NS - 1 };
   double px[NP], py[NP], ps[NP];
   double complex w[NS];
@@ -134,8 +134,8 @@ static int af_coords(int nI, int nJ, int round6, double *xy) {
       double complex z = CMPLX(xb, yg);
       z = z * z;
       double *o = xy + 2 * ((int64_t)i + (int64_t)j * ni);
-      o[0] = round6 ? af_round6(creal(z)) : creal(z);
-      o[1] = round6 ? af_round6(cimag(z)) : cimag(z);
+      o[0] = round_dp6 ? af_round_dp6(creal(z)) : creal(z);
+      o[1] = round_dp6 ? af_round_dp6(cimag(z)) : cimag(z);
     }
   }
   return 0;
@@ -187,7 +187,7 @@ static int af_mesh_build(int64_t nn, int64_t nc, int64_t ne, int64_t nb, double 
 
 static void *af_alloc(int64_t n, size_t size) { return malloc((size_t)(n > 0 ? n : 1) * size); }
 
-int airfoil_naca0012(int nI, int nJ, int round6, tsr_mesh_t **out) {
+int airfoil_naca0012(int nI, int nJ, int round_dp6, tsr_mesh_t **out) {
   *out = NULL;
   TSR_CHECK(nI >= 2 && nJ >= 2 && nI <= 100000 && nJ <= 100000 &&
                 (3 * (int64_t)nI + 1) * ((int64_t)nJ + 1) < INT32_MAX,
@@ -202,7 +202,7 @@ int airfoil_naca0012(int nI, int nJ, int round6, tsr_mesh_t **out) {
     free(x); free(cell); free(edge); free(ecell); free(bedge); free(becell); free(bound);
     return TSR_RAISE(TSR_ERR_ALLOC, "naca0012: no memory for a %dx%d mesh", nI, nJ);
   }
-  int rc = af_coords(nI, nJ, round6, x);
+  int rc = af_coords(nI, nJ, round_dp6, x);
   if (rc) {
     free(x); free(cell); free(edge); free(ecell); free(bedge); free(becell); free(bound);
     return tsr_error_trace(rc, __FILE__, __LINE__, __func__);

@@ -415,8 +415,8 @@ START_TEST(test_bad_files) {
   ck_assert_ptr_nonnull(strstr(tsr_error_message(), "expected an index in [0, 10) of set 'cells'"));
   tsr_error_clear();
   const char *sets[1] = {"p_x"}; /* not a set */
-  tsr_mesh_spec_t s4 = {1, sets, 0, NULL, 0, NULL, 0, NULL};
-  ck_assert_int_eq(tsr_mesh_read(MPI_COMM_WORLD, path, &s4, &b), TSR_ERR_FORMAT);
+  tsr_mesh_spec_t s_notset = {1, sets, 0, NULL, 0, NULL, 0, NULL};
+  ck_assert_int_eq(tsr_mesh_read(MPI_COMM_WORLD, path, &s_notset, &b), TSR_ERR_FORMAT);
   ck_assert_ptr_nonnull(strstr(tsr_error_message(), "dataset 'p_x' (set: 1-element integer): expected rank 1 [1], found [20, 2]"));
   tsr_error_clear();
   ck_assert_ptr_null(b);

@@ -45,7 +45,7 @@ typedef enum {
   AIRFOIL_REORDER_GPS,      /* cells by Gibbs-Poole-Stockmeyer (Scotch); nodes, edges
                                and bedges follow their cells                        */
   AIRFOIL_REORDER_RCM,      /* the same with reverse Cuthill-McKee (baseline)       */
-  AIRFOIL_REORDER_PARTITION /* edges in METIS blocks of <= block (seed's margins),
+  AIRFOIL_REORDER_PARTITION /* edges in METIS blocks of <= block (Sulyok et al.'s margins),
                                cells by the blocks that touch them, the rest follow */
 } airfoil_reorder_t;
 

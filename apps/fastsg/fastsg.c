@@ -1,6 +1,6 @@
 /* apps/fastsg/fastsg.c: tsr-fastsg, regular sparse grids without boundary
  * (Murarasu et al., fastsg): hierarchization and evaluation on CPU and GPU
- * with every loop optimisation of the seed, verified against the plain
+ * with every loop optimisation of the fastsg study, verified against the plain
  * versions and against the analytic interpolation error. */
 #include "config.h"
 #include "apps/fastsg/fastsg.h"

@@ -5,7 +5,7 @@
  * random signs) made row-major on the host; the reference rows of C are
  * computed in double on plain arrays (matmul_reference_row). Per device,
  * each input layout needed is made once (host tsr_layout_transform from R,
- * then uploaded: the inputs are "already transformed", as in the seed), and
+ * then uploaded: the inputs are "already transformed", as in the paper), and
  * each combination is timed, then verified: C is downloaded, transformed
  * back to R on the host, and every checked element must satisfy
  * |c - ref| <= 2 K u sum_k |a||b| (u = 2^-24), a bound for any summation
@@ -333,7 +333,7 @@ static int run_device(lb_t *B, tsr_devkind_t kind, const picks_t *P, host_t *H) 
         bi = c;
       }
     }
-    /* seed Fig. 3: does transforming R inputs to the best layouts (and C
+    /* the paper's Fig. 3: does transforming R inputs to the best layouts (and C
      * back to R) pay off at this N? */
     if (!rc && bi != 0) {
       int ka = bi / 36, kb = bi / 6 % 6, kc = bi % 6;

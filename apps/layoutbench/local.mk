@@ -15,7 +15,7 @@ EXTRA_DIST += kernels/layout/matmul_cuda.cu
 # three builds (runtime, cindex, cloops) by $(CC) and by clang, always at
 # -O3 (STENCIL_CFLAGS; CFLAGS are not used, so the builds differ only in
 # what the experiment varies). The constant builds are compiled for
-# STENCIL_SHAPE (the seed's grid); the tests' copies for a small shape.
+# STENCIL_SHAPE (the paper's grid); the tests' copies for a small shape.
 # clang is driven through the MPI wrapper (OMPI_CC / MPICH_CC) so that it
 # sees the same include paths.
 STENCIL_CFLAGS = -O3

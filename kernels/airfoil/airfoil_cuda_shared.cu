@@ -1,5 +1,5 @@
-/* kernels/airfoil/airfoil_cuda_shared.cu: res_calc and bres_calc with seed
- * 003's shared-memory staging and two-level colouring.
+/* kernels/airfoil/airfoil_cuda_shared.cu: res_calc and bres_calc with Sulyok et al.'s
+ * (2019) shared-memory staging and two-level colouring.
  *
  * One CUDA block runs one plan block (tessera/colour.h: at most blockDim
  * elements; spare threads idle) and only blocks of one block colour run in

@@ -14,7 +14,7 @@
  * kt.., columns of the output tile) are copied into two small tiles ("shared
  * memory": __shared__ on the GPU, a local array on the CPU) whose layout is
  * one more tsr_layout_t, MATMUL_SHARED_LAYOUT (a constant T x T row-major
- * layout: the seed's tile_s); then every output element adds the dot product
+ * layout: the paper's tile_s); then every output element adds the dot product
  * of its tile row of A and tile column of B, in k order. Elements outside
  * the matrices load as 0, so any M, N, K work.
  *
@@ -25,7 +25,7 @@
  * output element, outside the K loop).
  *
  * CUDA: one thread per output element, MATMUL_T x MATMUL_T threads per
- * block, as in the seed. The launchers are asynchronous on the default
+ * block, as in the paper. The launchers are asynchronous on the default
  * stream; in a build without CUDA they answer TSR_ERR_NOCUDA.
  */
 #ifndef TSR_KERNELS_LAYOUT_MATMUL_H
@@ -44,7 +44,7 @@ extern "C" {
 /* The shared-memory tiles' layout: row-major T x T, a compile-time constant. */
 #define MATMUL_SHARED_LAYOUT TSR_LAYOUT_DENSE_CONST(MATMUL_T, MATMUL_T, 1)
 
-/* The six kinds the matmul runs over, in the seed's order. */
+/* The six kinds the matmul runs over, in the paper's order. */
 #define MATMUL_NKINDS 6
 static const int matmul_kinds[MATMUL_NKINDS] = {TSR_LAYOUT_ROWMAJOR, TSR_LAYOUT_COLMAJOR,
                                                 TSR_LAYOUT_RC,       TSR_LAYOUT_CR,

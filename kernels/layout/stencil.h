@@ -5,8 +5,8 @@
  *               + u(.,.,z+1) + u(.,.,z-1)) / 7
  * for every cell not on a face of the grid (1 <= x < d[0]-1, likewise y, z);
  * faces of out are not written. Float, dense row-major (x fastest), so the
- * seed's 2^20 x 32 x 32 grid with its fastest dimension last is our
- * 32 x 32 x 2^20 (x = the seed's z).
+ * paper's 2^20 x 32 x 32 grid with its fastest dimension last is our
+ * 32 x 32 x 2^20 (x = the paper's z).
  *
  * kernels/layout/stencil.c is ONE source compiled in three builds (and with
  * each compiler: $(CC), gcc on Debian, and clang when configure finds it):
@@ -19,7 +19,7 @@
  *            bounds still the caller's run-time extents
  *   cloops   the constant layout for offsets and loop bounds
  * The constant builds are compiled for one shape (STENCIL_NX/NY/NZ, the
- * seed's by default) and refuse any other with TSR_ERR_ARG.
+ * paper's by default) and refuse any other with TSR_ERR_ARG.
  *
  * Every build's sweep is stencil_sweep_<cc>_<build>(L, in, out), cc in
  * {gcc, clang}, build in {runtime, cindex, cloops}; stencil_info_<cc>_<build>()

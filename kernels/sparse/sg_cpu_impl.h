@@ -139,7 +139,7 @@ static int SFX(dehier)(const fastsg_grid_t *G, R *a) {
 
 /* ------------------------------------------------------------ evaluate */
 
-/* plain: seed algorithm 2 on the CPU. */
+/* plain: the fastsg study's Algorithm 2 on the CPU. */
 static int SFX(eval_plain)(const fastsg_kernel_args_t *A) {
   const fastsg_grid_t *G = A->grid;
   const int D = G->dim;

@@ -2,12 +2,12 @@
  * launchers (fastsg_hier_<v>_cuda, fastsg_eval_<v>_cuda). Index arithmetic
  * comes from sg.h; only the thread mappings live here.
  *
- * Hierarchization (seed algorithm 1): one launch per group g (highest
+ * Hierarchization (the fastsg study's Algorithm 1): one launch per group g (highest
  * first); each warp owns one block of the group and its lanes stride the
  * block's 2^g points, so a warp reads and writes contiguous memory. ichg1
  * instead gives each warp one pole (fixed l_s, s != t) and walks its blocks
  * from the highest l_t down inside one launch per sweep.
- * Evaluation (seed algorithm 2): each warp owns a chunk of 32*K points, lanes
+ * Evaluation (the study's Algorithm 2): each warp owns a chunk of 32*K points, lanes
  * stride it; every thread sums over all blocks in the grid's order (plain:
  * level vectors unranked once per CUDA block into shared memory). */
 #include "config.h"
@@ -161,9 +161,9 @@ __device__ __forceinline__ int64_t xat(int64_t j, int t, int D) {
   return TILED ? ((j >> 5) * D + t) * 32 + (j & 31) : j * D + t;
 }
 
-/* plain (seed algorithm 2) and vec1' (transposed x): every point walks
+/* plain (the study's Algorithm 2) and vec1' (transposed x): every point walks
  * every block in the grid's order, unranked from its number, with divisions
- * by 2^-l. As in the seed, where one thread computes a block's level vector
+ * by 2^-l. As in the study, where one thread computes a block's level vector
  * for its CUDA block ("if threadIdx.x = 0: compute l"), the level vectors are
  * computed once per CUDA block and shared: its kTPB threads unrank a batch
  * of kTPB consecutive blocks (one each) into shared memory, then every

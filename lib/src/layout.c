@@ -291,7 +291,7 @@ int tsr_layout_describe(const tsr_layout_t *L, char *buf, size_t n) {
     snprintf(place, sizeof place, "f=%d aosoa(B=%d)", L->nf, L->block);
   else
     snprintf(place, sizeof place, "f=%d %s", L->nf, tsr_layout_fields_name(L->fields));
-  /* padding in the seed's terms: a, b = sy - d_x (COLMAJOR: sx - d_y), c = sz - d_x*d_y */
+  /* padding in the thesis' terms: a, b = sy - d_x (COLMAJOR: sx - d_y), c = sz - d_x*d_y */
   int64_t b = L->kind == TSR_LAYOUT_COLMAJOR ? L->sx - L->d[1] : L->sy - L->d[0];
   int64_t c = L->sz - L->d[0] * L->d[1];
   snprintf(buf, n, "%s %s align=%lld pad a=%lld b=%lld c=%lld %s size=%lld", kind, dims,

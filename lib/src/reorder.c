@@ -336,7 +336,7 @@ int tsr_reorder_blocks(const tsr_graph_t *g, int block, double imbalance, double
             "imbalance >= 1, eps >= 0)", block, imbalance, eps);
   TSR_CHECK(n < INT32_MAX && g->off[n] < INT32_MAX, TSR_ERR_UNSUPPORTED,
             "tsr_reorder_blocks: %lld vertices exceed METIS's 32-bit indices", (long long)n);
-  /* The seed's margins: METIS balances to S' with tolerance l', so that the
+  /* Sulyok et al.'s margins: METIS balances to S' with tolerance l', so that the
    * largest part stays within S (+ eps). */
   idx_t sp = (idx_t)floor(block / imbalance);
   if (sp < 1) sp = 1;

@@ -1,7 +1,7 @@
 /* check_layout: every layout is injective into [0, size) with size minimal,
  * rows are aligned, the padding is minimal (brute force), the Z-curve kind
  * follows code order, placements address the same logical element, and
- * tsr_layout_transform round-trips. The seed's kinds (C, RC, CR, RR, CC)
+ * tsr_layout_transform round-trips. The Noarr paper's kinds (C, RC, CR, RR, CC)
  * follow an independently enumerated order (dense bijections for extents
  * that are not multiples of the tile), and the transform round-trips
  * between every pair of kinds in 2-D, 3-D and 4-D. */
@@ -156,7 +156,7 @@ START_TEST(test_zcurve_maps) {
 }
 END_TEST
 
-/* The seed's definition, checked directly: rows aligned and injective. */
+/* The Noarr paper's definition, checked directly: rows aligned and injective. */
 static int padding_ok(const int64_t d[3], int64_t hx, int64_t A, int64_t a, int64_t sy,
                       int64_t sz, unsigned char *mark, int64_t nmark) {
   for (int64_t z = 0; z < d[2]; z++)
@@ -484,7 +484,7 @@ START_TEST(test_alloc_and_tables_cpu) {
 }
 END_TEST
 
-/* ------------------------------------------------ the seed's matrix kinds */
+/* ------------------------------------------------ the paper's matrix kinds */
 static const int SEED_KINDS[] = {TSR_LAYOUT_COLMAJOR, TSR_LAYOUT_RC, TSR_LAYOUT_CR, TSR_LAYOUT_RR,
                                  TSR_LAYOUT_CC};
 #define NSEED (sizeof SEED_KINDS / sizeof *SEED_KINDS)
@@ -502,7 +502,7 @@ static int64_t const_kind_cell(const tsr_layout_t *L, int64_t x, int64_t y, int6
   }
 }
 
-/* The order a dense (A = 1) layout of a seed kind must follow, by
+/* The order a dense (A = 1) layout of a paper kind must follow, by
  * enumeration: visit the cells in the documented order (z planes; tiles in
  * their order; cells inside a tile in theirs) and number them 0, 1, ...
  * ord[(z*d1 + y)*d0 + x] receives the number. */

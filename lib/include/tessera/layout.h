@@ -30,7 +30,7 @@
  *       mirrored: the first inner cell of every column, c(x, h[1], z), is on
  *       a multiple of A:  a = (-h[1]) mod A, sx = roundup(d[1], A)  (d[0] > 1),
  *       sz = roundup((d[0]-1)*sx + d[1], A)  (d[2] > 1).
- *   TSR_LAYOUT_RC, _CR, _RR, _CC  tiled X-Y plane, Z regular (the seed's
+ *   TSR_LAYOUT_RC, _CR, _RR, _CC  tiled X-Y plane, Z regular (the Noarr paper's
  *       matrix layouts): the plane is cut into tiles of tx * ty cells (powers
  *       of two, 16 x 16 by default); the FIRST letter is the order inside a
  *       tile (R: x fastest, C: y fastest), the SECOND the order of the tiles
@@ -44,7 +44,7 @@
  *       c = start + inside + z*sz, sz = roundup(d[0]*d[1], A) (d[2] > 1).
  *       Coordinates include the halo, tiles start at coordinate 0.
  * Matrices: x is the column, y the row (z = 1), so R = ROWMAJOR,
- * C = COLMAJOR, and RC, CR, RR, CC are the seed's tiled layouts.
+ * C = COLMAJOR, and RC, CR, RR, CC are the Noarr paper's tiled layouts.
  *
  * Field placement (how (c, f) maps to the element offset):
  *   TSR_SOA    c + f*sf, sf = roundup(ncell, A): each field is one aligned
@@ -201,7 +201,7 @@ int tsr_layout_describe(const tsr_layout_t *L, char *buf, size_t n);
  * "RR", "CC"; "soa", "aos", "aosoa"). */
 const char *tsr_layout_kind_name(int kind);
 const char *tsr_layout_fields_name(int fields);
-/* The seed's short name of a kind: "R", "Z", "C", "RC", "CR", "RR", "CC". */
+/* The Noarr paper's short name of a kind: "R", "Z", "C", "RC", "CR", "RR", "CC". */
 const char *tsr_layout_kind_short(int kind);
 /* Kind by name, short or long, case-sensitive ("R" or "rowmajor", "RC",
  * ...); TSR_ERR_ARG listing the names when unknown. */

@@ -10,7 +10,7 @@
  *    graph under a numbering to report what they achieved;
  *  - partition-based block formation: the elements are partitioned by METIS
  *    (k-way) into blocks of at most the GPU block size S, so that blocks
- *    share as little data as possible; imbalance l (1.001) with the seed's
+ *    share as little data as possible; imbalance l (1.001) with the paper's
  *    margins S' = floor(S / l) and l' = (S + eps) / S'; blocks of unequal
  *    size (CSR offsets; the kernel idles the spare threads);
  *  - data points sorted by the number of blocks that access them, then by

@@ -4,7 +4,7 @@
 # at N = 1008 and 10080, the host's cores at N = 1008; cuBLAS SGEMM as the reference rate), the
 # layout transforms on the GPU (their cost against the copy floor), and the 7-point stencil with
 # run-time against constant extents on one core (gcc and clang builds, compiled for the app's
-# 32x32x2^20 grid; 2 sweeps per run so that it fits the time; in SMOKE mode a small grid, where
+# 32x32x2^20 grid; one sweep per run so that it fits the time; in SMOKE mode a small grid, where
 # only the run-time builds run). Every row verified. Writes $OUT/layout.csv and $OUT/layout.md;
 # see common.sh. About 80 s.
 . "$(dirname "$0")/common.sh"
@@ -29,7 +29,7 @@ else
   step transform 15 "$LB" -q --device cuda --size 1008,4032 \
     --variant 'cuda/transform/R-C,cuda/transform/C-R,cuda/transform/R-RC,cuda/transform/RC-R' \
     --runs 20 --csv "$RAW/transform.csv"
-  step stencil 40 "$LB" -q --device cpu --variant 'cpu/stencil/*' --iterations 2 --stencil-runs 3 \
+  step stencil 40 "$LB" -q --device cpu --variant 'cpu/stencil/*' --iterations 1 --stencil-runs 3 \
     --csv "$RAW/stencil.csv"
 fi
 bench_table

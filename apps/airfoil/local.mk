@@ -10,7 +10,7 @@ if HAVE_CUDA
 kernels_airfoil_libtsr_airfoil_la_SOURCES += kernels/airfoil/airfoil_cuda.cu \
 	kernels/airfoil/airfoil_cuda_shared.cu
 endif
-EXTRA_DIST += kernels/airfoil/airfoil_kernels.inc kernels/airfoil/variants.def scripts/device/airfoil-perf.sh \
+EXTRA_DIST += kernels/airfoil/airfoil_kernels.inc kernels/airfoil/variants.def \
 	kernels/airfoil/airfoil_cuda.cuh
 AIRFOIL_LDADD = kernels/airfoil/libtsr_airfoil.la lib/libtessera.la $(HDF5_LIBS) -lm
 if HAVE_CUDA

@@ -61,5 +61,4 @@ tests_mpi_check_fastsg_dist_cuda_LDADD = kernels/sparse/libfastsg.la $(TEST_LDAD
 endif
 TESTS += tests/apps/fastsg_dist.sh
 EXTRA_DIST += tests/apps/fastsg_dist.sh
-EXTRA_DIST += scripts/fastsg-speedups scripts/device/fastsg-tables.sh
-EXTRA_DIST += scripts/device/fastsg-eval.sh
+EXTRA_DIST += scripts/fastsg-speedups

@@ -12,8 +12,7 @@ endif
 kernels_stencil_libtsr_stencil_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 EXTRA_DIST += kernels/stencil/stencil_arith.inc kernels/stencil/stencil_ref.inc \
 	kernels/stencil/stencil_cpu.inc kernels/stencil/stencil_cuda.cuh \
-	kernels/stencil/stencil_win.inc kernels/stencil/stencil_cuda_win.cuh \
-	scripts/device/stencil-perf.sh
+	kernels/stencil/stencil_win.inc kernels/stencil/stencil_cuda_win.cuh
 STENCIL_LDADD = kernels/stencil/libtsr_stencil.la lib/libtessera.la $(HDF5_LIBS) $(METIS_LIBS) -lm
 if HAVE_CUDA
 STENCIL_LDADD += $(CUDA_LIBS) -lstdc++

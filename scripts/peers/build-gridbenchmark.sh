@@ -2,8 +2,8 @@
 # scripts/peers/build-gridbenchmark.sh SRC_GIT_DIR OUT_DIR
 #
 # Builds the ORIGINAL stencil benchmark (the `gridbenchmark` of andrej/stencil-performance, the
-# program seeds 000 and 002 describe) for one GPU architecture, so that scripts/device/
-# peers-stencil.sh can run it beside tsr-stencil in the same GPU-machine call.
+# program docs/STENCIL.md follows) for one GPU architecture, so that scripts/bench/stencil.sh
+# can run it beside tsr-stencil in the same GPU-machine call (PEERDIR=OUT_DIR).
 #
 # The original has no licence: nothing of it is kept in this repository. This script exports
 # the sources the build needs from the given git repository (a mirror, bare or not) into a

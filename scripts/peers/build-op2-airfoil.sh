@@ -4,7 +4,7 @@
 # Builds OP2's own Airfoil (OP-DSL/OP2-Common, apps/c/airfoil/airfoil_hdf5/dp:
 # double precision, mesh read from ./new_grid.h5 with op_decl_set_hdf5 & co.)
 # for one NVIDIA GPU, single process (OP2's "cuda" variant, not mpi_cuda), so
-# that scripts/device/peers-airfoil.sh can time it beside tsr-airfoil on the
+# that scripts/bench/airfoil.sh can time it beside tsr-airfoil on the
 # same GPU.  Nothing of OP2 is copied into Tessera: this script only drives
 # OP2's own Makefiles and code translator on a checkout outside the repo.
 #
@@ -21,8 +21,8 @@
 #                            two-level colouring (blocks of edges coloured,
 #                            threads coloured inside a block), increments
 #                            staged in shared memory: OP2's classic CUDA
-#                            scheme, the hierarchical colouring seed 003
-#                            builds on (it cites OP2 for it)
+#                            scheme, the hierarchical colouring that
+#                            tsr-airfoil's cuda/shared variants follow
 #   airfoil_op2_hier_soa     the same with OP_AUTO_SOA=1
 #   BUILD-INFO.txt           OP2 commit, compilers, flags, ldd of each binary
 # The copies in bin are stripped (OP2 compiles with -g; the GPU code and the

@@ -73,6 +73,6 @@ python3 "$s" ncu "$t/ncu.csv" "$t/missing.csv" > "$t/out" 2>&1; rc=$?
 printf 'nothing here\n' > "$t/empty.csv"
 python3 "$s" best --orig "$t/empty.csv" > "$t/out" 2>&1 && no "best with no rows must fail" || ok "best: no rows is an error"
 
-sh -n "$top/scripts/peers/build-gridbenchmark.sh" && bash -n "$top/scripts/device/peers-stencil.sh" &&
-  bash -n "$top/scripts/device/seed-tables.sh" && ok "peer and device scripts parse" || no "script syntax"
+sh -n "$top/scripts/peers/build-gridbenchmark.sh" && sh -n "$top/scripts/peers/build-tasmanian.sh" &&
+  bash -n "$top/scripts/peers/build-op2-airfoil.sh" && ok "peer build scripts parse" || no "script syntax"
 exit $fail

@@ -1,0 +1,121 @@
+#!/bin/sh
+# tests/apps/bench_scripts.sh: scripts/bench (TAP). Every script parses; copy.sh and halo.sh run
+# in SMOKE mode (tiny sizes on the CPU) against this build's programs and write their CSV and
+# table; tables.py turns hand-made outputs of the peers (the original stencil benchmark with a
+# failed check, OP2's airfoil log, Tasmanian's rows) into the tables, and a missing peer is a
+# note, not a failure.
+top=${TSR_TOP_SRCDIR:-${srcdir:-.}}
+build=${TSR_TOP_BUILDDIR:-.}
+b=$top/scripts/bench
+command -v python3 > /dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 0; }
+command -v bash > /dev/null 2>&1 || { echo "1..0 # SKIP no bash"; exit 0; }
+t=${TMPDIR:-/tmp}/tsr-bench-test.$$
+mkdir -p "$t" || exit 1
+trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
+n=0; fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; sed 's/^/# /' "$t/out" 2>/dev/null | head -40; }
+echo "1..8"
+
+s=0
+for f in "$b"/*.sh; do bash -n "$f" > "$t/out" 2>&1 || s=1; done
+python3 -c "import ast, sys; ast.parse(open(sys.argv[1]).read())" "$b/tables.py" >> "$t/out" 2>&1 || s=1
+[ $s = 0 ] && ok "every script parses" || no "script syntax"
+
+# SMOKE runs of the simplest scripts, against this build's programs
+OUT=$t/o SMOKE=1 PEERDIR=$t/none bash "$b/copy.sh" "$build/apps" > "$t/out" 2>&1 &&
+  grep -q '^| [0-9]*x[0-9]*x[0-9]* | cpu/rowmajor | .* | PASS |$' "$t/o/copy.md" &&
+  grep -q '^size,variant (block),median_us,' "$t/o/copy.csv" && grep -q 'cpu/zcurve' "$t/o/copy.csv" &&
+  grep -q '^    \[copy-512, exit 0, .*BINDIR/tsr-copybench ' "$t/o/copy.md" &&
+  grep -q '^- copy-bandwidth ceiling: [0-9.]* GB/s' "$t/o/copy.md" &&
+  ok "copy.sh SMOKE: table, CSV, ceiling and the command" || no "copy.sh SMOKE"
+OUT=$t/o SMOKE=1 bash "$b/halo.sh" "$build/apps" > "$t/out" 2>&1 &&
+  grep -q '^| 2 | CPU | cpu | .* | PASS |$' "$t/o/halo.md" && ok "halo.sh SMOKE: 2 ranks" || no "halo.sh SMOKE"
+
+# stencil: ours (verified rows, one FAIL row faster than the rest) beside the original (header
+# lines, a row whose own check failed at the small size, an error row)
+r=$t/stencil-raw
+mkdir -p "$r"
+printf 'date: 2026-01-01T00:00:00Z\ngpus: 1\ndevice: TestGPU\n' > "$r/info.txt"
+printf 'BINDIR/tsr-stencil laplap\n' > "$r/commands.txt"
+printf 'ours-laplap-it1 0 3\n' > "$r/steps.txt"
+: > "$r/notes.txt"
+H=name,precision,domain_x,domain_y,domain_z,blocks_x,blocks_y,blocks_z,threads_x,threads_y,threads_z,average_us,median_us,min_us,max_us,variant,device,ranks,iterations,bytes_per_step,gbs,copy_gbs,pct_copy,verify,max_err,note
+cat > "$r/ours-laplap-it1.csv" <<EOF
+$H
+laplap-regular-jwindow-j8,double,512,512,64,4,64,1,64,2,1,101,100.0,99,110,cuda/regular/jwindow,GPU,1,1,268435456,2684,2684.35,,PASS,0,ok
+laplap-regular-jwindow-j4,double,512,512,64,4,64,1,64,2,1,51,50.0,49,60,cuda/regular/jwindow,GPU,1,1,268435456,5000,2684.35,,FAIL,1,bad
+laplap-unstr-jwindow-proto-j4,double,512,512,64,4,64,1,32,4,1,121,120.0,119,130,cuda/unstr/jwindow-proto,GPU,1,1,268435456,2000,2684.35,,PASS,0,ok
+EOF
+cat > "$r/orig-verify.csv" <<'EOF'
+Benchmark , Precision, Domain size,,, Blocks ,,, Threads ,,, Kernel-only execution time
+laplap-regular-idxvar , double, 36, 36, 16, 1, 1, 1, 32, 1, 8, 5, 5, 5, 5
+laplap-unstr-naive-z-curves-4 , double, 36, 36, 16, 1, 1, 1, 32, 1, 8, 5, 5, 5, 5, (Error)
+EOF
+cat > "$r/orig-laplap.csv" <<'EOF'
+laplap-regular-idxvar , double, 512, 512, 64, 2, 508, 64, 256, 1, 1, 126, 125, 120, 130
+laplap-regular-naive , double, 512, 512, 64, 2, 508, 64, 256, 1, 1, 90, 80, 70, 100, (Error)
+laplap-unstr-naive-z-curves-4 , double, 512, 512, 64, 2, 508, 64, 256, 1, 1, 90, 90, 90, 90
+laplap-unstr-idxvar-z-curves-4 , double, 512, 512, 64, 2, 508, 64, 256, 1, 1, 150, 150, 140, 160
+EOF
+python3 "$b/tables.py" stencil "$r" "$t/s.csv" "$t/s.md" > "$t/out" 2>&1 &&
+  grep -q '^| laplap | regular | 100.0 | laplap-regular-idxvar 256x1x1 | 125.0 | 80.0 | laplap-regular-jwindow-j8 64x2x1 | 100.0 | 100.0 | 0.80 |$' "$t/s.md" &&
+  grep -q '^| laplap | unstructured | 100.0 | laplap-unstr-idxvar-z-curves-4 256x1x1 | 150.0 | 66.7 | laplap-unstr-jwindow-proto-j4 32x4x1 | 120.0 | 83.3 | 0.80 |$' "$t/s.md" &&
+  grep -q 'left out, failed the original.s own check at 36x36x16: laplap-unstr-naive-z-curves-4' "$t/s.md" &&
+  grep -q '^original,laplap,double,512x512x64,regular,1,laplap-regular-idxvar,.*,best$' "$t/s.csv" &&
+  ok "stencil table: best verified rows, floor, ratio, the original's failed check" ||
+  { cat "$t/s.md" >> "$t/out"; no "stencil table"; }
+
+# airfoil: Tessera's CSV and one OP2 log
+r=$t/airfoil-raw
+mkdir -p "$r"
+cp "$t/stencil-raw/info.txt" "$r/"
+: > "$r/notes.txt"
+cat > "$r/tsr-airfoil.csv" <<'EOF'
+app,variant,device,precision,nx,ny,nz,ranks,runs,median_us,min_us,max_us,mean_us,bytes,gbs,ceiling_gbs,pct_floor,figure,verify
+airfoil,cuda/gather4/aos,GPU,double,720000,1438600,1000,1,3,195000.0,194000,196000,195000,564640064000,2895.6,2990.0,96.8,rms=1.06011e-04,PASS
+EOF
+cat > "$r/op2-atomic_soa-b512.log" <<'EOF'
+ 1000  1.06011e-04 
+Test problem with 720000 cells is within 2.536E-11 % of the expected solution
+This test is considered PASSED
+Airfoil *1 total: 412.6ms
+EOF
+python3 "$b/tables.py" airfoil "$r" "$t/a.csv" "$t/a.md" > "$t/out" 2>&1 &&
+  grep -q '^| OP2 | atomic_soa (512) | 0.4126 | 0.1888 | 45.8 | 1.06011e-04 | PASSED |$' "$t/a.md" &&
+  grep -q '^| Tessera | cuda/gather4/aos (256) | 0.1950 | 0.1888 | 96.8 | 1.06011e-04 | PASS |$' "$t/a.md" &&
+  grep -q '0.195 s against 0.413 s, 2.12x' "$t/a.md" && ok "airfoil table: OP2's log read" ||
+  { cat "$t/a.md" >> "$t/out"; no "airfoil table"; }
+
+# fastsg: Tasmanian's rows and fixed points beside tsr-fastsg's
+r=$t/fastsg-raw
+mkdir -p "$r"
+cp "$t/stencil-raw/info.txt" "$r/"
+printf 'peer not run: nothing\n' > "$r/notes.txt"
+cat > "$r/tsr-gpu.csv" <<'EOF'
+app,variant,device,precision,nx,ny,nz,ranks,runs,median_us,min_us,max_us,mean_us,bytes,gbs,ceiling_gbs,pct_floor,figure,verify
+fastsg,cuda/hier/ichg1,GPU,double,10,8,1862145,1,3,340.0,339,341,340,297943200,876,3000.0,29.2,,PASS
+fastsg,cuda/eval/walk,GPU,double,10,8,1000000,1,3,91000.0,90000,92000,91000,0,0,0,0,1.099e+07 pts/s maxerr=1e-2,PASS
+EOF
+printf 'u(0.52, 0.73) = 0.3018100000   f = 0.30\n' > "$r/tsr-gpu.log"
+cat > "$r/tas.log" <<'EOF'
+tool,mode,D,n,grid_points,eval_points,seconds,points_per_s,max_err
+tasmanian,hier-cuda,10,8,1862145,0,1.834,1.0e6,0.000e+00
+tasmanian,eval-cuda-sparse,10,8,1862145,20000,0.42,47400,1.0e-02
+# u(0.52, 0.73) = 0.3018100000   reference 0.30181   f = 0.3
+EOF
+python3 "$b/tables.py" fastsg "$r" "$t/f.csv" "$t/f.md" > "$t/out" 2>&1 &&
+  grep -q '^| hierarchization, GPU | hier-cuda | 1.834 s | cuda/hier/ichg1 | 0.00034 s | 5394.1x |$' "$t/f.md" &&
+  grep -q '^| evaluation, GPU | eval-cuda-sparse | 47.4K pts/s | cuda/eval/walk | 11M pts/s | 231.9x |$' "$t/f.md" &&
+  grep -q '^- point 1: Tasmanian 0.3018100000, Tessera 0.3018100000: agree' "$t/f.md" &&
+  grep -q '^- peer not run: nothing$' "$t/f.md" && ok "fastsg table beside Tasmanian" ||
+  { cat "$t/f.md" >> "$t/out"; no "fastsg table"; }
+
+# a missing peer is a note in the table, not a failure
+OUT=$t/o SMOKE=1 PEERDIR=$t/none bash "$b/airfoil.sh" "$build/apps" > "$t/out" 2>&1 &&
+  grep -q "^- peer not run: OP2's airfoil: no .*/none/airfoil_op2_\\*" "$t/o/airfoil.md" &&
+  grep -q '^| Tessera | cpu/ref (-) | ' "$t/o/airfoil.md" && ok "airfoil.sh SMOKE without OP2" ||
+  no "airfoil.sh SMOKE without OP2"
+python3 "$b/tables.py" nosuch "$r" "$t/x.csv" "$t/x.md" > "$t/out" 2>&1 && no "unknown table must fail" ||
+  ok "tables.py: an unknown table is a usage error"
+exit $fail

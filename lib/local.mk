@@ -9,6 +9,9 @@ endif
 include_HEADERS += lib/include/tessera.h
 tsr_include_HEADERS += lib/include/tessera/common.h lib/include/tessera/error.h \
 	lib/include/tessera/device.h lib/include/tessera/cuda.h
+# the node: node-local rank and count, OpenMP threads per rank
+lib_libtessera_la_SOURCES += lib/src/node.c
+tsr_include_HEADERS += lib/include/tessera/node.h
 
 pkgconfigdir = $(libdir)/pkgconfig
 pkgconfig_DATA = lib/tessera.pc

@@ -240,7 +240,7 @@ static int fastsg_print_points(fastsg_app_t *app, const double *pts, int npts) {
     printf("u(");
     for (int t = 0; t < D; t++) printf("%s%.17g", t ? ", " : "", pts[k * D + t]);
     double u = app->prec == TSR_FLOAT ? ((float *)r)[k] : ((double *)r)[k];
-    printf(") = %.10f   f = %.10f\n", u, fastsg_fun_eval(app->fun, pts + k * D, D));
+    printf(") = %.17g   f = %.17g\n", u, fastsg_fun_eval(app->fun, pts + k * D, D));
   }
   fflush(stdout);
   free(x);

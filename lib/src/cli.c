@@ -94,7 +94,7 @@ static void tsr__usage_table(const tsr_opt_t *t, int n, FILE *f) {
     else
       snprintf(left, sizeof left, "    --%s%s%s", t[i].name, t[i].metavar ? " " : "",
                t[i].metavar ? t[i].metavar : "");
-    fprintf(f, "  %-28s %s\n", left, t[i].help ? t[i].help : "");
+    fprintf(f, "  %-28s %s%s\n", left, strlen(left) < 28 ? "" : " ", t[i].help ? t[i].help : "");
   }
 }
 

@@ -105,8 +105,8 @@ int tsr_node_omp_threads(MPI_Comm comm, int *threads, char *why, size_t nwhy) {
     snprintf(why, nwhy, "%d core%s / %d rank%s on this node", ncores, ncores == 1 ? "" : "s",
              nranks, nranks == 1 ? "" : "s");
   else
-    snprintf(why, nwhy, "this rank's share of the %d core%s bound to it, %d ranks on this node",
-             ncores, ncores == 1 ? "" : "s", nranks);
+    snprintf(why, nwhy, "bound to %d core%s, %d rank%s on this node", ncores,
+             ncores == 1 ? "" : "s", nranks, nranks == 1 ? "" : "s");
 #else
   *threads = 1;
   snprintf(why, nwhy, "built without OpenMP");

@@ -344,7 +344,7 @@ int main(int argc, char **argv) {
         printf(", values from %s:/values%s\n", app.input,
                app.have_fx ? ", f at the points from /point_values" : " (f unknown: no error)");
       else
-        printf(", function %s, analytic error bound %.4e\n", app.function,
+        printf(", function %s, analytic error bound %.17g\n", app.function,
                fastsg_fun_bound(app.fun, app.dim, app.level));
       if (cli.verify)
         printf("tsr-fastsg: evaluation variants are verified against cpu/eval/plain at %lld "

@@ -18,6 +18,8 @@ static int mk_main(int argc, char **argv) {
   tsr_cli_t cli;
   tsr_cli_init(&cli, "tsr-mkairfoil",
                "write OP2's NACA0012 C-mesh (or convert OP2's new_grid.dat) to OP2's HDF5 layout");
+  cli.options = TSR_CLI_OUTPUT | TSR_CLI_QUIET;
+  cli.single_rank = 1;
   int64_t size[3] = {400, 600, 1};
   const char *dat = NULL, *from_dat = NULL;
   int exact = 0;
@@ -57,11 +59,7 @@ static int mk_main(int argc, char **argv) {
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   tsr_error_set_progname("tsr-mkairfoil");
-  int size;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int rc = size == 1 ? mk_main(argc, argv)
-                     : TSR_RAISE(TSR_ERR_ARG, "tsr-mkairfoil runs on one rank (got %d)", size);
-  TSR_CALL_ABORT(MPI_COMM_WORLD, rc);
+  TSR_CALL_ABORT(MPI_COMM_WORLD, mk_main(argc, argv)); /* refuses more than one rank */
   MPI_Finalize();
   return 0;
 }

@@ -194,8 +194,9 @@ int main(int argc, char **argv) {
   tsr_cli_t cli;
   tsr_cli_init(&cli, "tsr-mkinput",
                "Write a regular grid (grid) or an X-Y-unstructured grid with neighbour tables "
-               "(xygrid) to HDF5.\nUsage: tsr-mkinput grid|xygrid -o FILE.h5 [options]");
-  cli.options = TSR_CLI_OUTPUT;
+               "(xygrid) to HDF5.");
+  cli.args = "grid|xygrid";
+  cli.options = TSR_CLI_OUTPUT | TSR_CLI_QUIET;
   mk_opts_t o;
   memset(&o, 0, sizeof o);
   o.size[0] = 64;

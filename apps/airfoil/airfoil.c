@@ -94,7 +94,7 @@ static tsr_verify_t af_check(int standard, airfoil_prec_t prec, const double *rm
             printf("  iteration %d: rms %s, OP2 prints %s\n", 100 * k + 100, got, af_op2_history[k]);
         }
       }
-    snprintf(note, nnote, "OP2 reference: |rms/%.7e-1| = %.1e (< %.0e)", want, err, tol);
+    snprintf(note, nnote, "OP2 reference: |rms/%.17g-1| = %.1e (< %.0e)", want, err, tol);
     return ok ? TSR_VERIFY_PASS : TSR_VERIFY_FAIL;
   }
   if (!ref) return TSR_VERIFY_NA;
@@ -368,7 +368,7 @@ static int af_main(int argc, char **argv) {
       row.time = tsr_stats(times, cli.runs);
       row.bytes = af_floor_bytes(gcount, real) * niter;
       if (tsr_bandwidth_ceiling(&dev, &row.ceiling)) tsr_error_clear(), row.ceiling = 0;
-      snprintf(row.figure, sizeof row.figure, "rms=%.5e", niter > 0 ? rms[niter - 1] : 0.0);
+      snprintf(row.figure, sizeof row.figure, "rms=%.17g", niter > 0 ? rms[niter - 1] : 0.0);
       if (sel[s] == AIRFOIL_V_CPU_REF && !(standard && niter >= 1000)) {
         row.verify = cli.verify ? TSR_VERIFY_NA : TSR_VERIFY_SKIPPED;
         snprintf(row.note, sizeof row.note, "the reference of the other variants");

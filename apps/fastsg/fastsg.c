@@ -240,7 +240,7 @@ static int fastsg_print_points(fastsg_app_t *app, const double *pts, int npts) {
     printf("u(");
     for (int t = 0; t < D; t++) printf("%s%.17g", t ? ", " : "", pts[k * D + t]);
     double u = app->prec == TSR_FLOAT ? ((float *)r)[k] : ((double *)r)[k];
-    printf(") = %.10f   f = %.10f\n", u, fastsg_fun_eval(app->fun, pts + k * D, D));
+    printf(") = %.17g   f = %.17g\n", u, fastsg_fun_eval(app->fun, pts + k * D, D));
   }
   fflush(stdout);
   free(x);
@@ -344,7 +344,7 @@ int main(int argc, char **argv) {
         printf(", values from %s:/values%s\n", app.input,
                app.have_fx ? ", f at the points from /point_values" : " (f unknown: no error)");
       else
-        printf(", function %s, analytic error bound %.4e\n", app.function,
+        printf(", function %s, analytic error bound %.17g\n", app.function,
                fastsg_fun_bound(app.fun, app.dim, app.level));
       if (cli.verify)
         printf("tsr-fastsg: evaluation variants are verified against cpu/eval/plain at %lld "

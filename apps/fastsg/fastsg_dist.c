@@ -23,16 +23,6 @@
 
 /* ------------------------------------------------------------ memory */
 
-static int fastsg_node_ranks(MPI_Comm comm) {
-  MPI_Comm node;
-  int n = 1;
-  if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-    MPI_Comm_size(node, &n);
-    MPI_Comm_free(&node);
-  }
-  return n;
-}
-
 /* Free memory of this rank's GPU (0 when none can be selected). */
 static double fastsg_gpu_free(const fastsg_app_t *app) {
   tsr_device_t dev;
@@ -54,7 +44,8 @@ int fastsg_check_memory(fastsg_app_t *app) {
   const double N = fastsg_grid_count(app->dim, app->level), es = (double)app->es;
   const double gib = 1073741824.0, P = app->size;
   const double have = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-  const int node = fastsg_node_ranks(app->comm);
+  int node = 1;
+  TSR_CALL(tsr_node_split(app->comm, NULL, NULL, &node));
   const double whole = 3 * N * es, dist = 2 * N * es / P + 6 * 1.2 * N * es / P;
   const double gpu = app->any_cuda && app->do_hier ? fastsg_gpu_free(app) : 0;
   const int whole_gpu_ok = gpu == 0 || 2 * N * es < 0.95 * gpu;

@@ -17,14 +17,6 @@ static int rank0;
     if (rank0) printf(__VA_ARGS__); \
   } while (0)
 
-static void usage(FILE *fp) {
-  fprintf(fp, "Usage: tsr-info [--help] [--version] FILE.h5\n"
-              "Summarise a Tessera or OP2 HDF5 file: kind, sets, maps (index ranges), dats\n"
-              "(min/max per component), constants, grid fields and provenance.\n"
-              "Every dataset is checked (shape, type, index range); the first problem is\n"
-              "reported on one line and the exit status is 1.\n");
-}
-
 /* min/max of n values of type t, component by component (dim columns),
  * reduced over comm into mn[dim], mx[dim]. */
 static void minmax(MPI_Comm comm, const void *data, tsr_dtype_t t, tsr_idx_t rows, int dim,
@@ -95,7 +87,7 @@ static int raw_rows(tsr_file_t *f, const char *name, int is_map, tsr_idx_t limit
                        mx[0], (long long)limit);
     } else {
       OUT("  dat %-12s [%lld, %d] %-6s set unknown\n", name, (long long)d[0], dim, tsr_dtype_name(t));
-      for (int k = 0; k < dim; k++) OUT("      [%d] min %-14.7g max %.7g\n", k, mn[k], mx[k]);
+      for (int k = 0; k < dim; k++) OUT("      [%d] min %-24.17g max %.17g\n", k, mn[k], mx[k]);
     }
   }
   free(buf);
@@ -164,7 +156,7 @@ static int mesh_info(tsr_file_t *f) {
       minmax(comm, d->data, d->type, dim == d->dim ? s->size : 0, dim, mn, mx);
       OUT("  dat %-12s on %-8s [%lld, %d] %s\n", d->name, s->name, (long long)s->global_size,
           d->dim, tsr_dtype_name(toc.dats[i].type));
-      for (int k = 0; k < dim; k++) OUT("      [%d] min %-14.7g max %.7g\n", k, mn[k], mx[k]);
+      for (int k = 0; k < dim; k++) OUT("      [%d] min %-24.17g max %.17g\n", k, mn[k], mx[k]);
     }
     for (int i = 0; !rc && i < toc.ndats; i++)
       if (!toc.dats[i].set) rc = raw_rows(f, toc.dats[i].name, 0, largest);
@@ -174,7 +166,7 @@ static int mesh_info(tsr_file_t *f) {
     for (int i = 0; i < tsr_mesh_nconsts(m); i++) {
       const tsr_const_t *c = tsr_mesh_const(m, i);
       OUT("  %-16s", c->name);
-      for (int k = 0; k < c->dim; k++) OUT(" %.10g", c->data[k]);
+      for (int k = 0; k < c->dim; k++) OUT(" %.17g", c->data[k]);
       OUT("\n");
     }
   }
@@ -203,7 +195,7 @@ static int field_info(tsr_file_t *f, const char *name, tsr_idx_t nz, tsr_idx_t p
              : tsr_xygrid_read_field(f, xy, name, TSR_DOUBLE, z0, nzl, buf);
   if (!rc) {
     minmax(comm, buf, TSR_DOUBLE, nzl * plane, 1, &mn, &mx);
-    OUT("  field %-12s min %-14.7g max %.7g\n", name, mn, mx);
+    OUT("  field %-12s min %-24.17g max %.17g\n", name, mn, mx);
   }
   free(buf);
   TSR_CALL(rc);
@@ -270,35 +262,28 @@ int main(int argc, char **argv) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   rank0 = rank == 0;
-  tsr_error_set_progname(argv[0]);
-  const char *path = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      if (rank0) usage(stdout);
-      MPI_Finalize();
-      return 0;
-    }
-    if (strcmp(argv[i], "--version") == 0) {
-      OUT("tsr-info (%s) %s\n", PACKAGE_NAME, TSR_GIT_DESCRIBE);
-      MPI_Finalize();
-      return 0;
-    }
-    if (argv[i][0] == '-' || path) {
-      if (rank0) {
-        fprintf(stderr, "tsr-info: error: unexpected argument '%s'\n", argv[i]);
-        usage(stderr);
-      }
-      MPI_Finalize();
-      return 2;
-    }
-    path = argv[i];
-  }
-  if (!path) {
-    if (rank0) usage(stderr);
+  tsr_cli_t cli;
+  tsr_cli_init(&cli, "tsr-info",
+               "Summarise a Tessera or OP2 HDF5 file: kind, sets, maps (index ranges), dats\n"
+               "(min/max per component), constants, grid fields and provenance.\n"
+               "Every dataset is checked (shape, type, index range); the first problem is\n"
+               "reported on one line and the exit status is 1.");
+  cli.options = 0; /* no common options: --help and --version only */
+  cli.args = "FILE.h5";
+  const char *pos[1];
+  int npos = 0;
+  TSR_CALL_ABORT(MPI_COMM_WORLD,
+                 tsr_cli_parse(&cli, argc, argv, NULL, 0, MPI_COMM_WORLD, pos, 1, &npos));
+  if (cli.exit_now) {
     MPI_Finalize();
-    return 2;
+    return 0;
   }
-  TSR_CALL_ABORT(MPI_COMM_WORLD, info(MPI_COMM_WORLD, path));
+  /* npos is the same on every rank: the error is collective */
+  if (npos != 1) {
+    int rc = TSR_RAISE(TSR_ERR_ARG, "no file given: tsr-info FILE.h5 (see tsr-info --help)");
+    TSR_CALL_ABORT(MPI_COMM_WORLD, tsr_error_agree(MPI_COMM_WORLD, rc));
+  }
+  TSR_CALL_ABORT(MPI_COMM_WORLD, info(MPI_COMM_WORLD, pos[0]));
   MPI_Finalize();
   return 0;
 }

@@ -156,6 +156,8 @@ static int bench(int argc, char **argv, int *failures) {
   tsr_cli_init(&B.cli, "tsr-layoutbench",
                "the Noarr paper's layout experiments: tiled matmul over layout combinations, "
                "layout transforms, constant vs run-time extents");
+  B.cli.options &= ~(unsigned)(TSR_CLI_INPUT | TSR_CLI_OUTPUT); /* reads and writes no file */
+  B.cli.single_rank = 1;
   B.cli.iterations = 100;
   B.cli.warmup = 1;
   B.tile = TSR_LAYOUT_TILE;
@@ -166,9 +168,12 @@ static int bench(int argc, char **argv, int *failures) {
   B.verify_full = 2048;
   B.verify_rows = 24;
   B.stencil_runs = 3;
-  const char *sizes = "1008,10080", *stencil = "32x32x1048576";
+  /* defaults by device: the GPU's (documented) sizes, or sizes a CPU run
+   * finishes in well under a minute with */
+  const char *sizes = NULL, *stencil = NULL;
   tsr_opt_t opts[] = {
-      {"size", 0, TSR_OPT_STRING, &sizes, "N[,N..]", "square matrix sizes (default 1008,10080)"},
+      {"size", 0, TSR_OPT_STRING, &sizes, "N[,N..]",
+       "square matrix sizes (default " LB_GPU_SIZES " on a GPU, " LB_CPU_SIZES " on the CPU)"},
       {"tile", 0, TSR_OPT_INT, &B.tile, "T", "tile side of RC, CR, RR, CC (power of two, default 16)"},
       {"align", 0, TSR_OPT_LONG, &B.align, "A", "alignment of R and C rows/columns, elements (default 1)"},
       {"cpu-max-n", 0, TSR_OPT_LONG, &B.cpu_max_n, "N", "skip CPU matmuls above this N (default 2048)"},
@@ -179,7 +184,8 @@ static int bench(int argc, char **argv, int *failures) {
        "verify every row up to this N, sampled rows above (default 2048)"},
       {"verify-rows", 0, TSR_OPT_INT, &B.verify_rows, "R", "rows verified above --verify-full (default 24)"},
       {"stencil-size", 0, TSR_OPT_STRING, &stencil, "NXxNYxNZ",
-       "stencil grid, x fastest (default 32x32x1048576, the constant builds' shape)"},
+       "stencil grid, x fastest (default " LB_GPU_STENCIL ", the constant builds' shape, on a "
+       "GPU machine; " LB_CPU_STENCIL " on the CPU)"},
       {"stencil-runs", 0, TSR_OPT_INT, &B.stencil_runs, "N",
        "timed runs of --iterations sweeps per stencil build (default 3)"},
   };
@@ -193,9 +199,10 @@ static int bench(int argc, char **argv, int *failures) {
     if (rank == 0) tsr_variant_list(table, nv, stdout);
     return TSR_SUCCESS;
   }
-  int size;
-  MPI_Comm_size(comm, &size);
-  TSR_CHECK(size == 1, TSR_ERR_ARG, "tsr-layoutbench runs on one rank (got %d)", size);
+  const int gpu = strcmp(B.cli.device, "cuda") == 0 ||
+                  (strcmp(B.cli.device, "auto") == 0 && tsr_device_cuda_count() > 0);
+  if (!sizes) sizes = gpu ? LB_GPU_SIZES : LB_CPU_SIZES;
+  if (!stencil) stencil = gpu ? LB_GPU_STENCIL : LB_CPU_STENCIL;
   TSR_CALL(parse_sizes(sizes, &B));
   TSR_CALL(tsr_parse_size3(stencil, B.stencil));
   TSR_CHECK(B.tile >= 1 && B.tile <= TSR_LAYOUT_MAX_TILE && (B.tile & (B.tile - 1)) == 0,
@@ -209,19 +216,15 @@ static int bench(int argc, char **argv, int *failures) {
   TSR_CHECK(B.stencil[0] >= 3 && B.stencil[1] >= 3 && B.stencil[2] >= 3, TSR_ERR_ARG,
             "option --stencil-size: every extent must be >= 3");
   const char *spec = B.cli.variants;
-  if (!spec) {
-    int cuda = strcmp(B.cli.device, "cuda") == 0 ||
-               (strcmp(B.cli.device, "auto") == 0 && tsr_device_cuda_count() > 0);
-    spec = cuda ? "cuda/*" : "cpu/*";
-  }
+  if (!spec) spec = gpu ? "cuda/*" : "cpu/*";
   int *sel = malloc(sizeof(int) * NVAR), nsel = 0;
   TSR_CHECK(sel, TSR_ERR_ALLOC, "out of memory");
   int rc = tsr_variant_select(table, nv, spec, sel, &nsel);
   if (!rc) rc = tsr_report_create(&B.rep);
   if (!rc && !B.cli.quiet)
-    printf("tsr-layoutbench: %d variants; sizes %s; tile %d; %d warm-up + up to %d timed runs "
-           "(CPU matmul %d), %g s per variant at most\n",
-           nsel, sizes, B.tile, B.cli.warmup, B.cli.runs, B.cpu_runs, B.max_seconds);
+    printf("tsr-layoutbench: %d variants; sizes %s; stencil %s; tile %d; %d warm-up + up to %d "
+           "timed runs (CPU matmul %d), %g s per variant at most\n",
+           nsel, sizes, stencil, B.tile, B.cli.warmup, B.cli.runs, B.cpu_runs, B.max_seconds);
   if (!rc) rc = lb_matmul_run(&B, table, sel, nsel);
   if (!rc) rc = lb_stencil_run(&B, table, sel, nsel);
   if (!rc) {

@@ -21,6 +21,14 @@ enum {
 
 #define LB_MAXSIZES 16
 
+/* Default sizes (--size, --stencil-size): on a GPU machine the seed's
+ * (docs/LAYOUTBENCH.md), on the CPU ones that finish in under a minute on
+ * two cores. */
+#define LB_GPU_SIZES "1008,10080"
+#define LB_GPU_STENCIL "32x32x1048576"
+#define LB_CPU_SIZES "256"
+#define LB_CPU_STENCIL "32x32x4096"
+
 typedef struct {
   tsr_cli_t cli;
   int64_t sizes[LB_MAXSIZES]; /* matrix sizes N (square: M = N = K) */

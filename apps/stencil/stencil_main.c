@@ -112,8 +112,8 @@ static int st_main(int argc, char **argv) {
   MPI_Comm_size(comm, &nranks);
   tsr_cli_t cli;
   tsr_cli_init(&cli, "tsr-stencil",
-               "laplap, hdiff and fastwaves on regular and X-Y-unstructured grids.\n"
-               "Usage: tsr-stencil laplap|hdiff|fastwaves [options]");
+               "laplap, hdiff and fastwaves on regular and X-Y-unstructured grids.");
+  cli.args = "laplap|hdiff|fastwaves";
   st_opts_t o = {"128x1x8", "zcurve", "no", "yes", "soa", "double", "8", 4, 8, STENCIL_FW_FLAT_LIMIT, 1,
                  {64, 64, 16}, "staged"};
   const tsr_opt_t opts[] = {

@@ -4,6 +4,7 @@
 #include "tessera/common.h"
 #include "tessera/error.h"
 #include "tessera/device.h"
+#include "tessera/node.h"
 #include "tessera/cli.h"
 #include "tessera/variant.h"
 #include "tessera/report.h"

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "tessera/cli.h"
 #include "tessera/error.h"
+#include "tessera/node.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -59,7 +60,7 @@ static int tsr__parse_long(const char *flag, const char *s, long long lo, long l
 enum { TSR__NCOMMON = 11 };
 static const unsigned tsr__common_bit[TSR__NCOMMON] = {
     TSR_CLI_INPUT, TSR_CLI_OUTPUT, TSR_CLI_VARIANTS, TSR_CLI_VARIANTS, TSR_CLI_DEVICE,
-    TSR_CLI_ITERATIONS, TSR_CLI_RUNS, TSR_CLI_RUNS, TSR_CLI_CSV, TSR_CLI_VERIFY, 0};
+    TSR_CLI_ITERATIONS, TSR_CLI_RUNS, TSR_CLI_RUNS, TSR_CLI_CSV, TSR_CLI_VERIFY, TSR_CLI_QUIET};
 static int tsr__common(tsr_cli_t *c, tsr_opt_t t[TSR__NCOMMON]) {
   tsr_opt_t tab[TSR__NCOMMON] = {
       {"input", 'i', TSR_OPT_STRING, &c->input, "FILE.h5", "read the input from an HDF5 file"},
@@ -74,11 +75,13 @@ static int tsr__common(tsr_cli_t *c, tsr_opt_t t[TSR__NCOMMON]) {
       {"csv", 0, TSR_OPT_STRING, &c->csv, "FILE", "write one CSV row per variant (docs/CSV.md)"},
       {"verify", 0, TSR_OPT_FLAG, &c->verify, NULL,
        "verify every variant against the reference (default; --no-verify to skip)"},
-      {"quiet", 'q', TSR_OPT_FLAG, &c->quiet, NULL, "print only the result table and errors"},
+      {"quiet", 'q', TSR_OPT_FLAG, &c->quiet, NULL,
+       c->options & TSR_CLI_VARIANTS ? "print only the result table and errors"
+                                     : "print only errors"},
   };
   int n = 0;
   for (int i = 0; i < TSR__NCOMMON; i++)
-    if (!tsr__common_bit[i] || (c->options & tsr__common_bit[i])) t[n++] = tab[i];
+    if (c->options & tsr__common_bit[i]) t[n++] = tab[i];
   return n;
 }
 
@@ -91,7 +94,7 @@ static void tsr__usage_table(const tsr_opt_t *t, int n, FILE *f) {
     else
       snprintf(left, sizeof left, "    --%s%s%s", t[i].name, t[i].metavar ? " " : "",
                t[i].metavar ? t[i].metavar : "");
-    fprintf(f, "  %-28s %s\n", left, t[i].help ? t[i].help : "");
+    fprintf(f, "  %-28s %s%s\n", left, strlen(left) < 28 ? "" : " ", t[i].help ? t[i].help : "");
   }
 }
 
@@ -99,7 +102,10 @@ void tsr_cli_usage(const tsr_cli_t *cli, const tsr_opt_t *opts, int nopts, FILE 
   tsr_cli_t copy = *cli;
   tsr_opt_t common[TSR__NCOMMON];
   int ncommon = tsr__common(&copy, common);
-  fprintf(f, "Usage: %s [OPTIONS]\n%s\n\n", cli->prog, cli->summary ? cli->summary : "");
+  fprintf(f, "Usage: %s [OPTIONS]%s%s\n%s\n", cli->prog, cli->args ? " " : "",
+          cli->args ? cli->args : "", cli->summary ? cli->summary : "");
+  if (cli->single_rank) fprintf(f, "Runs on one rank: refuses to start on more.\n");
+  fprintf(f, "\n");
   if (nopts > 0) {
     fprintf(f, "Options of %s:\n", cli->prog);
     tsr__usage_table(opts, nopts, f);
@@ -195,12 +201,8 @@ static int tsr__set(const tsr_opt_t *o, const char *val) {
   return TSR_SUCCESS;
 }
 
-int tsr_cli_parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, int nopts,
-                  MPI_Comm comm, const char **pos, int maxpos, int *npos) {
-  int rank = 0, init = 0;
-  MPI_Initialized(&init);
-  if (init) MPI_Comm_rank(comm, &rank);
-  tsr_error_set_progname(cli->prog);
+static int tsr__parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, int nopts,
+                      int rank, const char **pos, int maxpos, int *npos) {
   /* command line for provenance */
   size_t used = 0;
   cli->command_line[0] = '\0';
@@ -220,13 +222,14 @@ int tsr_cli_parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, 
       cli->exit_now = 1;
       return TSR_SUCCESS;
     }
-    if (strcmp(a, "--version") == 0) {
+    if (strcmp(a, "--version") == 0) { /* the one version format */
       if (rank == 0) printf("%s (Tessera) %s [%s]\n", cli->prog, PACKAGE_VERSION, TSR_GIT_DESCRIBE);
       cli->exit_now = 1;
       return TSR_SUCCESS;
     }
     if (a[0] != '-' || a[1] == '\0') {
-      TSR_CHECK(npos && *npos < maxpos, TSR_ERR_ARG, "unexpected argument '%s' (see --help)", a);
+      TSR_CHECK(npos && *npos < maxpos, TSR_ERR_ARG, "unexpected argument '%s' (see %s --help)", a,
+                cli->prog);
       pos[(*npos)++] = a;
       continue;
     }
@@ -264,5 +267,28 @@ int tsr_cli_parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, 
   TSR_CHECK(strcmp(cli->device, "auto") == 0 || strcmp(cli->device, "cpu") == 0 ||
                 strcmp(cli->device, "cuda") == 0,
             TSR_ERR_ARG, "option --device: expected auto, cpu or cuda, got '%s'", cli->device);
+  return TSR_SUCCESS;
+}
+
+int tsr_cli_parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, int nopts,
+                  MPI_Comm comm, const char **pos, int maxpos, int *npos) {
+  int rank = 0, size = 1, init = 0, fin = 0;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  if (init && !fin) MPI_Comm_rank(comm, &rank), MPI_Comm_size(comm, &size);
+  tsr_error_set_progname(cli->prog);
+  /* every rank parses the same argv: one agreed error, printed once */
+  int rc = tsr__parse(cli, argc, argv, opts, nopts, rank, pos, maxpos, npos);
+  if (!rc && !cli->exit_now && cli->single_rank && size > 1)
+    rc = TSR_RAISE(TSR_ERR_ARG, "%s runs on one rank, not %d: start it without mpirun or with -np 1",
+                   cli->prog, size);
+  TSR_CALL(tsr_error_agree(comm, rc));
+  if (cli->exit_now) return TSR_SUCCESS;
+  TSR_CALL(tsr_node_omp_threads(comm, &cli->omp_threads, cli->omp_why, sizeof cli->omp_why));
+  if (rank == 0 && !cli->quiet && !cli->list_variants && (cli->options & TSR_CLI_DEVICE)) {
+    printf("%s: %d rank%s, %d OpenMP thread%s per rank (%s)\n", cli->prog, size,
+           size == 1 ? "" : "s", cli->omp_threads, cli->omp_threads == 1 ? "" : "s", cli->omp_why);
+    fflush(stdout);
+  }
   return TSR_SUCCESS;
 }

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "tessera/device.h"
 #include "tessera/error.h"
+#include "tessera/node.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +73,8 @@ int tsr_device_select(MPI_Comm comm, tsr_devkind_t want, tsr_device_t *out) {
 #ifdef TSR_HAVE_CUDA
   int n = tsr_device_cuda_count();
   TSR_CHECK(n > 0, TSR_ERR_NODEVICE, "a CUDA variant was asked for but no CUDA device is visible");
-  MPI_Comm node;
   int local = 0;
-  TSR_CALL_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-  MPI_Comm_rank(node, &local);
-  MPI_Comm_free(&node);
+  TSR_CALL(tsr_node_split(comm, NULL, &local, NULL));
   out->kind = TSR_DEV_CUDA;
   out->id = local % n;
   TSR_CALL_CUDA(cudaSetDevice(out->id));

@@ -1,6 +1,9 @@
 /* check_cli: the shared command line, variant selection, statistics and CSV. */
 #include <unistd.h>
 #include "tsr_check.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #define NARGS(a) ((int)(sizeof(a) / sizeof(a[0])))
 
@@ -100,6 +103,57 @@ START_TEST(test_options_mask) {
 }
 END_TEST
 
+/* A program without variants or other common options: --list-variants and
+ * -q are unknown; a single-rank program's --help says so; --version has the
+ * one format. */
+START_TEST(test_no_common_options) {
+  tsr_cli_t c;
+  tsr_cli_init(&c, "p", "summary");
+  c.options = 0;
+  c.single_rank = 1;
+  c.args = "FILE.h5";
+  char *a1[] = {"p", "--list-variants"};
+  ck_assert_int_eq(tsr_cli_parse(&c, 2, a1, NULL, 0, MPI_COMM_WORLD, NULL, 0, NULL), TSR_ERR_ARG);
+  ck_assert(strstr(tsr_error_message(), "unknown option '--list-variants'") != NULL);
+  tsr_error_clear();
+  char *a2[] = {"p", "-q"};
+  ck_tsr_fails(tsr_cli_parse(&c, 2, a2, NULL, 0, MPI_COMM_WORLD, NULL, 0, NULL), TSR_ERR_ARG);
+  const char *pos[1];
+  int npos = 0;
+  char *a3[] = {"p", "f.h5"};
+  ck_tsr(tsr_cli_parse(&c, 2, a3, NULL, 0, MPI_COMM_WORLD, pos, 1, &npos)); /* one rank: runs */
+  ck_assert_int_eq(npos, 1);
+  char path[256];
+  tsr_test_tmpname(path, sizeof path, "usage1");
+  FILE *f = fopen(path, "w+");
+  tsr_cli_usage(&c, NULL, 0, f);
+  rewind(f);
+  char buf[4096];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  buf[n] = 0;
+  fclose(f);
+  unlink(path);
+  ck_assert(strstr(buf, "Usage: p [OPTIONS] FILE.h5\n") && strstr(buf, "Runs on one rank"));
+  ck_assert(!strstr(buf, "--quiet") && !strstr(buf, "--list-variants") && !strstr(buf, "--input"));
+  ck_assert(strstr(buf, "--help") && strstr(buf, "--version"));
+}
+END_TEST
+
+/* After a parse the rank runs the OpenMP threads it was given, >= 1. */
+START_TEST(test_omp_threads) {
+  tsr_cli_t c;
+  tsr_cli_init(&c, "p", "");
+  c.quiet = 1;
+  char *a[] = {"p"};
+  ck_tsr(tsr_cli_parse(&c, 1, a, NULL, 0, MPI_COMM_WORLD, NULL, 0, NULL));
+  ck_assert_int_ge(c.omp_threads, 1);
+  ck_assert(c.omp_why[0] != '\0');
+#ifdef _OPENMP
+  ck_assert_int_eq(omp_get_max_threads(), c.omp_threads);
+#endif
+}
+END_TEST
+
 static const tsr_variant_t table[] = {
     {"cpu/ref", TSR_DEV_CPU, "reference", 0},
     {"cpu/zcurve", TSR_DEV_CPU, "", 1},
@@ -196,6 +250,8 @@ static Suite *cli_suite(void) {
   tcase_add_test(tc, test_app_options);
   tcase_add_test(tc, test_bad_flags);
   tcase_add_test(tc, test_options_mask);
+  tcase_add_test(tc, test_no_common_options);
+  tcase_add_test(tc, test_omp_threads);
   tcase_add_test(tc, test_variant_select);
   tcase_add_test(tc, test_stats);
   tcase_add_test(tc, test_csv);

@@ -3,8 +3,9 @@
  * Common flags: --help, --version, --list-variants, --variant NAME[,NAME…]
  * (or "all", or shell patterns such as 'cuda/…'), -i/--input FILE.h5,
  * -o/--output FILE.h5, --csv FILE, --iterations N, --runs N, --warmup N,
- * --device auto|cpu|cuda, --verify/--no-verify, --quiet.
- * A program adds its own options through a table of tsr_opt_t.
+ * --device auto|cpu|cuda, --verify/--no-verify, --quiet. A program takes
+ * only those it honours (tsr_cli_t.options) and adds its own through a
+ * table of tsr_opt_t; --help lists exactly what it accepts.
  */
 #ifndef TESSERA_CLI_H
 #define TESSERA_CLI_H
@@ -39,8 +40,9 @@ typedef struct {
 
 /* Which common options a program takes (tsr_cli_t.options). A program
  * clears the bits of the options it does not implement: they are then
- * neither shown by --help nor accepted. --help, --version and --quiet are
- * always there. */
+ * neither shown by --help nor accepted ("unknown option", exit status 1).
+ * A program without variants clears TSR_CLI_VARIANTS, so --list-variants is
+ * unknown to it. --help and --version are always there. */
 enum {
   TSR_CLI_INPUT = 1 << 0,      /* -i/--input */
   TSR_CLI_OUTPUT = 1 << 1,     /* -o/--output */
@@ -50,13 +52,18 @@ enum {
   TSR_CLI_RUNS = 1 << 5,       /* --runs, --warmup */
   TSR_CLI_CSV = 1 << 6,        /* --csv */
   TSR_CLI_VERIFY = 1 << 7,     /* --verify/--no-verify */
-  TSR_CLI_ALL = (1 << 8) - 1
+  TSR_CLI_QUIET = 1 << 8,      /* -q/--quiet */
+  TSR_CLI_ALL = (1 << 9) - 1
 };
 
 typedef struct {
   const char *prog;      /* program name, e.g. "tsr-laplap" */
   unsigned options;      /* TSR_CLI_* bits of the common options taken (default all) */
+  int single_rank;       /* 1: runs on one rank; --help says so and tsr_cli_parse
+                            refuses more (default 0) */
   const char *summary;   /* one line shown by --help */
+  const char *args;      /* positional arguments for --help's usage line
+                            ("FILE.h5"), or NULL */
   const char *input;     /* -i FILE.h5 or NULL */
   const char *output;    /* -o FILE.h5 or NULL */
   const char *csv;       /* --csv FILE or NULL */
@@ -69,6 +76,8 @@ typedef struct {
   int quiet;             /* --quiet */
   int list_variants;     /* --list-variants was given */
   int exit_now;          /* --help or --version was handled: exit 0 */
+  int omp_threads;       /* OpenMP threads of this rank (tsr_node_omp_threads) */
+  char omp_why[96];      /* where that count came from */
   char command_line[2048]; /* argv joined, for provenance */
 } tsr_cli_t;
 
@@ -76,8 +85,15 @@ typedef struct {
  * warmup = 2, verify = 1). */
 void tsr_cli_init(tsr_cli_t *cli, const char *prog, const char *summary);
 
-/* Parse argv. Bad flags and values raise TSR_ERR_ARG with a message naming
- * the flag. --help and --version print (on rank 0 of comm) and set exit_now.
+/* Parse argv. Collective over comm (every rank passes the same argv). Bad
+ * flags and values raise TSR_ERR_ARG with a message naming the flag, agreed
+ * over comm (tsr_error_agree: reported once). --help and --version print
+ * (on rank 0 of comm) and set exit_now; the version line is
+ * "PROG (Tessera) VERSION [git describe]". A single_rank program on more
+ * than one rank is refused. Then sets this rank's OpenMP threads
+ * (tsr_node_omp_threads: the cores it owns, unless OMP_NUM_THREADS is set)
+ * and, for a program that runs on a device (TSR_CLI_DEVICE) without
+ * --quiet or --list-variants, rank 0 prints that choice on one line.
  * Positional arguments are not accepted unless npos is non-NULL, in which
  * case they are returned in pos[0..*npos) (at most maxpos). */
 int tsr_cli_parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, int nopts,

@@ -98,7 +98,7 @@ static void st_fit(int strategy, int unstr, const int64_t ext[3], stencil_launch
   }
   if (plan) {
     if (bx > ext[0] || by > ext[1])
-      st_note(why, nwhy, "%lld columns x %lld strips of chains", (long long)ext[0], (long long)ext[1]);
+      st_note(why, nwhy, "%lld columns x %lld strips", (long long)ext[0], (long long)ext[1]);
     bx = st_min(bx, ext[0]), by = st_min(by, ext[1]);
   } else if (unstr && !warp) {
     if (bx * by > ext[0]) {
@@ -315,12 +315,12 @@ int stencil_cuda_shape(int kind, int strategy, const stencil_grid_t *g, stencil_
 int stencil_cuda_run(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
                      stencil_launch_t s) {
 #ifdef TSR_HAVE_CUDA
-  /* the region check only: no attribute queries inside timed loops (the
-     caller asks stencil_cuda_plan once before) */
+  /* the block cut to the region only: no attribute queries inside timed
+     loops (the caller asks stencil_cuda_plan once before) */
   stencil_cfg_t cfg;
-  char note[256];
-  int rc = stencil_cuda_cfg(kind, strategy, g, s, f->prec == STENCIL_FLOAT ? 4 : 8, &cfg, note,
-                            sizeof note);
+  char note[256], why[192]; /* (the block as cut: no note formatted per launch) */
+  int rc = st_cfg(kind, strategy, g, s, f->prec == STENCIL_FLOAT ? 4 : 8, &cfg, note, sizeof note, why,
+                  sizeof why);
   if (rc == 1) return TSR_RAISE(TSR_ERR_UNSUPPORTED, "%s", note);
   TSR_CALL(rc);
   if (kind == STENCIL_LAPLAP) TSR_CALL(stencil_cuda_laplap(strategy, g, f, &cfg));

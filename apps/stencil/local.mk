@@ -29,6 +29,11 @@ TESTS += tests/unit/check_stencil_win
 tests_unit_check_stencil_win_SOURCES = tests/unit/check_stencil_win.c
 tests_unit_check_stencil_win_CFLAGS = $(TEST_CFLAGS)
 tests_unit_check_stencil_win_LDADD = $(STENCIL_LDADD) $(TEST_LDADD)
+check_PROGRAMS += tests/unit/check_stencil_fit
+TESTS += tests/unit/check_stencil_fit
+tests_unit_check_stencil_fit_SOURCES = tests/unit/check_stencil_fit.c
+tests_unit_check_stencil_fit_CFLAGS = $(TEST_CFLAGS)
+tests_unit_check_stencil_fit_LDADD = $(STENCIL_LDADD) $(TEST_LDADD)
 endif
 
 bin_PROGRAMS += apps/tsr-stencil
@@ -39,12 +44,14 @@ apps_stencil_libtsr_stencil_app_la_SOURCES = apps/stencil/stencil_app.h \
 	apps/stencil/stencil_exec.c apps/stencil/stencil_io.c apps/stencil/stencil_umpi.c
 EXTRA_DIST += kernels/stencil/variants.def
 
-TESTS += tests/apps/stencil.sh
-EXTRA_DIST += tests/apps/stencil.sh
+TESTS += tests/apps/stencil.sh tests/apps/stencil_cuda.sh
+EXTRA_DIST += tests/apps/stencil.sh tests/apps/stencil_cuda.sh
 if HAVE_CHECK
-check_PROGRAMS += tests/apps/stencil_bad
+check_PROGRAMS += tests/apps/stencil_bad tests/apps/stencil_h5cmp
 tests_apps_stencil_bad_SOURCES = tests/apps/stencil_bad.c
 tests_apps_stencil_bad_LDADD = $(HDF5_LIBS)
+tests_apps_stencil_h5cmp_SOURCES = tests/apps/stencil_h5cmp.c
+tests_apps_stencil_h5cmp_LDADD = $(HDF5_LIBS) -lm
 endif
 
 if HAVE_CHECK

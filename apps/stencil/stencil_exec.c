@@ -356,9 +356,11 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
     return TSR_SUCCESS;
   }
   rc = st_setup(&E, r);
+  char fitnote[sizeof r->note] = "";
   if (!rc && E.dev.kind == TSR_DEV_CUDA) {
     /* the shape against the region, and against the kernel's registers and
-       shared memory (cudaFuncGetAttributes): a shape it cannot run is skipped */
+       shared memory (cudaFuncGetAttributes): stencil_cuda_plan cuts a block
+       that is larger to one that runs; a shape it cannot run is skipped */
     stencil_cfg_t cfg;
     stencil_fields_t f = stencil_problem_fields(&S->P, E.init, E.c, E.a, S->flat);
     if (E.have_u && S->kind == STENCIL_FASTWAVES) f.Lc = E.U.Lc, f.Luv = E.U.Luv;
@@ -367,6 +369,12 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
       rc = TSR_RAISE(TSR_ERR_UNSUPPORTED, "%s", r->note);
     }
     for (int d = 0; d < 3; d++) r->blocks[d] = cfg.grid[d];
+    if (!rc) { /* the block that runs, noted when it is not the one asked for */
+      E.shape.bx = (int)cfg.block[0], E.shape.by = (int)cfg.block[1], E.shape.bz = (int)cfg.block[2];
+      r->shape = E.shape;
+      snprintf(fitnote, sizeof fitnote, "%s", r->note);
+      r->note[0] = 0;
+    }
   }
   rc = tsr_error_agree(S->comm, rc);
   if (rc == TSR_ERR_UNSUPPORTED || rc == TSR_ERR_NOCUDA || rc == TSR_ERR_NODEVICE) {
@@ -430,11 +438,12 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
       stencil_compare(&gg, st_lio(G), S->prec, loc, S->ref, &r->maxerr, &r->maxref);
       const double tol = stencil_tolerance(S->prec) * (r->maxref > 1 ? r->maxref : 1);
       r->verdict = r->maxerr <= tol ? TSR_VERIFY_PASS : TSR_VERIFY_FAIL;
-      snprintf(r->note, sizeof r->note, "max err %.2e (tol %.1e x max(1, %.2e))", r->maxerr,
-               stencil_tolerance(S->prec), r->maxref);
+      snprintf(r->note, sizeof r->note, "%s%smax err %.2e (tol %.1e x max(1, %.2e))", fitnote,
+               fitnote[0] ? "; " : "", r->maxerr, stencil_tolerance(S->prec), r->maxref);
     } else {
       r->verdict = TSR_VERIFY_SKIPPED;
       if (r->id == STENCIL_V_CPU_REF) snprintf(r->note, sizeof r->note, "the reference");
+      else snprintf(r->note, sizeof r->note, "%s", fitnote);
     }
     r->result = loc;
   } else {

@@ -393,6 +393,17 @@ typedef struct {
   int64_t z0, z1;
   stencil_kattr_t *attr;
 } stencil_cfg_t;
+/* The launch of a strategy on a region: 0, or 1 with a note (a skip: the
+ * region is empty, a shuffle block not whole warps along x, a tile of more
+ * than STENCIL_TILE_LOADS loads per thread), or an error (a strategy the
+ * stencil or grid cannot run, a shape no strategy takes). The block
+ * (cfg->block) is s where s fits the region; an extent beyond it is cut to
+ * the region (rows, strips of jpt rows, slots, chains, the plan's columns
+ * and strips; levels or slices of kpt levels, block z 1 for the z-loops,
+ * patch-kloop and the chain plans; jwindow-shfl keeps whole warps along x,
+ * the warp broadcast whole warps), and then the note says "block 128x1x8 ran
+ * as 33x1x5 (why)". The kernels guard every partial block, so every block
+ * gives the same bits. */
 int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
                      size_t elem, stencil_cfg_t *cfg, char *note, size_t n);
 /* Whether a launch cfg fits the kernel it would run (host arithmetic, every
@@ -402,11 +413,20 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
 int stencil_cuda_fits(const stencil_cfg_t *cfg, const stencil_kattr_t *a, const char *sn,
                       char *note, size_t n);
 /* stencil_cuda_cfg plus, in CUDA builds, the kernel's attributes and
- * stencil_cuda_fits: 0 = runs, 1 = skip with a note, < 0 an error. Fields:
- * only prec and the placements are used. Without CUDA, the 48 KiB default
- * shared-memory limit is applied and no register check is made. */
+ * stencil_cuda_fits: 0 = runs, 1 = skip with a note, < 0 an error. A block
+ * the kernel cannot take (registers, shared memory) is halved (z, then y,
+ * then x, keeping the shape rules) until it can; cfg->block is the block
+ * that runs, and the note says how and why it differs from s (empty when it
+ * does not): launch stencil_cuda_run with that block. Fields: only prec and
+ * the placements are used. Without CUDA, the 48 KiB default shared-memory
+ * limit is applied and no register check is made. */
 int stencil_cuda_plan(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
                       stencil_launch_t s, stencil_cfg_t *cfg, char *note, size_t n);
+/* For the tests: stencil_cuda_plan with the attributes *a for every kernel
+ * (no CUDA runtime query). */
+int stencil__cuda_plan_attr(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
+                            stencil_launch_t s, const stencil_kattr_t *a, stencil_cfg_t *cfg, char *note,
+                            size_t n);
 /* The per-stencil launchers behind stencil_cuda_run (CUDA builds only). */
 int stencil_cuda_laplap(int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
                         const stencil_cfg_t *cfg);
@@ -431,17 +451,19 @@ int stencil_cuda_shape_valid(int strategy, stencil_launch_t s);
 /* Name of a strategy ("idxvar-shared"), NULL if unknown. */
 const char *stencil_cuda_strategy_name(int strategy);
 
-/* Check a launch shape for a strategy on a grid: 0 when it can run; 1 with a
- * note in `note` when the block does not fit (skip, not an error); or
+/* Check a launch shape for a strategy on a grid: 0 when it can run (the
+ * block fitted as stencil_cuda_cfg does); 1 with a note in `note` for a
+ * skip (stencil_cuda_cfg); or
  * TSR_ERR_ARG for a shape the strategy cannot take at all (warp broadcast:
  * block size a multiple of 32 and bx*by a divisor or multiple of 32). Also
  * returns the grid of blocks it would use. */
 int stencil_cuda_shape(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
                        unsigned blocks[3], char *note, size_t n);
-/* Run one CUDA variant (asynchronous on the default stream); checks the
- * shape against the region only (stencil_cuda_cfg): ask stencil_cuda_plan
- * once before, so that a block the kernel cannot take is skipped rather
- * than failing at launch (cudaErrorLaunchOutOfResources). Without CUDA:
+/* Run one CUDA variant (asynchronous on the default stream); fits the
+ * shape to the region only (stencil_cuda_cfg): ask stencil_cuda_plan once
+ * before and run the block it returns, so that a block the kernel cannot
+ * take is halved or skipped rather than failing at launch
+ * (cudaErrorLaunchOutOfResources). Without CUDA:
  * TSR_ERR_NOCUDA. The grid's tables and the fields must be device memory;
  * compressed dictionaries are copied to constant memory (at most
  * STENCIL_CUDA_DICT_BYTES, checked). */

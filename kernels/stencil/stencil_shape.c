@@ -4,6 +4,7 @@
 #include "kernels/stencil/stencil.h"
 #include "tessera/error.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,13 +41,93 @@ int stencil_cuda_shape_valid(int strategy, stencil_launch_t s) {
 
 #define ST_SKIP(...) (snprintf(note, n, __VA_ARGS__), 1)
 
-int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
-                     size_t elem, stencil_cfg_t *cfg, char *note, size_t n) {
+static int64_t st_min(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/* Append to a note (a "; " between parts). */
+static void st_note(char *note, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void st_note(char *note, size_t n, const char *fmt, ...) {
+  size_t k = strlen(note);
+  if (k + 3 >= n) return;
+  if (k) note[k++] = ';', note[k++] = ' ', note[k] = 0;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(note + k, n - k, fmt, ap);
+  va_end(ap);
+}
+
+/* The block a strategy runs on a region of ext[0] x ext[1] x ext[2] (x:
+ * cells of a row, slots or chains of an unstructured grid, the plan's
+ * columns; y: rows or strips of jpt rows (regular), the plan's strips; z:
+ * levels, or slices of kpt levels): the requested block with
+ *  - block z 1 where a thread (z-loops) or a block (patch-kloop, the chain
+ *    plans) runs over every level of its slice, else at most the levels or
+ *    slices (the warp broadcast: whole warps kept);
+ *  - block x and y at most the region (unstructured one-thread-per-slot
+ *    strategies: bx by at most the slots or chains, by cut first); the
+ *    shuffle window's x to whole warps over the row (its last warp runs
+ *    partly outside); the warp broadcast keeps its x and y (its kernels
+ *    guard the slots past the region inside whole warps); a shared tile
+ *    cut in x grows in y until each thread loads at most STENCIL_TILE_LOADS
+ *    values, as a requested tile must.
+ * A block that fits is returned as it is (the same launch as before). b[]:
+ * the block; why: what it was cut to, else empty. */
+static void st_fit(int strategy, int unstr, const int64_t ext[3], stencil_launch_t s, int b[3],
+                   char *why, size_t nwhy) {
+  const int zloop = strategy == STENCIL_CU_KLOOP || strategy == STENCIL_CU_IDXVAR_KLOOP;
+  const int patch = strategy == STENCIL_CU_PATCH, plan = stencil_cuda_uses_plan(strategy);
+  const int warp = strategy == STENCIL_CU_WARP, shfl = strategy == STENCIL_CU_JWIN_SHFL;
+  const int tile = strategy == STENCIL_CU_TILE || strategy == STENCIL_CU_TILE_KLOOP;
+  const int sliced = strategy == STENCIL_CU_IDXVAR_KLOOP_SLICED || strategy == STENCIL_CU_TILE_KLOOP ||
+                     patch || (unstr && stencil_cuda_uses_jpt(strategy));
+  int64_t bx = s.bx, by = s.by, bz = s.bz;
+  why[0] = 0;
+  if (zloop || patch || plan) {
+    if (bz > 1)
+      st_note(why, nwhy, "%s",
+              zloop ? "z 1: a thread loops over the levels"
+                    : patch ? "z 1: a block's slots march up the levels"
+                            : "z 1: a block's chains share their levels");
+    bz = 1;
+  } else {
+    const int64_t q = warp && bx * by < 32 ? 32 / (bx * by) : 1; /* whole warps */
+    const int64_t zmax = (ext[2] + q - 1) / q * q;
+    if (bz > zmax)
+      st_note(why, nwhy, "%lld %s%s", (long long)ext[2], sliced ? "slice" : "level",
+              ext[2] == 1 ? "" : "s"),
+          bz = zmax;
+  }
+  if (plan) {
+    if (bx > ext[0] || by > ext[1])
+      st_note(why, nwhy, "%lld columns x %lld strips", (long long)ext[0], (long long)ext[1]);
+    bx = st_min(bx, ext[0]), by = st_min(by, ext[1]);
+  } else if (unstr && !warp) {
+    if (bx * by > ext[0]) {
+      st_note(why, nwhy, "%lld %s", (long long)ext[0],
+              stencil_cuda_uses_jpt(strategy) ? "chains" : "slots");
+      if (bx >= ext[0]) bx = ext[0], by = 1;
+      else by = (ext[0] + bx - 1) / bx;
+    }
+  } else if (!unstr && !warp) {
+    const int64_t xmax = shfl ? (ext[0] + 31) / 32 * 32 : ext[0];
+    if (bx > xmax || by > ext[1])
+      st_note(why, nwhy, "region %lld x %lld %s", (long long)ext[0],
+              (long long)ext[1], stencil_cuda_uses_jpt(strategy) ? "strips" : "rows");
+    const int cutx = bx > xmax;
+    bx = st_min(bx, xmax), by = st_min(by, ext[1]);
+    if (tile && cutx)
+      while (by < ext[1] && (bx + 4) * (by + 4) > (int64_t)STENCIL_TILE_LOADS * bx * by) by++;
+  }
+  if (bx * by * bz > 1024) bz = 1024 / (bx * by);
+  b[0] = (int)bx, b[1] = (int)by, b[2] = (int)bz;
+}
+
+static int st_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s, size_t elem,
+                  stencil_cfg_t *cfg, char *note, size_t n, char *why, size_t nwhy) {
   memset(cfg, 0, sizeof *cfg);
   if (note && n) note[0] = 0;
+  why[0] = 0;
   const char *sn = stencil_cuda_strategy_name(strategy);
   TSR_CHECK(sn, TSR_ERR_ARG, "unknown CUDA strategy %d", strategy);
-  const int bx = s.bx, by = s.by, bz = s.bz;
   TSR_CALL(stencil_cuda_shape_valid(strategy, s));
   const int unstr = g->kind == STENCIL_GRID_UNSTR;
   const int tile = strategy == STENCIL_CU_TILE || strategy == STENCIL_CU_TILE_KLOOP;
@@ -67,37 +148,29 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   const int64_t ex = g->hi[0] - g->lo[0], ey = g->hi[1] - g->lo[1], ez = g->hi[2] - g->lo[2];
   if (ex <= 0 || ey <= 0 || ez <= 0) return ST_SKIP("nothing to update");
   const int zloop = strategy == STENCIL_CU_KLOOP || strategy == STENCIL_CU_IDXVAR_KLOOP;
-  if ((zloop || patch) && bz != 1)
-    return ST_SKIP("block %dx%dx%d: %s runs one thread per column (block z must be 1)", bx, by, bz, sn);
-  if (stencil_cuda_uses_plan(strategy) && bz != 1)
-    return ST_SKIP("block %dx%dx%d: %s runs a block's chains over the same levels (block z must be 1)",
-                   bx, by, bz, sn);
-  if (strategy == STENCIL_CU_JWIN_SHFL && bx % 32 != 0)
-    return ST_SKIP("block %dx%dx%d: %s needs whole warps along x (block x a multiple of 32)", bx,
-                   by, bz, sn);
+  const int plan2 = stencil_cuda_uses_plan(strategy);
+  if (strategy == STENCIL_CU_JWIN_SHFL && s.bx % 32 != 0)
+    return ST_SKIP("block %dx%dx%d: %s needs whole warps along x (block x a multiple of 32)", s.bx,
+                   s.by, s.bz, sn);
   /* j-window: the y extent counts strips of jpt rows */
   const int jpt = jwin ? stencil_launch_jpt(s) : 1;
   const int64_t ny = (ey + jpt - 1) / jpt;
   const int64_t nstrip = uwin ? (g->nrow + jpt - 1) / jpt : 0;
   const int64_t nchain = uwin ? g->ncol * nstrip : ex;
-  if (unstr ? (int64_t)bx * by > nchain : (bx > ex || by > ny)) {
-    if (jwin)
-      return ST_SKIP("block %dx%dx%d larger than the updated region %lldx%lld (%lld strips of %d rows)",
-                     bx, by, bz, (long long)ex, (long long)ey, (long long)ny, jpt);
-    return ST_SKIP("block %dx%dx%d larger than the updated region %lldx%lld", bx, by, bz,
-                   (long long)ex, (long long)ey);
-  }
-  if (tile && (int64_t)(bx + 4) * (by + 4) > (int64_t)STENCIL_TILE_LOADS * bx * by)
-    return ST_SKIP("block %dx%dx%d: the %dx%d input tile needs more than %d loads per thread (%s)",
-                   bx, by, bz, bx + 4, by + 4, STENCIL_TILE_LOADS, sn);
   const int sliced = strategy == STENCIL_CU_IDXVAR_KLOOP_SLICED || strategy == STENCIL_CU_TILE_KLOOP ||
                      patch || uwin;
   const int64_t nsl = sliced ? (ez + s.kpt - 1) / s.kpt : ez;
-  if (!zloop && bz > nsl)
-    return ST_SKIP("block z %d larger than the %lld %s", bz, (long long)nsl,
-                   sliced ? "slices" : "levels");
+  /* The block that runs: the requested one, each extent beyond the region
+     cut to it (st_fit; the note says so), so that small and odd-sized grids
+     run every strategy; a block that fits is taken as it is. */
+  int b[3];
+  const int64_t ext[3] = {plan2 ? g->ncol : unstr ? nchain : ex, plan2 ? nstrip : ny, nsl};
+  st_fit(strategy, unstr, ext, s, b, why, nwhy);
+  const int bx = b[0], by = b[1], bz = b[2];
+  if (tile && (int64_t)(bx + 4) * (by + 4) > (int64_t)STENCIL_TILE_LOADS * bx * by)
+    return ST_SKIP("block %dx%dx%d: the %dx%d input tile needs more than %d loads per thread (%s)",
+                   bx, by, bz, bx + 4, by + 4, STENCIL_TILE_LOADS, sn);
   /* jwindow-plan, jwindow-proto: blocks of bx columns and by strips of the chains */
-  const int plan2 = stencil_cuda_uses_plan(strategy);
   const int64_t gx = plan2 ? (g->ncol + bx - 1) / bx
                      : unstr ? (nchain + (int64_t)bx * by - 1) / ((int64_t)bx * by) : (ex + bx - 1) / bx;
   const int64_t gy = plan2 ? (nstrip + by - 1) / by : unstr ? 1 : (ny + by - 1) / by;
@@ -118,6 +191,23 @@ int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_la
   return 0;
 }
 
+/* "block 128x1x8 ran as 33x1x5 (why)" when the block that runs is not s. */
+static void st_ran_as(char *note, size_t n, stencil_launch_t s, const stencil_cfg_t *cfg, const char *why) {
+  if (cfg->block[0] == (unsigned)s.bx && cfg->block[1] == (unsigned)s.by && cfg->block[2] == (unsigned)s.bz)
+    note[0] = 0;
+  else
+    snprintf(note, n, "block %dx%dx%d ran as %ux%ux%u (%s)", s.bx, s.by, s.bz, cfg->block[0],
+             cfg->block[1], cfg->block[2], why);
+}
+
+int stencil_cuda_cfg(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
+                     size_t elem, stencil_cfg_t *cfg, char *note, size_t n) {
+  char why[192];
+  const int rc = st_cfg(kind, strategy, g, s, elem, cfg, note, n, why, sizeof why);
+  if (rc == 0 && note && n) st_ran_as(note, n, s, cfg, why);
+  return rc;
+}
+
 int stencil_cuda_fits(const stencil_cfg_t *cfg, const stencil_kattr_t *a, const char *sn,
                       char *note, size_t n) {
   const long threads = (long)cfg->block[0] * cfg->block[1] * cfg->block[2];
@@ -132,22 +222,85 @@ int stencil_cuda_fits(const stencil_cfg_t *cfg, const stencil_kattr_t *a, const 
   return 0;
 }
 
+/* A smaller block for a kernel that cannot take b: over maxth threads (its
+ * registers), the most threads that it takes, z cut first, then y, then x;
+ * else (shared memory) z, y or x halved; keeping the strategy's shape rules.
+ * 0 when none is left. */
+static int st_shrink(int strategy, stencil_launch_t *b, long maxth) {
+  const long th = (long)b->bx * b->by * b->bz;
+  for (int d = 2; d >= 0; d--) {
+    stencil_launch_t t = *b;
+    int *e = d == 2 ? &t.bz : d == 1 ? &t.by : &t.bx;
+    if (*e <= 1) continue;
+    const long others = th / *e;
+    long v = th > maxth ? maxth / others : *e / 2;
+    if (v < 1) v = 1;
+    if (v >= *e) v = *e - 1;
+    for (; v >= 1; v--) {
+      *e = (int)v;
+      if (strategy == STENCIL_CU_JWIN_SHFL && t.bx % 32 != 0) continue;
+      if (stencil_cuda_shape_valid(strategy, t) != TSR_SUCCESS) {
+        tsr_error_clear();
+        continue;
+      }
+      *b = t;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* stencil_cuda_plan with the kernels' attributes from *fixed (every kernel
+ * alike) instead of the CUDA runtime when fixed != NULL. */
+static int st_plan(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
+                   stencil_launch_t s, stencil_cfg_t *cfg, char *note, size_t n,
+                   const stencil_kattr_t *fixed) {
+  const size_t elem = f->prec == STENCIL_FLOAT ? 4 : 8;
+  const stencil_launch_t want = s;
+  char why[192] = "", cut[192] = "", kern[192] = "";
+  for (;;) {
+    int rc = st_cfg(kind, strategy, g, s, elem, cfg, note, n, why, sizeof why);
+    if (rc < 0 || rc > 1) return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
+    if (rc == 1) return 1;
+    if (why[0] && !cut[0]) snprintf(cut, sizeof cut, "%s", why);
+    stencil_kattr_t a = {1024, 0, 0, 48 * 1024};
+    if (fixed) a = *fixed;
+#ifdef TSR_HAVE_CUDA
+    if (!fixed) {
+      cfg->attr = &a;
+      if (kind == STENCIL_LAPLAP) rc = stencil_cuda_laplap(strategy, g, f, cfg);
+      else if (kind == STENCIL_HDIFF) rc = stencil_cuda_hdiff(strategy, g, f, cfg);
+      else rc = stencil_cuda_fastwaves(strategy, g, f, cfg);
+      cfg->attr = NULL;
+      TSR_CALL(rc);
+    }
+#endif
+    if (!stencil_cuda_fits(cfg, &a, stencil_cuda_strategy_name(strategy), note, n)) break;
+    /* the kernel cannot take this block: a smaller one (the note says why) */
+    stencil_launch_t t = s;
+    t.bx = (int)cfg->block[0], t.by = (int)cfg->block[1], t.bz = (int)cfg->block[2];
+    const long th = (long)cfg->block[0] * cfg->block[1] * cfg->block[2];
+    if (!st_shrink(strategy, &t, th > a.max_threads ? a.max_threads : th)) return 1;
+    if (th > a.max_threads)
+      snprintf(kern, sizeof kern, "the kernel: %d registers, at most %d threads", a.regs, a.max_threads);
+    else
+      snprintf(kern, sizeof kern, "shared memory: at most %zu bytes", a.smem_max);
+    s = t;
+  }
+  snprintf(why, sizeof why, "%s%s%s", cut, cut[0] && kern[0] ? "; " : "", kern);
+  st_ran_as(note, n, want, cfg, why);
+  return 0;
+}
+
 int stencil_cuda_plan(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
                       stencil_launch_t s, stencil_cfg_t *cfg, char *note, size_t n) {
-  const size_t elem = f->prec == STENCIL_FLOAT ? 4 : 8;
-  int rc = stencil_cuda_cfg(kind, strategy, g, s, elem, cfg, note, n);
-  if (rc < 0 || rc > 1) return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
-  if (rc == 1) return 1;
-  stencil_kattr_t a = {1024, 0, 0, 48 * 1024};
-#ifdef TSR_HAVE_CUDA
-  cfg->attr = &a;
-  if (kind == STENCIL_LAPLAP) rc = stencil_cuda_laplap(strategy, g, f, cfg);
-  else if (kind == STENCIL_HDIFF) rc = stencil_cuda_hdiff(strategy, g, f, cfg);
-  else rc = stencil_cuda_fastwaves(strategy, g, f, cfg);
-  cfg->attr = NULL;
-  TSR_CALL(rc);
-#endif
-  return stencil_cuda_fits(cfg, &a, stencil_cuda_strategy_name(strategy), note, n);
+  return st_plan(kind, strategy, g, f, s, cfg, note, n, NULL);
+}
+
+int stencil__cuda_plan_attr(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
+                            stencil_launch_t s, const stencil_kattr_t *a, stencil_cfg_t *cfg, char *note,
+                            size_t n) {
+  return st_plan(kind, strategy, g, f, s, cfg, note, n, a);
 }
 
 int stencil_cuda_shape(int kind, int strategy, const stencil_grid_t *g, stencil_launch_t s,
@@ -162,12 +315,12 @@ int stencil_cuda_shape(int kind, int strategy, const stencil_grid_t *g, stencil_
 int stencil_cuda_run(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
                      stencil_launch_t s) {
 #ifdef TSR_HAVE_CUDA
-  /* the region check only: no attribute queries inside timed loops (the
-     caller asks stencil_cuda_plan once before) */
+  /* the block cut to the region only: no attribute queries inside timed
+     loops (the caller asks stencil_cuda_plan once before) */
   stencil_cfg_t cfg;
-  char note[256];
-  int rc = stencil_cuda_cfg(kind, strategy, g, s, f->prec == STENCIL_FLOAT ? 4 : 8, &cfg, note,
-                            sizeof note);
+  char note[256], why[192]; /* (the block as cut: no note formatted per launch) */
+  int rc = st_cfg(kind, strategy, g, s, f->prec == STENCIL_FLOAT ? 4 : 8, &cfg, note, sizeof note, why,
+                  sizeof why);
   if (rc == 1) return TSR_RAISE(TSR_ERR_UNSUPPORTED, "%s", note);
   TSR_CALL(rc);
   if (kind == STENCIL_LAPLAP) TSR_CALL(stencil_cuda_laplap(strategy, g, f, &cfg));

@@ -13,7 +13,9 @@
  * 2 iterations (ping-pong). Tolerance |err| <= tol * max(1, max|ref|)
  * (double 1e-12, float 1e-5), though the kernels' unfused arithmetic gives
  * the reference's bits. Every variant must have run at least once.
- * test_window (sweep_window below): the load-lean variants, error exactly 0. */
+ * test_window (sweep_window below): the load-lean variants, error exactly 0.
+ * test_default_odd: every CUDA variant with the default options on odd
+ * sizes, error exactly 0 (below). */
 #include "config.h"
 #include <check.h>
 #include "tsr_check.h"
@@ -159,6 +161,71 @@ START_TEST(test_window) {
 }
 END_TEST
 
+/* Every CUDA variant with tsr-stencil's default options (--threads 128x1x8,
+ * --kpt 8, --jpt 8: a block larger than the region runs cut to it) on the
+ * odd sizes 37x29x9, 33x17x5 and 41x23x11 (fastwaves: 37x29x9 and
+ * 41x23x11; 33x17x5 is too small for its z halo), double and float;
+ * unstructured grids in row-major, z-curve and random order, compressed or
+ * not, chasing or not (fastwaves: always chased); fastwaves in SoA, AoS
+ * and AoSoA. 2 iterations. Every variant must run and give the reference's
+ * bits (max error exactly 0) and a result (what -o writes); the only skip
+ * allowed is a laplap/hdiff strategy on fastwaves, with the note saying so. */
+static const int64_t odd_sizes[3][3] = {{37, 29, 9}, {33, 17, 5}, {41, 23, 11}};
+
+static int st_only13(int id) {
+  return id == STENCIL_V_CUDA_REG_TILE || id == STENCIL_V_CUDA_REG_TILE_KLOOP || id == STENCIL_V_CUDA_REG_JWIN ||
+         id == STENCIL_V_CUDA_REG_JWIN_SHFL || id == STENCIL_V_CUDA_UN_PATCH || id == STENCIL_V_CUDA_UN_JWIN ||
+         id == STENCIL_V_CUDA_UN_JWIN_PLAN || id == STENCIL_V_CUDA_UN_JWIN_PROTO;
+}
+
+START_TEST(test_default_odd) {
+  const int kind = _i / 6, prec = (_i / 3) % 2, sz = _i % 3;
+  if (kind == STENCIL_FASTWAVES && sz == 1) return;
+  const int64_t *size = odd_sizes[sz];
+  int ran = 0, fw_skips = 0;
+  for (int pl = TSR_SOA; pl <= (kind == STENCIL_FASTWAVES ? TSR_AOSOA : TSR_SOA); pl++) {
+    stencil_state_t S;
+    ck_tsr(stencil_state_init(&S, MPI_COMM_SELF, kind, prec, pl, size, 23 + (uint64_t)_i, NULL, 0));
+    ck_tsr(stencil_state_reference(&S, 2));
+    for (int id = 0; id < STENCIL_NVARIANTS; id++) {
+      if (stencil_variants[id].device != TSR_DEV_CUDA) continue;
+      const int unstr = stencil_variant_grid(id) == STENCIL_GRID_UNSTR;
+      for (int u = 0; u < (unstr ? (kind == STENCIL_FASTWAVES ? 6 : 12) : 1); u++) {
+        stencil_run_t r;
+        double times[1];
+        memset(&r, 0, sizeof r);
+        r.id = id;
+        r.u.order = u % 3, r.u.zw = 4, r.u.comp = (u / 3) % 2, r.u.depth = 1 + u / 6;
+        r.shape = (stencil_launch_t){128, 1, 8, 8, 8};
+        r.iterations = 2, r.runs = 1, r.warmup = 0, r.verify = 1, r.times = times;
+        ck_tsr(stencil_run_variant(&S, &r));
+        if (r.skipped) {
+          ck_assert_msg(kind == STENCIL_FASTWAVES && st_only13(id) && strstr(r.note, "is for laplap and hdiff"),
+                        "%s %s %lldx%lldx%lld placement %d %s order %d comp %d depth %d: skipped: %s",
+                        stencil_name(kind), prec ? "float" : "double", (long long)size[0], (long long)size[1],
+                        (long long)size[2], pl, stencil_variants[id].name, r.u.order, r.u.comp, r.u.depth,
+                        r.note);
+          fw_skips++;
+          continue;
+        }
+        ck_assert_msg(r.verdict == TSR_VERIFY_PASS && r.maxerr == 0 && r.result,
+                      "%s %s %lldx%lldx%lld placement %d %s order %d comp %d depth %d block %dx%dx%d: "
+                      "max error %.3e (%s)",
+                      stencil_name(kind), prec ? "float" : "double", (long long)size[0], (long long)size[1],
+                      (long long)size[2], pl, stencil_variants[id].name, r.u.order, r.u.comp, r.u.depth,
+                      r.shape.bx, r.shape.by, r.shape.bz, r.maxerr, r.note);
+        free(r.result);
+        ran++;
+      }
+    }
+    stencil_state_free(&S);
+  }
+  /* laplap/hdiff: 10 regular + 11 unstructured x 12; fastwaves: (6 + 7 x 6) x 3 placements */
+  ck_assert_int_eq(ran, kind == STENCIL_FASTWAVES ? 3 * (6 + 7 * 6) : 10 + 11 * 12);
+  ck_assert_int_eq(fw_skips, kind == STENCIL_FASTWAVES ? 3 * (4 + 4 * 6) : 0);
+}
+END_TEST
+
 START_TEST(test_variants) {
   const int kind = _i / 4, prec = (_i / 2) % 2, sz = _i % 2;
   if (kind == STENCIL_FASTWAVES)
@@ -179,6 +246,7 @@ int main(int argc, char **argv) {
   tcase_set_timeout(t, 300);
   tcase_add_loop_test(t, test_variants, 0, 12);
   tcase_add_loop_test(t, test_window, 0, 4);
+  tcase_add_loop_test(t, test_default_odd, 0, 18);
   suite_add_tcase(s, t);
   SRunner *sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK);

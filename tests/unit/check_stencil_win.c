@@ -11,9 +11,11 @@
  *   1 and 2, compressed or not, blocks of 1, 5, 32, 64 and 256 slots: byte-
  *   equal to the reference after gathering; on the z-curve both paths
  *   (staged in shared memory and read through the tables) must be taken.
- * - planning: blocks and strips, the warp rule of jwindow-shfl and the
- *   block-z rule of patch-kloop as skips with a note, --jpt outside 2, 4,
- *   8, 16 an error, wrong stencil or grid kind unsupported, patch smem. */
+ * - planning: blocks and strips, a block larger than the strips, slots or
+ *   chains cut to them and block z 1 for patch-kloop and the chain plans
+ *   (with a note), the warp rule of jwindow-shfl a skip with a note, --jpt
+ *   outside 2, 4, 8, 16 an error, wrong stencil or grid kind unsupported,
+ *   patch smem. */
 #include "config.h"
 #include <check.h>
 #include "tsr_check.h"
@@ -289,10 +291,20 @@ START_TEST(test_plan) {
   ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, STENCIL_CU_JWIN, &g,
                                     (stencil_launch_t){32, 2, 4, 8, 4}, 8, &cfg, note, sizeof note), 0);
   ck_assert(cfg.grid[0] == 2 && cfg.grid[1] == 4 && cfg.grid[2] == 2 && cfg.jpt == 4);
-  /* more strips than there are: a skip naming the strips */
+  /* more strips than there are: the block cut to the 4 strips, said in the note */
   ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, STENCIL_CU_JWIN, &g,
-                                    (stencil_launch_t){16, 8, 1, 8, 8}, 8, &cfg, note, sizeof note), 1);
-  ck_assert_msg(strstr(note, "4 strips of 8 rows") != NULL, "%s", note);
+                                    (stencil_launch_t){16, 8, 1, 8, 8}, 8, &cfg, note, sizeof note), 0);
+  ck_assert(cfg.block[0] == 16 && cfg.block[1] == 4 && cfg.block[2] == 1 && cfg.grid[0] == 3 &&
+            cfg.grid[1] == 1 && cfg.grid[2] == 8);
+  ck_assert_msg(strstr(note, "block 16x8x1 ran as 16x4x1") && strstr(note, "33 x 4 strips"), "%s", note);
+  /* a block that fits: as asked, no note */
+  ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, STENCIL_CU_JWIN, &g,
+                                    (stencil_launch_t){32, 4, 8, 8, 8}, 8, &cfg, note, sizeof note), 0);
+  ck_assert(cfg.block[0] == 32 && cfg.block[1] == 4 && cfg.block[2] == 8 && note[0] == 0);
+  /* the shuffle window: x cut to whole warps over the 33 columns (the last one partial) */
+  ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, STENCIL_CU_JWIN_SHFL, &g,
+                                    (stencil_launch_t){128, 1, 8, 8, 8}, 8, &cfg, note, sizeof note), 0);
+  ck_assert(cfg.block[0] == 64 && cfg.block[1] == 1 && cfg.block[2] == 8 && cfg.grid[0] == 1);
   /* shuffles need whole warps along x */
   ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, STENCIL_CU_JWIN_SHFL, &g,
                                     (stencil_launch_t){16, 2, 1, 8, 8}, 8, &cfg, note, sizeof note), 1);
@@ -320,9 +332,15 @@ START_TEST(test_plan) {
                                     (stencil_launch_t){64, 2, 1, 3, 8}, 4, &cfg, note, sizeof note), 0);
   ck_assert(cfg.grid[0] == 7 && cfg.grid[1] == 1 && cfg.grid[2] == 3 && cfg.kpt == 3 && cfg.jpt == 0);
   ck_assert_uint_eq(cfg.smem, 4 * 128 * 4);
+  /* block z > 1: run with block z 1 (a block's slots march up the levels) */
   ck_assert_int_eq(stencil_cuda_cfg(STENCIL_HDIFF, STENCIL_CU_PATCH, &ug,
-                                    (stencil_launch_t){64, 1, 2, 3, 8}, 4, &cfg, note, sizeof note), 1);
-  ck_assert_msg(strstr(note, "block z must be 1") != NULL, "%s", note);
+                                    (stencil_launch_t){64, 1, 2, 3, 8}, 4, &cfg, note, sizeof note), 0);
+  ck_assert(cfg.block[0] == 64 && cfg.block[1] == 1 && cfg.block[2] == 1 && cfg.grid[0] == 13);
+  ck_assert_msg(strstr(note, "ran as 64x1x1") && strstr(note, "z 1"), "%s", note);
+  /* more slots per block than the 825: cut to them */
+  ck_assert_int_eq(stencil_cuda_cfg(STENCIL_HDIFF, STENCIL_CU_PATCH, &ug,
+                                    (stencil_launch_t){1024, 1, 1, 3, 8}, 4, &cfg, note, sizeof note), 0);
+  ck_assert(cfg.block[0] == 825 && cfg.block[1] == 1 && cfg.grid[0] == 1 && cfg.smem == 4 * 825 * 4);
   ck_tsr_fails(stencil_cuda_cfg(STENCIL_HDIFF, STENCIL_CU_JWIN_SHFL, &ug, (stencil_launch_t){32, 1, 1, 8, 8},
                                 8, &cfg, note, sizeof note),
                TSR_ERR_UNSUPPORTED);
@@ -335,12 +353,15 @@ START_TEST(test_plan) {
                                       (stencil_launch_t){32, 2, 1, 2, 4}, 8, &cfg, note, sizeof note), 0);
     ck_assert(cfg.grid[0] == 2 && cfg.grid[1] == 4 && cfg.grid[2] == 4 && cfg.kpt == 2 && cfg.jpt == 4 &&
               cfg.smem == 0);
+    /* block z 1 and the 33 columns: 128x1x2 runs as 33x1x1 */
     ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, sp, &ug,
-                                      (stencil_launch_t){128, 1, 2, 2, 4}, 8, &cfg, note, sizeof note), 1);
-    ck_assert_msg(strstr(note, "block z must be 1") != NULL, "%s", note);
+                                      (stencil_launch_t){128, 1, 2, 2, 4}, 8, &cfg, note, sizeof note), 0);
+    ck_assert(cfg.block[0] == 33 && cfg.block[1] == 1 && cfg.block[2] == 1 && cfg.grid[0] == 1 &&
+              cfg.grid[1] == 7 && cfg.grid[2] == 4);
+    ck_assert_msg(strstr(note, "z 1") && strstr(note, "33 columns x 7 strips"), "%s", note);
     ck_assert_int_eq(stencil_cuda_cfg(STENCIL_LAPLAP, sp, &ug,
-                                      (stencil_launch_t){256, 1, 1, 2, 4}, 8, &cfg, note, sizeof note), 1);
-    ck_assert_msg(strstr(note, "231 strips") != NULL || strstr(note, "larger than") != NULL, "%s", note);
+                                      (stencil_launch_t){16, 16, 1, 2, 4}, 8, &cfg, note, sizeof note), 0);
+    ck_assert(cfg.block[0] == 16 && cfg.block[1] == 7 && cfg.grid[0] == 3 && cfg.grid[1] == 1);
     ck_tsr_fails(stencil_cuda_cfg(STENCIL_FASTWAVES, sp, &ug,
                                   (stencil_launch_t){32, 1, 1, 8, 8}, 8, &cfg, note, sizeof note),
                  TSR_ERR_UNSUPPORTED);

@@ -154,10 +154,7 @@ int lulesh_corner_forces(lulesh_state_t *s) {
   }
   for (int32_t e = 0; e < s->num_elem; e++)
     if (s->v[e] <= 0.0) return volume_error(s, e, "relative volume", s->v[e]);
-  if (!(s->par.hgcoef > 0.0)) {
-    for (int d = 0; d < 3; d++) memset(s->fh[d], 0, sizeof(double) * 8 * (size_t)s->num_elem);
-    return 0;
-  }
+  if (!(s->par.hgcoef > 0.0)) return 0;
   for (int32_t e = 0; e < s->num_elem; e++) {
     double x[8], y[8], z[8], xd[8], yd[8], zd[8], f[3][8];
     gather_corners(s, e, s->x, s->y, s->z, x, y, z);
@@ -174,13 +171,15 @@ int lulesh_corner_forces(lulesh_state_t *s) {
 void lulesh_gather_forces(lulesh_state_t *s) {
   const int32_t *start = s->mesh->node_elem_start, *corner = s->mesh->node_elem_corner;
   double *out[3] = {s->fx, s->fy, s->fz};
+  const int hg = s->par.hgcoef > 0.0;
   for (int32_t n = 0; n < s->num_node; n++)
     for (int d = 0; d < 3; d++) {
       /* the serial reference sums the stress forces over the node's elements
        * in element order, then adds each hourglass force onto that sum */
       double f = 0.0;
       for (int32_t c = start[n]; c < start[n + 1]; c++) f += s->fs[d][corner[c]];
-      for (int32_t c = start[n]; c < start[n + 1]; c++) f += s->fh[d][corner[c]];
+      if (hg)
+        for (int32_t c = start[n]; c < start[n + 1]; c++) f += s->fh[d][corner[c]];
       out[d][n] = f;
     }
 }
@@ -243,6 +242,7 @@ static void calc_monoq(lulesh_state_t *s) {
     double phi[3], dx[3], dv[3];
     for (int d = 0; d < 3; d++) {
       const double *g = s->delvg[d];
+      /* the face's 3 flag bits, shifted down: 1 SYMM, 2 FREE, 4 COMM */
       int bm = (bc >> (6 * d)) & 7, bp = (bc >> (6 * d + 3)) & 7;
       double vm = lulesh_face_value(bm, 1, 2, g[e], g[nbm[d][e]]);
       double vp = lulesh_face_value(bp, 1, 2, g[e], g[nbp[d][e]]);

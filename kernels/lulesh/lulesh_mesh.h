@@ -31,7 +31,7 @@ enum { LULESH_VOLUME_ERROR = -1, LULESH_QSTOP_ERROR = -2 };
  *   reg_start [num_reg+1], reg_elems [num_elem]: elements of each region
  *                                   (increasing), as CSR
  *   node_elem_start [num_node+1], node_elem_corner [8 num_elem]: for each
- *                                   node, the corners (8 element + corner)
+ *                                   node, the corners (8 x element + corner)
  *                                   that touch it, in increasing order (CSR)
  *   origin, einit: the element receiving the initial energy deposit and the
  *                  energy; edge: elements per cube edge of a generated mesh

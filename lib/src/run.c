@@ -42,8 +42,8 @@ static void tsr__keep_spec(tsr_selection_t *sel) {
   sel->required = NULL;
 }
 
-int tsr_run_select(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
-                   const char *cpu_default, const char *cuda_default, tsr_selection_t *sel) {
+int tsr_selection_pick(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
+                       const char *cpu_default, const char *cuda_default, tsr_selection_t *sel) {
   memset(sel, 0, sizeof *sel);
   const char *dev = cli->device ? cli->device : "auto";
   const int want_cuda = strcmp(dev, "cuda") == 0;
@@ -64,13 +64,19 @@ int tsr_run_select(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
     tsr_selection_free(sel);
     return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
   }
-  int can = 0, first_missing = -1;
-  const char *why = NULL, *why_missing = NULL;
   for (int k = 0; k < sel->n; k++) {
     const tsr_variant_t *v = &table[sel->index[k]];
     sel->required[k] = (cli->variants && tsr__named(cli->variants, v->name)) ||
                        (want_cuda && v->device == TSR_DEV_CUDA);
-    const char *w = tsr_variant_unavailable(v);
+  }
+  return TSR_SUCCESS;
+}
+
+int tsr_selection_check(tsr_selection_t *sel, const tsr_variant_t *table, const tsr_cli_t *cli) {
+  int can = 0, first_missing = -1;
+  const char *why = NULL, *why_missing = NULL;
+  for (int k = 0; k < sel->n; k++) {
+    const char *w = tsr_variant_unavailable(&table[sel->index[k]]);
     if (!w) can++;
     else if (!why) why = w;
     if (w && sel->required[k] && first_missing < 0) first_missing = k, why_missing = w;
@@ -84,6 +90,13 @@ int tsr_run_select(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
   if (missing)
     return TSR_RAISE(TSR_ERR_UNSUPPORTED, "%s not run: %s (asked for by %s)", missing, why_missing,
                      by_name ? "name" : "--device cuda");
+  return TSR_SUCCESS;
+}
+
+int tsr_run_select(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
+                   const char *cpu_default, const char *cuda_default, tsr_selection_t *sel) {
+  TSR_CALL(tsr_selection_pick(cli, table, n, cpu_default, cuda_default, sel));
+  TSR_CALL(tsr_selection_check(sel, table, cli));
   return TSR_SUCCESS;
 }
 

@@ -37,7 +37,10 @@ r() {
 st_best() {
   local f
   for f in "$W"/*.csv; do
-    echo "$(basename $f .csv) $(awk -F, 'NR>1 && $24=="PASS"{print $13, $1, $9"x"$10"x"$11, $25}' $f |
+    echo "$(basename $f .csv) $(python3 -c 'import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["verify"] == "PASS":
+        print(r["median_us"], r["name"], "x".join(r["threads_" + a] for a in "xyz"), r["max_err"])' $f |
       sort -n | head -1 | sed "$1") fails=$(grep -c FAIL $f)"
   done
 }

@@ -52,6 +52,12 @@ const char *tsr_variant_unavailable(const tsr_variant_t *v);
  * ...)" when a required one cannot. Not collective (agree on the result). */
 int tsr_run_select(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
                    const char *cpu_default, const char *cuda_default, tsr_selection_t *sel);
+/* The two halves of tsr_run_select, for a program that checks its own
+ * arguments between them: the selection (errors: unknown names), then the
+ * early skip and exit rule (frees sel on an error). */
+int tsr_selection_pick(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
+                       const char *cpu_default, const char *cuda_default, tsr_selection_t *sel);
+int tsr_selection_check(tsr_selection_t *sel, const tsr_variant_t *table, const tsr_cli_t *cli);
 void tsr_selection_free(tsr_selection_t *sel);
 /* 1 when table index i is selected; *required receives its flag. */
 int tsr_selection_has(const tsr_selection_t *sel, int i, int *required);

@@ -17,3 +17,6 @@ tests_mpi_check_run_SOURCES = tests/mpi/check_run.c
 tests_mpi_check_run_CFLAGS = $(TEST_CFLAGS)
 tests_mpi_check_run_LDADD = $(TEST_LDADD)
 endif
+# every program's run, skip and exit rules end to end
+TESTS += tests/apps/run_rules.sh
+EXTRA_DIST += tests/apps/run_rules.sh

@@ -118,6 +118,20 @@ static int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, 
   return 0;
 }
 
+/* One run of the harness: the time is the run's own (iterations only). */
+typedef struct {
+  const airfoil_problem_t *p;
+  int vid, block, fuse;
+  airfoil_run_t *r;
+} af_job_t;
+
+static int af_timed(void *ctx, tsr_run_sample_t *s) {
+  af_job_t *j = ctx;
+  TSR_CALL(af_run_one(j->p, j->vid, j->block, j->fuse, j->r, NULL));
+  s->seconds = j->r->seconds;
+  return 0;
+}
+
 /* --profile: the per-kernel table of one variant, max over ranks of time
  * and launches (the counts are of all ranks already), on rank 0. */
 static int af_profile_emit(const airfoil_profile_t *local, airfoil_incr_t incr,
@@ -211,12 +225,9 @@ static int af_main(int argc, char **argv) {
             (long long)size[0], (long long)size[1], (long long)size[2]);
 
   /* Which variants: the list given, else by device. */
-  tsr_devkind_t dk = strcmp(cli.device, "cpu") == 0    ? TSR_DEV_CPU
-                     : strcmp(cli.device, "cuda") == 0 ? TSR_DEV_CUDA
-                                                       : tsr_device_default_kind();
-  const char *spec = cli.variants ? cli.variants : dk == TSR_DEV_CUDA ? "cuda/*" : "cpu/ref";
-  int sel[AIRFOIL_NVARIANTS], nsel = 0;
-  TSR_CALL(tsr_variant_select(af_variants, AIRFOIL_NVARIANTS, spec, sel, &nsel));
+  tsr_selection_t sel;
+  TSR_CALL(tsr_run_select(&cli, af_variants, AIRFOIL_NVARIANTS, "cpu/ref", "cuda/*", &sel));
+  const int nsel = sel.n;
 
   /* The mesh: read (each rank its block) or generated (whole, on every
    * rank), then partitioned and reordered. */
@@ -274,7 +285,7 @@ static int af_main(int argc, char **argv) {
   /* The CPU reference history, needed to check other variants off the standard mesh. */
   if (!rc && cli.verify && !(standard && niter >= 1000)) {
     int others = 0;
-    for (int s = 0; s < nsel; s++) others |= sel[s] != AIRFOIL_V_CPU_REF;
+    for (int s = 0; s < nsel; s++) others |= sel.index[s] != AIRFOIL_V_CPU_REF;
     if (others) {
       ref = malloc(sizeof(double) * (size_t)niter);
       airfoil_run_t r = {niter, prec, ref, NULL, 0};
@@ -310,43 +321,35 @@ static int af_main(int argc, char **argv) {
     rc = tsr_error_agree(MPI_COMM_WORLD, rc);
   }
   if (!rc) rc = tsr_report_create(&rep);
+  char qvariant[96] = "";
   for (int s = 0; !rc && s < nsel; s++) {
-    const tsr_variant_t *v = &af_variants[sel[s]];
+    const int vid = sel.index[s];
+    const tsr_variant_t *v = &af_variants[vid];
     tsr_result_t row;
-    memset(&row, 0, sizeof row);
-    snprintf(row.app, sizeof row.app, "airfoil");
-    snprintf(row.variant, sizeof row.variant, "%s", v->name);
+    tsr_result_init(&row, "airfoil", v, NULL, sel.required[s]);
     snprintf(row.precision, sizeof row.precision, "%s", precision);
     row.size[0] = gcount[0], row.size[1] = gcount[1], row.size[2] = niter;
-    row.ranks = nranks;
-    tsr_device_t dev;
-    int drc = tsr_device_select(MPI_COMM_WORLD, v->device, &dev);
-    if (drc) {
-      snprintf(row.device, sizeof row.device, "%s", v->device == TSR_DEV_CUDA ? "cuda" : "cpu");
-      snprintf(row.note, sizeof row.note, "not run: %s", tsr_error_message());
-      row.verify = TSR_VERIFY_NA;
-      tsr_error_clear();
+    const char *why = tsr_variant_unavailable(v);
+    if (why) {
+      tsr_result_notrun(&row, "%s", why);
       rc = tsr_report_add(rep, &row);
       continue;
     }
-    snprintf(row.device, sizeof row.device, "%.63s", dev.name);
-    double *times = malloc(sizeof(double) * (size_t)cli.runs);
-    if (!times) rc = TSR_RAISE(TSR_ERR_ALLOC, "no memory");
+    tsr_device_t dev;
+    rc = tsr_error_agree(MPI_COMM_WORLD, tsr_device_select(MPI_COMM_WORLD, v->device, &dev));
+    if (rc) break;
+    snprintf(row.device, sizeof row.device, "%s", dev.name);
     airfoil_run_t r = {niter, prec, rms, have_q ? NULL : qout, 0};
-    int notrun = 0;
-    for (int k = 0; !rc && !notrun && k < cli.warmup + cli.runs; k++) {
-      rc = af_run_one(&p, sel[s], block, !nofuse, &r, NULL);
-      if (rc == TSR_ERR_UNSUPPORTED) { /* same answer on every rank */
-        snprintf(row.note, sizeof row.note, "not run: %s", tsr_error_message());
-        row.verify = TSR_VERIFY_NA;
-        tsr_error_clear();
-        rc = 0, notrun = 1;
-        rc = tsr_report_add(rep, &row);
-      }
-      if (!rc && !notrun && k >= cli.warmup) times[k - cli.warmup] = r.seconds;
-    }
-    if (notrun) {
-      free(times);
+    af_job_t job = {&p, vid, block, !nofuse, &r};
+    tsr_run_t sp = {.prog = "tsr-airfoil", .label = v->name, .comm = MPI_COMM_WORLD,
+                    .dev = &dev, .timing = TSR_TIME_REPORTED, .warmup = cli.warmup,
+                    .runs = cli.runs, .quiet = cli.quiet, .run = af_timed, .ctx = &job};
+    tsr_run_result_t res;
+    rc = tsr_run(&sp, &res);
+    if (rc == TSR_ERR_UNSUPPORTED) { /* same answer on every rank */
+      tsr_result_notrun(&row, "%s", tsr_error_message());
+      tsr_error_clear();
+      rc = tsr_report_add(rep, &row);
       continue;
     }
     /* --profile: one more run, every kernel timed, checked like the others */
@@ -354,22 +357,23 @@ static int af_main(int argc, char **argv) {
     memset(&prof, 0, sizeof prof);
     airfoil_run_t rp = {niter, prec, prms, NULL, 0};
     tsr_verify_t pv = TSR_VERIFY_NA;
-    char pnote[160] = "";
+    char pnote[240] = "";
     if (!rc && profile) {
-      rc = af_run_one(&p, sel[s], block, !nofuse, &rp, &prof);
+      rc = af_run_one(&p, vid, block, !nofuse, &rp, &prof);
       if (!rc) pv = af_check(standard, prec, prms, ref, niter, cli.verify, !say, pnote, sizeof pnote);
     }
-    if (!rc && qout) have_q = 1;
+    if (!rc && qout && !have_q) have_q = 1, snprintf(qvariant, sizeof qvariant, "%s", v->name);
     if (!rc) {
       if (say) {
         printf("\n%s\n", v->name);
         for (int k = 99; k < niter; k += 100) printf(" %d  %10.5e \n", k + 1, rms[k]);
       }
-      row.time = tsr_stats(times, cli.runs);
+      row.time = res.time;
       row.bytes = af_floor_bytes(gcount, real) * niter;
+      row.footprint = af_floor_bytes(gcount, real); /* one iteration touches every array */
       if (tsr_bandwidth_ceiling(&dev, &row.ceiling)) tsr_error_clear(), row.ceiling = 0;
       snprintf(row.figure, sizeof row.figure, "rms=%.17g", niter > 0 ? rms[niter - 1] : 0.0);
-      if (sel[s] == AIRFOIL_V_CPU_REF && !(standard && niter >= 1000)) {
+      if (vid == AIRFOIL_V_CPU_REF && !(standard && niter >= 1000)) {
         row.verify = cli.verify ? TSR_VERIFY_NA : TSR_VERIFY_SKIPPED;
         snprintf(row.note, sizeof row.note, "the reference of the other variants");
       } else {
@@ -378,7 +382,7 @@ static int af_main(int argc, char **argv) {
       }
       if (pv == TSR_VERIFY_FAIL) {
         row.verify = TSR_VERIFY_FAIL;
-        snprintf(row.note, sizeof row.note, "profiled run: %.80s", pnote);
+        snprintf(row.note, sizeof row.note, "profiled run: %s", pnote);
       }
       if (say) printf("%s: %s %s\n", v->name, row.verify == TSR_VERIFY_FAIL ? "FAILED" :
                              row.verify == TSR_VERIFY_PASS ? "PASSED" : tsr_verify_name(row.verify),
@@ -388,10 +392,9 @@ static int af_main(int argc, char **argv) {
         const int fused = v->device == TSR_DEV_CUDA && !nofuse;
         airfoil_profile_label_t l = {v->name, precision, reorder, nranks, block, fused, niter,
                                      row.ceiling, rp.seconds, row.time.median};
-        rc = af_profile_emit(&prof, af_incr[sel[s]], &counts, real, &l, say, pcsv);
+        rc = af_profile_emit(&prof, af_incr[vid], &counts, real, &l, say, pcsv);
       }
     }
-    free(times);
   }
   if (pcsv) { /* rank 0 */
     int bad = fclose(pcsv) != 0;
@@ -403,29 +406,23 @@ static int af_main(int argc, char **argv) {
   if (!rc && cli.output) {
     char cmd[1024];
     tsr_provenance_command_line(argc, argv, cmd, sizeof cmd);
-    tsr_provenance_t prov = {"tsr-airfoil", nsel > 0 ? af_variants[sel[0]].name : "", "", cmd, nranks};
+    tsr_provenance_t prov = {"tsr-airfoil", qvariant, "", cmd, nranks};
     rc = tsr_error_agree(MPI_COMM_WORLD, have_q ? 0 : TSR_RAISE(TSR_ERR_ARG,
                          "-o %s: no variant ran, so there is no solution to write", cli.output));
     if (!rc) rc = airfoil_write_solution(MPI_COMM_WORLD, cli.output, mesh, &loc, qout, &prov);
     if (!rc && say) printf("final q of %s written to %s (original numbering) with an XDMF sidecar\n",
                            prov.variant, cli.output);
   }
-  int failures = 0;
-  if (!rc) {
-    if (say) printf("\n");
-    tsr_report_print(rep, MPI_COMM_WORLD, stdout);
-    if (cli.csv) rc = tsr_report_write_csv(rep, MPI_COMM_WORLD, cli.csv);
-    failures = tsr_report_failures(rep);
-  }
+  if (!rc && say) printf("\n");
+  if (!rc) rc = tsr_report_finish(rep, &cli, MPI_COMM_WORLD);
   tsr_report_destroy(&rep);
+  tsr_selection_free(&sel);
   free(rms);
   free(ref);
   free(qout);
   airfoil_local_free(&loc);
   tsr_mesh_destroy(&mesh);
   TSR_CALL(rc);
-  TSR_CHECK(failures == 0, TSR_ERR_VERIFY, "%d variant%s FAILED verification", failures,
-            failures == 1 ? "" : "s");
   return 0;
 }
 

@@ -121,35 +121,40 @@ static long cb_verify(const tsr_layout_t *L, const double *src, const double *ds
   return bad;
 }
 
+typedef struct {
+  int id;
+  tsr_layout_t L;
+  const int64_t *cells;
+  const double *src;
+  double *dst;
+  const int *shape;
+} cb_copy_t;
+
+static int cb_copy(void *p, tsr_run_sample_t *s) {
+  const cb_copy_t *c = p;
+  (void)s;
+  return copy_run(c->id, c->L, c->cells, c->src, c->dst, c->shape[0], c->shape[1], c->shape[2]);
+}
+
 static int cb_run_variant(MPI_Comm comm, const tsr_cli_t *cli, const cb_opts_t *o, int vi,
-                          const int shape[3], tsr_report_t *rep) {
+                          int required, const int shape[3], tsr_report_t *rep) {
   const tsr_variant_t *v = &cb_variants[vi];
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   tsr_result_t row;
-  memset(&row, 0, sizeof row);
-  snprintf(row.app, sizeof row.app, "copy");
+  tsr_result_init(&row, "copy", v, NULL, required);
   if (v->device == TSR_DEV_CUDA && v->id != COPY_CUDA_MEMCPY)
-    snprintf(row.variant, sizeof row.variant, "%s %dx%dx%d", v->name, shape[0], shape[1],
-             shape[2]);
-  else
-    snprintf(row.variant, sizeof row.variant, "%s", v->name);
+    snprintf(row.config, sizeof row.config, "threads=%dx%dx%d", shape[0], shape[1], shape[2]);
   snprintf(row.precision, sizeof row.precision, "double");
   memcpy(row.size, o->size, sizeof row.size);
-  row.ranks = size;
-
-  tsr_device_t dev;
-  int rc = tsr_device_select(comm, v->device, &dev);
-  rc = tsr_error_agree(comm, rc);
-  if (rc == TSR_ERR_NOCUDA || rc == TSR_ERR_NODEVICE) {
-    snprintf(row.device, sizeof row.device, "-");
-    snprintf(row.note, sizeof row.note, "not run: %s", tsr_strerror(rc));
-    row.verify = TSR_VERIFY_NA;
-    tsr_error_clear();
+  const char *why = tsr_variant_unavailable(v);
+  if (why) {
+    tsr_result_notrun(&row, "%s", why);
     return tsr_report_add(rep, &row);
   }
-  TSR_CALL(rc);
+  tsr_device_t dev;
+  TSR_CALL(tsr_error_agree(comm, tsr_device_select(comm, v->device, &dev)));
   snprintf(row.device, sizeof row.device, "%s", dev.name);
 
   tsr_layout_t L;
@@ -159,7 +164,7 @@ static int cb_run_variant(MPI_Comm comm, const tsr_cli_t *cli, const cb_opts_t *
   double *hsrc = malloc(bytes), *hdst = malloc(bytes);
   double *dsrc = NULL, *ddst = NULL;
   int64_t *tab = NULL, *cells = NULL;
-  rc = (hsrc && hdst) ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate 2 x %zu bytes", bytes);
+  int rc = (hsrc && hdst) ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate 2 x %zu bytes", bytes);
   unsigned long long seed = 12345 + (unsigned long long)rank;
   for (int64_t i = 0; !rc && i < n; i++) {
     seed += 0x9E3779B97F4A7C15ULL;
@@ -191,9 +196,6 @@ static int cb_run_variant(MPI_Comm comm, const tsr_cli_t *cli, const cb_opts_t *
   rc = tsr_error_agree(comm, rc);
 
   /* one run to verify, then warm-up and timed runs */
-  tsr_timer_t *timer = NULL;
-  double *t = calloc((size_t)cli->runs, sizeof *t), *tmax = calloc((size_t)cli->runs, sizeof *t);
-  if (!rc && (!t || !tmax)) rc = TSR_RAISE(TSR_ERR_ALLOC, "out of memory");
   if (!rc) rc = copy_run(v->id, L, cells, dsrc, ddst, shape[0], shape[1], shape[2]);
   if (!rc) rc = tsr_device_sync(&dev);
   if (!rc) rc = tsr_device_download(&dev, hdst, ddst, bytes);
@@ -215,44 +217,38 @@ static int cb_run_variant(MPI_Comm comm, const tsr_cli_t *cli, const cb_opts_t *
     if (!rc && bad < 0) rc = TSR_RAISE(TSR_ERR_ALLOC, "out of memory verifying");
   }
   rc = tsr_error_agree(comm, rc);
-  if (!rc) rc = tsr_timer_create(&dev, &timer);
-  for (int r = 0; !rc && r < cli->warmup; r++)
-    rc = copy_run(v->id, L, cells, dsrc, ddst, shape[0], shape[1], shape[2]);
-  if (!rc) rc = tsr_device_sync(&dev);
-  for (int r = 0; !rc && r < cli->runs; r++) {
-    MPI_Barrier(comm);
-    rc = tsr_timer_start(timer);
-    if (!rc) rc = copy_run(v->id, L, cells, dsrc, ddst, shape[0], shape[1], shape[2]);
-    if (!rc) rc = tsr_timer_stop(timer, &t[r]);
-  }
-  rc = tsr_error_agree(comm, rc);
+  cb_copy_t job = {v->id, L, cells, dsrc, ddst, shape};
+  char label[160];
+  snprintf(label, sizeof label, "%s%s%s", v->name, row.config[0] ? " " : "", row.config);
+  tsr_run_t sp = {.prog = "tsr-copybench", .label = label, .comm = comm, .dev = &dev,
+                  .timing = TSR_TIME_DEVICE, .warmup = cli->warmup, .runs = cli->runs,
+                  .barrier = 1, .quiet = cli->quiet, .run = cb_copy, .ctx = &job};
+  tsr_run_result_t res;
+  if (!rc) rc = tsr_run(&sp, &res);
   if (!rc) {
-    MPI_Allreduce(t, tmax, cli->runs, MPI_DOUBLE, MPI_MAX, comm);
     long allbad = 0;
     MPI_Allreduce(&bad, &allbad, 1, MPI_LONG, MPI_SUM, comm);
-    row.time = tsr_stats(tmax, cli->runs);
+    row.time = res.time;
     row.bytes = copy_bytes_moved(v->id, &L) * size;
+    row.footprint = 2.0 * (double)bytes * size;
     row.ceiling *= size; /* every rank has its own device */
     row.verify = !cli->verify ? TSR_VERIFY_SKIPPED : allbad ? TSR_VERIFY_FAIL : TSR_VERIFY_PASS;
     if (allbad) snprintf(row.note, sizeof row.note, "%ld wrong elements", allbad);
     char desc[256];
     if (!cli->quiet && rank == 0 && tsr_layout_describe(&L, desc, sizeof desc) == 0)
-      printf("  %-28s %s\n", row.variant, desc);
+      printf("  %-28s %s\n", label, desc);
     rc = tsr_report_add(rep, &row);
   }
-  tsr_timer_destroy(&timer);
   tsr_device_free(&dev, (void **)&dsrc);
   tsr_device_free(&dev, (void **)&ddst);
   if (tab) tsr_layout_table_destroy(&dev, &tab);
   tsr_device_free(&dev, (void **)&cells);
   free(hsrc);
   free(hdst);
-  free(t);
-  free(tmax);
   return rc;
 }
 
-static int cb_main(MPI_Comm comm, int argc, char **argv, int *failures) {
+static int cb_main(MPI_Comm comm, int argc, char **argv) {
   tsr_cli_t cli;
   tsr_cli_init(&cli, "tsr-copybench",
                "Copy a field through the layout offset functions (row-major with halo and "
@@ -295,14 +291,8 @@ static int cb_main(MPI_Comm comm, int argc, char **argv, int *failures) {
   tsr_layout_t probe;
   TSR_CALL(cb_layout(&o, TSR_LAYOUT_ROWMAJOR, &probe));
 
-  const char *spec = cli.variants;
-  if (!spec) /* default: the variants of the chosen device */
-    spec = (strcmp(cli.device, "cpu") == 0 ||
-            (strcmp(cli.device, "auto") == 0 && tsr_device_default_kind() == TSR_DEV_CPU))
-               ? "cpu/*"
-               : "cuda/*";
-  int sel[CB_NVAR], nsel = 0;
-  TSR_CALL(tsr_variant_select(cb_variants, CB_NVAR, spec, sel, &nsel));
+  tsr_selection_t sel;
+  TSR_CALL(tsr_run_select(&cli, cb_variants, CB_NVAR, "cpu/*", "cuda/*", &sel));
   int nranks;
   MPI_Comm_size(comm, &nranks);
   if (rank == 0 && !cli.quiet)
@@ -314,26 +304,23 @@ static int cb_main(MPI_Comm comm, int argc, char **argv, int *failures) {
   tsr_report_t *rep;
   TSR_CALL(tsr_report_create(&rep));
   int rc = TSR_SUCCESS;
-  for (int k = 0; k < nsel && !rc; k++) {
-    const tsr_variant_t *v = &cb_variants[sel[k]];
+  for (int k = 0; k < sel.n && !rc; k++) {
+    const tsr_variant_t *v = &cb_variants[sel.index[k]];
     int nshape = (v->device == TSR_DEV_CUDA && v->id != COPY_CUDA_MEMCPY) ? o.nshapes : 1;
     for (int s = 0; s < nshape && !rc; s++)
-      rc = cb_run_variant(comm, &cli, &o, sel[k], o.shapes[s], rep);
+      rc = cb_run_variant(comm, &cli, &o, sel.index[k], sel.required[k], o.shapes[s], rep);
   }
-  if (!rc) {
-    tsr_report_print(rep, comm, stdout);
-    if (cli.csv) rc = tsr_report_write_csv(rep, comm, cli.csv);
-    *failures = tsr_report_failures(rep);
-  }
+  if (!rc) rc = tsr_report_finish(rep, &cli, comm);
+  tsr_selection_free(&sel);
   tsr_report_destroy(&rep);
   return rc;
 }
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
-  int failures = 0;
-  int rc = cb_main(MPI_COMM_WORLD, argc, argv, &failures);
+  tsr_error_set_progname("tsr-copybench");
+  int rc = cb_main(MPI_COMM_WORLD, argc, argv);
   if (rc) tsr_abort(MPI_COMM_WORLD, tsr_error_agree(MPI_COMM_WORLD, rc));
   MPI_Finalize();
-  return failures ? 1 : 0;
+  return 0;
 }

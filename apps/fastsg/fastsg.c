@@ -312,17 +312,12 @@ int main(int argc, char **argv) {
     return 0;
   }
   /* the variants: --variant, else every variant of the device */
-  const char *spec = cli.variants;
-  if (!spec) {
-    tsr_devkind_t kind = strcmp(cli.device, "cuda") == 0 ? TSR_DEV_CUDA
-                         : strcmp(cli.device, "cpu") == 0 ? TSR_DEV_CPU
-                                                          : tsr_device_default_kind();
-    spec = kind == TSR_DEV_CUDA ? "cuda/*" : "cpu/*";
-  }
-  int sel[FASTSG_NVAR], nsel = 0;
-  TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, tsr_variant_select(fastsg_table, FASTSG_NVAR,
-                                                                         spec, sel, &nsel)));
-  for (int k = 0; k < nsel; k++) app.any_cuda |= fastsg_table[sel[k]].device == TSR_DEV_CUDA;
+  tsr_selection_t sel;
+  TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, tsr_run_select(&cli, fastsg_table, FASTSG_NVAR,
+                                                                     "cpu/*", "cuda/*", &sel)));
+  for (int k = 0; k < sel.n; k++)
+    app.any_cuda |= !tsr_variant_unavailable(&fastsg_table[sel.index[k]]) &&
+                    fastsg_table[sel.index[k]].device == TSR_DEV_CUDA;
   double *pts = NULL;
   int npts = 0;
   int rc = fastsg_setup(&app, &cli); /* -i may set D: --eval-point is read after */
@@ -362,35 +357,31 @@ int main(int argc, char **argv) {
   TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, fastsg_print_points(&app, pts, npts)));
   tsr_report_t *rep;
   TSR_CALL_ABORT(app.comm, tsr_report_create(&rep));
-  for (int k = 0; k < nsel; k++) {
-    const tsr_variant_t *v = &fastsg_table[sel[k]];
+  for (int k = 0; k < sel.n; k++) {
+    const tsr_variant_t *v = &fastsg_table[sel.index[k]];
     int hier = strstr(v->name, "/hier/") != NULL;
-    if (hier ? !app.do_hier : !app.do_eval) continue;
-    if (hier && app.dist && v->id != FASTSG_V_cpu_hier_ichg1 && v->id != FASTSG_V_cuda_hier_ichg1) {
-      if (app.rank == 0 && !cli.quiet)
-        printf("tsr-fastsg: %s skipped: distributed coefficients are hierarchized by poles "
-               "(cpu/hier/ichg1, cuda/hier/ichg1)\n", v->name);
+    tsr_result_t row;
+    tsr_result_init(&row, "fastsg", v, NULL, sel.required[k]);
+    const char *why = (hier ? !app.do_hier : !app.do_eval) ? (hier ? "--mode evaluate" : "--mode hierarchize")
+                      : tsr_variant_unavailable(v);
+    if (!why && hier && app.dist && v->id != FASTSG_V_cpu_hier_ichg1 && v->id != FASTSG_V_cuda_hier_ichg1)
+      why = "distributed coefficients are hierarchized by poles (cpu/hier/ichg1, cuda/hier/ichg1)";
+    if (why) { /* a variant --mode leaves out is said only when it was asked for by name */
+      if (sel.required[k] || (hier ? app.do_hier : app.do_eval)) {
+        tsr_result_notrun(&row, "%s", why);
+        TSR_CALL_ABORT(app.comm, tsr_report_add(rep, &row));
+      }
       continue;
     }
-    const int big = app.grid.npoints >= ((int64_t)1 << 24) ||
-                    (double)app.npoints_eval * (double)app.grid.nblocks >= 1e10;
-    double tv = tsr_wtime();
     rc = hier ? fastsg_run_hier(&app, &cli, v, rep) : fastsg_run_eval(&app, &cli, v, rep);
-    if (big && app.rank == 0 && !cli.quiet) { /* progress of long runs */
-      printf("tsr-fastsg: %s: %d+%d runs and verification in %.2f s\n", v->name, cli.warmup,
-             cli.runs, tsr_wtime() - tv);
-      fflush(stdout);
-    }
     TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, rc));
   }
-  tsr_report_print(rep, app.comm, stdout);
   if (app.output) TSR_CALL_ABORT(app.comm, fastsg_io_write(&app, &cli));
-  if (cli.csv) TSR_CALL_ABORT(app.comm, tsr_report_write_csv(rep, app.comm, cli.csv));
-  int fails = tsr_report_failures(rep);
-  if (app.rank == 0 && fails) fprintf(stderr, "tsr-fastsg: FAIL: %d variant(s) failed verification\n", fails);
+  TSR_CALL_ABORT(app.comm, tsr_report_finish(rep, &cli, app.comm));
   tsr_report_destroy(&rep);
+  tsr_selection_free(&sel);
   free(pts);
   fastsg_free(&app);
   MPI_Finalize();
-  return fails ? 1 : 0;
+  return 0;
 }

@@ -161,6 +161,35 @@ int fastsg_dist_setup(fastsg_app_t *app, const tsr_cli_t *cli) {
 
 /* ------------------------------------------------------------ runs */
 
+typedef struct {
+  fastsg_app_t *app;
+  const tsr_device_t *dev;
+  fastsg_dist_dev_t *dt;
+  fastsg_dist_buf_t *buf;
+  void *a;
+} fastsg_dist_job_t;
+
+/* Untimed: the samples in layout A back on the device. */
+static int fastsg_dist_reset(void *ctx, const tsr_run_sample_t *s) {
+  const fastsg_dist_job_t *j = ctx;
+  (void)s;
+  return tsr_device_upload(j->dev, j->a, j->app->samples_a,
+                           (size_t)j->app->plan->nlocal[FASTSG_L_A] * j->app->es);
+}
+
+/* Timed: phase A's sweeps, the exchange A -> B (extra[0]), phase B's sweeps. */
+static int fastsg_dist_timed(void *ctx, tsr_run_sample_t *s) {
+  const fastsg_dist_job_t *j = ctx;
+  const fastsg_dist_t *d = j->app->plan;
+  TSR_CALL(fastsg_dist_sweeps(d, 0, j->dev, j->dt, j->app->prec, j->a, 0));
+  TSR_CALL(tsr_device_sync(j->dev));
+  const double t1 = tsr_wtime();
+  TSR_CALL(fastsg_dist_exchange(d, FASTSG_X_A_B, j->app->comm, j->dev, j->a, j->buf));
+  s->extra[0] = tsr_wtime() - t1;
+  TSR_CALL(fastsg_dist_sweeps(d, 1, j->dev, j->dt, j->app->prec, j->a, 0));
+  return TSR_SUCCESS;
+}
+
 int fastsg_dist_run_hier(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t *v,
                          tsr_report_t *rep) {
   const fastsg_dist_t *d = app->plan;
@@ -168,8 +197,7 @@ int fastsg_dist_run_hier(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_vari
   tsr_device_t dev;
   TSR_CALL(tsr_device_select(app->comm, v->device, &dev));
   void *a = NULL, *h = malloc(cap * es);
-  double *t = malloc(sizeof(double) * 2 * (size_t)cli->runs), *tx = t + cli->runs;
-  TSR_CHECK(h && t, TSR_ERR_ALLOC, "cannot allocate %zu bytes", cap * es);
+  TSR_CHECK(h, TSR_ERR_ALLOC, "cannot allocate %zu bytes", cap * es);
   fastsg_dist_buf_t buf;
   fastsg_dist_dev_t dt;
   memset(&buf, 0, sizeof buf);
@@ -180,42 +208,28 @@ int fastsg_dist_run_hier(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_vari
   FASTSG_TRY(fastsg_dist_buf_init(d, &dev, es, &buf));
   FASTSG_TRY(fastsg_dist_dev_init(d, &dev, &dt));
   rc = tsr_error_agree(app->comm, rc);
-  for (int r = 0; r < cli->warmup + cli->runs && rc == 0; r++) {
-    FASTSG_TRY(tsr_device_upload(&dev, a, app->samples_a, (size_t)d->nlocal[FASTSG_L_A] * es));
-    FASTSG_TRY(tsr_device_sync(&dev));
-    MPI_Barrier(app->comm);
-    const double t0 = tsr_wtime();
-    FASTSG_TRY(fastsg_dist_sweeps(d, 0, &dev, &dt, app->prec, a, 0));
-    FASTSG_TRY(tsr_device_sync(&dev));
-    const double t1 = tsr_wtime();
-    FASTSG_TRY(fastsg_dist_exchange(d, FASTSG_X_A_B, app->comm, &dev, a, &buf));
-    const double t2 = tsr_wtime();
-    FASTSG_TRY(fastsg_dist_sweeps(d, 1, &dev, &dt, app->prec, a, 0));
-    FASTSG_TRY(tsr_device_sync(&dev));
-    if (r >= cli->warmup) {
-      t[r - cli->warmup] = tsr_wtime() - t0;
-      tx[r - cli->warmup] = t2 - t1;
-    }
-    rc = tsr_error_agree(app->comm, rc);
-  }
+  fastsg_dist_job_t job = {app, &dev, &dt, &buf, a};
+  tsr_run_t sp = {.prog = "tsr-fastsg", .label = v->name, .comm = app->comm, .dev = &dev,
+                  .timing = TSR_TIME_WALL, .warmup = cli->warmup, .runs = cli->runs,
+                  .barrier = 1, .quiet = cli->quiet, .nextra = 1, .reset = fastsg_dist_reset,
+                  .run = fastsg_dist_timed, .ctx = &job};
+  tsr_run_result_t res;
+  FASTSG_TRY(tsr_run(&sp, &res));
   FASTSG_TRY(fastsg_dist_exchange(d, FASTSG_X_B_ROWS, app->comm, &dev, a, &buf));
   FASTSG_TRY(tsr_device_download(&dev, h, a, (size_t)app->nrows * es));
   rc = tsr_error_agree(app->comm, rc);
   if (rc == 0) {
     tsr_result_t row;
-    memset(&row, 0, sizeof row);
-    snprintf(row.app, sizeof row.app, "fastsg");
-    snprintf(row.variant, sizeof row.variant, "%s", v->name);
-    snprintf(row.device, sizeof row.device, "%.63s", dev.name);
+    tsr_result_init(&row, "fastsg", v, &dev, 0);
     snprintf(row.precision, sizeof row.precision, "%s", tsr_dtype_name(app->prec));
     row.size[0] = app->dim;
     row.size[1] = app->level;
     row.size[2] = app->grid.npoints;
     row.ranks = app->size;
-    TSR_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, t, 2 * cli->runs, MPI_DOUBLE, MPI_MAX, app->comm));
-    row.time = tsr_stats(t, cli->runs);
-    const tsr_stats_t sx = tsr_stats(tx, cli->runs);
+    row.time = res.time;
+    const tsr_stats_t sx = res.extra[0];
     row.bytes = 2.0 * app->dim * (double)app->grid.npoints * (double)es;
+    row.footprint = (double)app->grid.npoints * (double)es;
     double ceil = 0;
     if (tsr_bandwidth_ceiling(&dev, &ceil) == 0) row.ceiling = ceil * app->size;
     tsr_error_clear();
@@ -242,7 +256,6 @@ int fastsg_dist_run_hier(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_vari
   fastsg_dist_buf_free(&buf);
   tsr_device_free(&dev, &a);
   free(h);
-  free(t);
   return rc;
 }
 

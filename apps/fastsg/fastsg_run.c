@@ -48,39 +48,71 @@ int fastsg_hierarchize_cpu(fastsg_app_t *app, int variant, void *a) {
   return TSR_SUCCESS;
 }
 
-static int fastsg_device_for(const tsr_variant_t *v, MPI_Comm comm, tsr_device_t *dev) {
-  return tsr_device_select(comm, v->device, dev);
-}
-
 static void fastsg_row(fastsg_app_t *app, const tsr_variant_t *v, const tsr_device_t *dev,
                        tsr_result_t *row) {
-  memset(row, 0, sizeof *row);
-  snprintf(row->app, sizeof row->app, "fastsg");
-  snprintf(row->variant, sizeof row->variant, "%s", v->name);
-  snprintf(row->device, sizeof row->device, "%.63s", dev->name);
+  tsr_result_init(row, "fastsg", v, dev, 0);
   snprintf(row->precision, sizeof row->precision, "%s", tsr_dtype_name(app->prec));
   row->size[0] = app->dim;
   row->size[1] = app->level;
   row->ranks = app->size;
 }
 
-/* Time `runs` repetitions (after `warmup`); each sample is the max over ranks. */
-static int fastsg_stats(MPI_Comm comm, double *t, int runs, tsr_stats_t *st) {
-  TSR_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, t, runs, MPI_DOUBLE, MPI_MAX, comm));
-  *st = tsr_stats(t, runs);
+/* One hierarchization run: D sweeps from the samples (d0 -> d untimed). */
+typedef struct {
+  fastsg_app_t *app;
+  const tsr_device_t *dev;
+  fastsg_kernel_args_t *A;
+  void *d, *d0, *h;
+  size_t bytes;
+  int id;
+} fastsg_job_t;
+
+static int fastsg_hier_reset(void *ctx, const tsr_run_sample_t *s) {
+  const fastsg_job_t *j = ctx;
+  (void)s;
+  return tsr_device_copy(j->dev, j->d, j->d0, j->bytes);
+}
+
+static int fastsg_hier_timed(void *ctx, tsr_run_sample_t *s) {
+  const fastsg_job_t *j = ctx;
+  fastsg_app_t *app = j->app;
+  (void)s;
+  int64_t p0 = fastsg_gblock_pos(&app->grid, app->b0), p1 = fastsg_gblock_pos(&app->grid, app->b1);
+  for (j->A->t = 0; j->A->t < app->dim; j->A->t++) {
+    TSR_CALL(fastsg_fns[j->id](j->A));
+    if (app->size > 1) { /* host-staged exchange of the sweep's ranges */
+      TSR_CALL(tsr_device_download(j->dev, (char *)j->h + p0 * app->es,
+                                   (char *)j->d + p0 * app->es, (size_t)(p1 - p0) * app->es));
+      TSR_CALL(fastsg_share(app, j->h));
+      TSR_CALL(tsr_device_upload(j->dev, j->d, j->h, j->bytes));
+    }
+  }
   return TSR_SUCCESS;
+}
+
+static int fastsg_eval_timed(void *ctx, tsr_run_sample_t *s) {
+  const fastsg_job_t *j = ctx;
+  (void)s;
+  return fastsg_fns[j->id](j->A);
+}
+
+static tsr_run_t fastsg_spec(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t *v,
+                             const tsr_device_t *dev, fastsg_job_t *job) {
+  tsr_run_t sp = {.prog = "tsr-fastsg", .label = v->name, .comm = app->comm, .dev = dev,
+                  .timing = TSR_TIME_WALL, .warmup = cli->warmup, .runs = cli->runs,
+                  .barrier = 1, .quiet = cli->quiet, .ctx = job};
+  return sp;
 }
 
 int fastsg_run_hier(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t *v,
                     tsr_report_t *rep) {
   if (app->dist) return fastsg_dist_run_hier(app, cli, v, rep);
   tsr_device_t dev;
-  TSR_CALL(fastsg_device_for(v, app->comm, &dev));
+  TSR_CALL(tsr_device_select(app->comm, v->device, &dev));
   const int64_t N = app->grid.npoints;
   const size_t bytes = (size_t)N * app->es;
   void *d = NULL, *d0 = NULL, *dpar = NULL, *h = malloc(bytes);
-  double *t = malloc(sizeof(double) * (size_t)cli->runs);
-  TSR_CHECK(h && t, TSR_ERR_ALLOC, "cannot allocate %zu bytes for the coefficients", bytes);
+  TSR_CHECK(h, TSR_ERR_ALLOC, "cannot allocate %zu bytes for the coefficients", bytes);
   int rc = TSR_SUCCESS;
 #define FASTSG_TRY(expr) if (rc == 0) rc = (expr)
   FASTSG_TRY(tsr_device_malloc(&dev, bytes, &d));
@@ -91,32 +123,21 @@ int fastsg_run_hier(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t
   FASTSG_TRY(tsr_device_upload(&dev, dpar, app->par1d, parbytes));
   fastsg_kernel_args_t A = {.grid = &app->grid, .prec = app->prec, .coef = d, .b0 = app->b0,
                             .b1 = app->b1, .par1d = dpar};
-  int64_t p0 = fastsg_gblock_pos(&app->grid, app->b0), p1 = fastsg_gblock_pos(&app->grid, app->b1);
-  for (int r = 0; r < cli->warmup + cli->runs && rc == 0; r++) {
-    FASTSG_TRY(tsr_device_copy(&dev, d, d0, bytes));
-    FASTSG_TRY(tsr_device_sync(&dev));
-    MPI_Barrier(app->comm);
-    double t0 = tsr_wtime();
-    for (A.t = 0; A.t < app->dim && rc == 0; A.t++) {
-      FASTSG_TRY(fastsg_fns[v->id](&A));
-      if (app->size > 1) { /* host-staged exchange of the sweep's ranges */
-        FASTSG_TRY(tsr_device_download(&dev, (char *)h + p0 * app->es, (char *)d + p0 * app->es,
-                                       (size_t)(p1 - p0) * app->es));
-        FASTSG_TRY(fastsg_share(app, h));
-        FASTSG_TRY(tsr_device_upload(&dev, d, h, bytes));
-      }
-    }
-    FASTSG_TRY(tsr_device_sync(&dev));
-    if (r >= cli->warmup) t[r - cli->warmup] = tsr_wtime() - t0;
-  }
+  fastsg_job_t job = {app, &dev, &A, d, d0, h, bytes, v->id};
+  tsr_run_t sp = fastsg_spec(app, cli, v, &dev, &job);
+  sp.reset = fastsg_hier_reset;
+  sp.run = fastsg_hier_timed;
+  tsr_run_result_t res;
   rc = tsr_error_agree(app->comm, rc);
+  FASTSG_TRY(tsr_run(&sp, &res));
   tsr_result_t row;
   fastsg_row(app, v, &dev, &row);
   row.size[2] = N;
   if (rc == 0) {
-    FASTSG_TRY(fastsg_stats(app->comm, t, cli->runs, &row.time));
+    row.time = res.time;
     FASTSG_TRY(tsr_device_download(&dev, h, d, bytes));
     row.bytes = 2.0 * app->dim * (double)bytes; /* D sweeps, each reads and writes N values */
+    row.footprint = (double)bytes;
     double ceil = 0;
     if (rc == 0 && tsr_bandwidth_ceiling(&dev, &ceil) == 0) row.ceiling = ceil * app->size;
     tsr_error_clear();
@@ -138,7 +159,6 @@ int fastsg_run_hier(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t
   tsr_device_free(&dev, &d0);
   tsr_device_free(&dev, &dpar);
   free(h);
-  free(t);
   return rc;
 }
 
@@ -149,15 +169,14 @@ static double fastsg_get(const void *a, tsr_dtype_t prec, int64_t k) {
 int fastsg_run_eval(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t *v,
                     tsr_report_t *rep) {
   tsr_device_t dev;
-  TSR_CALL(fastsg_device_for(v, app->comm, &dev));
+  TSR_CALL(tsr_device_select(app->comm, v->device, &dev));
   const fastsg_xlayout_t lay = fastsg_eval_layout(v->id);
   const int64_t nx = fastsg_x_count(lay, app->m, app->dim), N = app->grid.npoints;
   const size_t cbytes = (size_t)N * app->es, xbytes = (size_t)nx * app->es,
                rbytes = (size_t)TSR_MAX(app->m, 1) * app->es,
                tbytes = (size_t)app->grid.nblocks * 2 * app->dim;
   void *xt = malloc(xbytes), *r = malloc(rbytes), *dc = NULL, *dx = NULL, *dr = NULL, *db = NULL;
-  double *t = malloc(sizeof(double) * (size_t)cli->runs);
-  TSR_CHECK(xt && r && t, TSR_ERR_ALLOC, "cannot allocate %zu bytes for %lld points", xbytes,
+  TSR_CHECK(xt && r, TSR_ERR_ALLOC, "cannot allocate %zu bytes for %lld points", xbytes,
             (long long)app->m);
   fastsg_x_relayout(lay, app->prec, app->m, app->dim, app->x, xt);
   int rc = TSR_SUCCESS;
@@ -170,20 +189,23 @@ int fastsg_run_eval(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t
   FASTSG_TRY(tsr_device_upload(&dev, db, app->btab, tbytes));
   fastsg_kernel_args_t A = {.grid = &app->grid, .prec = app->prec, .coef = dc, .npts = app->m,
                             .x = dx, .r = dr, .btab = db};
-  for (int k = 0; k < cli->warmup + cli->runs && rc == 0; k++) {
-    MPI_Barrier(app->comm);
-    double t0 = tsr_wtime();
-    FASTSG_TRY(fastsg_fns[v->id](&A));
-    FASTSG_TRY(tsr_device_sync(&dev));
-    if (k >= cli->warmup) t[k - cli->warmup] = tsr_wtime() - t0;
-  }
+  fastsg_job_t job = {app, &dev, &A, NULL, NULL, NULL, 0, v->id};
+  tsr_run_t sp = fastsg_spec(app, cli, v, &dev, &job);
+  sp.run = fastsg_eval_timed;
+  tsr_run_result_t res;
+  rc = tsr_error_agree(app->comm, rc);
+  FASTSG_TRY(tsr_run(&sp, &res));
   FASTSG_TRY(tsr_device_download(&dev, r, dr, (size_t)app->m * app->es));
   rc = tsr_error_agree(app->comm, rc);
   if (rc == 0) {
     tsr_result_t row;
     fastsg_row(app, v, &dev, &row);
     row.size[2] = app->npoints_eval;
-    FASTSG_TRY(fastsg_stats(app->comm, t, cli->runs, &row.time));
+    row.time = res.time;
+    row.footprint = (double)(cbytes + xbytes + rbytes) * app->size;
+    snprintf(row.fom_name, sizeof row.fom_name, "points_per_s");
+    snprintf(row.fom_unit, sizeof row.fom_unit, "pts/s");
+    row.fom = (double)app->npoints_eval / row.time.median;
     /* agreement with cpu/eval/plain at the nref sampled points of each rank */
     const double tol = app->prec == TSR_FLOAT ? 2e-5 : 1e-12;
     double dmax = 0, emax = 0, esq = 0;
@@ -245,6 +267,5 @@ int fastsg_run_eval(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t
   tsr_device_free(&dev, &db);
   free(xt);
   free(r);
-  free(t);
   return rc;
 }

@@ -43,6 +43,8 @@ typedef struct {
   int64_t stencil[3];         /* stencil grid (default: the constant builds' shape) */
   int stencil_runs;           /* timed runs of `iterations` sweeps */
   tsr_report_t *rep;
+  const tsr_variant_t *table; /* the variants and the selection (tsr_run_select) */
+  tsr_selection_t sel;
 } lb_t;
 
 /* Matmul, cuBLAS and transform variants selected in sel[0..n) (indices
@@ -51,13 +53,14 @@ int lb_matmul_run(lb_t *B, const tsr_variant_t *table, const int *sel, int n);
 /* Stencil variants selected in sel[0..n). */
 int lb_stencil_run(lb_t *B, const tsr_variant_t *table, const int *sel, int n);
 
-/* Times fn(arg) like every experiment here: warm-up runs, then timed runs
- * (device timer) until `runs` or max_seconds (at least 3). */
-int lb_time(const tsr_device_t *dev, int warmup, int runs, double max_seconds,
+/* Times fn(arg) like every experiment here (tsr_run): warm-up runs, then
+ * timed runs (device timer) until `runs` or --max-seconds (at least 3). */
+int lb_time(const lb_t *B, const char *label, const tsr_device_t *dev, int warmup, int runs,
             int (*fn)(void *), void *arg, tsr_stats_t *st);
 
-/* An empty result row of this app. */
-tsr_result_t lb_row(const char *variant, const tsr_device_t *dev, const char *precision);
+/* An empty result row of this app for the variant named variant. */
+tsr_result_t lb_row(const lb_t *B, const char *variant, const tsr_device_t *dev,
+                    const char *precision);
 /* A row for a variant that cannot run here (why: "built without CUDA", ...). */
 int lb_skip(lb_t *B, const char *variant, int64_t n, const char *why);
 

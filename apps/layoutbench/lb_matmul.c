@@ -205,6 +205,9 @@ static void mm_figure(tsr_result_t *row, int64_t n, double base, double peak) {
   double t = row->time.median, n3 = (double)n * n * n, gf = 2.0 * n3 / t * 1e-9;
   char pk[24] = "";
   if (peak > 0) snprintf(pk, sizeof pk, " peak=%.1f%%", 100.0 * gf / peak);
+  snprintf(row->fom_name, sizeof row->fom_name, "flop_rate");
+  snprintf(row->fom_unit, sizeof row->fom_unit, "GF/s");
+  row->fom = gf;
   snprintf(row->figure, sizeof row->figure, "ps/N3=%.4g speedup=%.3f GF/s=%.1f%s", t / n3 * 1e12,
            base > 0 ? base / t : 0.0, gf, pk);
 }
@@ -221,11 +224,11 @@ static int run_mm(lb_t *B, devset_t *D, host_t *H, const char *name, int what, i
   } else {
     TSR_CALL(dev_inputs(D, H, 0));
   }
-  tsr_result_t row = lb_row(name, &D->dev, "float");
+  tsr_result_t row = lb_row(B, name, &D->dev, "float");
   row.size[0] = row.size[1] = row.size[2] = n;
   int cpu = D->dev.kind == TSR_DEV_CPU;
-  TSR_CALL(lb_time(&D->dev, cpu ? TSR_MIN(B->cli.warmup, 1) : B->cli.warmup,
-                   cpu ? B->cpu_runs : B->cli.runs, B->max_seconds, job_run, &j, &row.time));
+  TSR_CALL(lb_time(B, name, &D->dev, cpu ? TSR_MIN(B->cli.warmup, 1) : B->cli.warmup,
+                   cpu ? B->cpu_runs : B->cli.runs, job_run, &j, &row.time));
   *median = row.time.median;
   if (B->cli.verify) {
     long bad = 0;
@@ -252,13 +255,16 @@ static int run_transform(lb_t *B, devset_t *D, host_t *H, const char *name, int 
   const int kf = kind_index(from), kt = kind_index(to);
   TSR_CALL(dev_inputs(D, H, kf));
   job_t j = {LB_TRANSFORM, D, 0, 0, 0, H->n, &D->L[kf], &D->L[kt], D->A[kf], D->T};
-  tsr_result_t row = lb_row(name, &D->dev, "float");
+  tsr_result_t row = lb_row(B, name, &D->dev, "float");
   row.size[0] = row.size[1] = H->n;
   row.size[2] = 1;
-  TSR_CALL(lb_time(&D->dev, B->cli.warmup, B->cli.runs, B->max_seconds, job_run, &j, &row.time));
+  TSR_CALL(lb_time(B, name[0] ? name : "transform", &D->dev, B->cli.warmup, B->cli.runs, job_run,
+                   &j, &row.time));
   *median = row.time.median;
   if (!add_row) return TSR_SUCCESS;
   row.bytes = 2.0 * (double)H->n * (double)H->n * sizeof(float);
+  row.footprint = (double)(tsr_layout_bytes(&D->L[kf], sizeof(float)) +
+                           tsr_layout_bytes(&D->L[kt], sizeof(float)));
   TSR_CALL(tsr_bandwidth_ceiling(&D->dev, &row.ceiling));
   row.verify = TSR_VERIFY_SKIPPED;
   if (B->cli.verify) { /* back to R on the host must give A exactly */
@@ -293,9 +299,8 @@ typedef struct {
 static int run_device(lb_t *B, tsr_devkind_t kind, const picks_t *P, host_t *H) {
   const int64_t n = H->n;
   const char *dn = kind == TSR_DEV_CUDA ? "cuda" : "cpu";
-  const char *why = NULL;
-  if (kind == TSR_DEV_CUDA && !tsr_device_cuda_built()) why = "built without CUDA";
-  else if (kind == TSR_DEV_CUDA && tsr_device_cuda_count() == 0) why = "no CUDA device";
+  const tsr_variant_t probe = {dn, kind, "", 0};
+  const char *why = tsr_variant_unavailable(&probe);
   if (why) {
     for (int i = 0; i < P->nmm; i++) TSR_CALL(lb_skip(B, P->mmname[i], n, why));
     if (P->cublas) TSR_CALL(lb_skip(B, P->cublasname, n, why));
@@ -319,8 +324,8 @@ static int run_device(lb_t *B, tsr_devkind_t kind, const picks_t *P, host_t *H) 
       job_t j = {LB_MATMUL, &D, 0, 0, 0, n, NULL, NULL, NULL, NULL};
       tsr_stats_t st = {0, 0, 0, 0, 0};
       rc = dev_inputs(&D, H, 0);
-      if (!rc) rc = lb_time(&D.dev, 1, kind == TSR_DEV_CPU ? B->cpu_runs : B->cli.runs,
-                            B->max_seconds, job_run, &j, &st);
+      if (!rc) rc = lb_time(B, "matmul R x R = R", &D.dev, 1,
+                            kind == TSR_DEV_CPU ? B->cpu_runs : B->cli.runs, job_run, &j, &st);
       base = st.median;
     }
     best = mmbase = base;
@@ -342,10 +347,12 @@ static int run_device(lb_t *B, tsr_devkind_t kind, const picks_t *P, host_t *H) 
       if (!rc && kb) rc = run_transform(B, &D, H, "", TSR_LAYOUT_ROWMAJOR, matmul_kinds[kb], &x, 0), tr += x;
       if (!rc && kc) rc = run_transform(B, &D, H, "", matmul_kinds[kc], TSR_LAYOUT_ROWMAJOR, &x, 0), tr += x;
       if (!rc) {
-        tsr_result_t row = lb_row("", &D.dev, "float");
-        snprintf(row.variant, sizeof row.variant, "%s/best+transform/%sx%s=%s", dn,
+        char best_name[48]; /* the best combination's variant; config says what the row is */
+        snprintf(best_name, sizeof best_name, "%s/matmul/%sx%s=%s", dn,
                  tsr_layout_kind_short(matmul_kinds[ka]), tsr_layout_kind_short(matmul_kinds[kb]),
                  tsr_layout_kind_short(matmul_kinds[kc]));
+        tsr_result_t row = lb_row(B, best_name, &D.dev, "float");
+        snprintf(row.config, sizeof row.config, "best+transform");
         row.size[0] = row.size[1] = row.size[2] = n;
         row.time.n = 1;
         row.time.median = row.time.min = row.time.max = row.time.mean = best + tr;

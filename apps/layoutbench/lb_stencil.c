@@ -52,6 +52,32 @@ static void reference_sweep(int64_t nx, int64_t ny, int64_t nz, const float *in,
       }
 }
 
+/* One sample: iters sweeps ping-ponging a <-> b, from init (copied untimed). */
+typedef struct {
+  const build_t *bu;
+  const tsr_layout_t *L;
+  const float *init;
+  float *a, *b;
+  size_t bytes;
+  int iters;
+} lb_sweeps_t;
+
+static int lb_sweeps_reset(void *ctx, const tsr_run_sample_t *s) {
+  const lb_sweeps_t *j = ctx;
+  (void)s;
+  memcpy(j->a, j->init, j->bytes);
+  memcpy(j->b, j->init, j->bytes); /* faces are never written: both keep init's */
+  return TSR_SUCCESS;
+}
+
+static int lb_sweeps(void *ctx, tsr_run_sample_t *s) {
+  const lb_sweeps_t *j = ctx;
+  (void)s;
+  for (int it = 0; it < j->iters; it++)
+    TSR_CALL(it % 2 == 0 ? j->bu->sweep(j->L, j->a, j->b) : j->bu->sweep(j->L, j->b, j->a));
+  return TSR_SUCCESS;
+}
+
 int lb_stencil_run(lb_t *B, const tsr_variant_t *table, const int *sel, int n) {
   int want[6], any = 0;
   const char *name[6];
@@ -115,22 +141,19 @@ int lb_stencil_run(lb_t *B, const tsr_variant_t *table, const int *sel, int n) {
       rc = lb_skip(B, name[v], 0, why);
       continue;
     }
-    tsr_result_t row = lb_row(name[v], &dev, "float");
+    tsr_result_t row = lb_row(B, name[v], &dev, "float");
     row.size[0] = nx;
     row.size[1] = ny;
     row.size[2] = nz;
-    double *t = malloc((size_t)B->stencil_runs * sizeof *t);
-    if (!t) rc = TSR_RAISE(TSR_ERR_ALLOC, "out of memory");
-    for (int r = 0; r < B->stencil_runs && !rc; r++) {
-      memcpy(a, init, bytes);
-      memcpy(b, init, bytes); /* faces are never written: both keep init's */
-      double t0 = tsr_wtime();
-      for (int it = 0; it < iters && !rc; it++)
-        rc = it % 2 == 0 ? bu->sweep(&L, a, b) : bu->sweep(&L, b, a);
-      t[r] = tsr_wtime() - t0;
-    }
+    lb_sweeps_t job = {bu, &L, init, a, b, bytes, iters};
+    tsr_run_t sp = {.prog = "tsr-layoutbench", .label = name[v], .comm = MPI_COMM_SELF,
+                    .dev = &dev, .timing = TSR_TIME_WALL, .runs = B->stencil_runs,
+                    .quiet = B->cli.quiet, .reset = lb_sweeps_reset, .run = lb_sweeps, .ctx = &job};
+    tsr_run_result_t res;
+    rc = tsr_run(&sp, &res);
     if (!rc) {
-      row.time = tsr_stats(t, B->stencil_runs);
+      row.time = res.time;
+      row.footprint = 2.0 * (double)bytes;
       row.bytes = 8.0 * (double)(nx - 2) * (double)(ny - 2) * (double)(nz - 2) * iters;
       if (bd == 0) base[cc] = row.time.median;
       if (base[cc] > 0)
@@ -138,7 +161,7 @@ int lb_stencil_run(lb_t *B, const tsr_variant_t *table, const int *sel, int n) {
                  row.time.median, base[cc] / row.time.median);
       else
         snprintf(row.figure, sizeof row.figure, "s/%dit=%.4f", iters, row.time.median);
-      snprintf(row.note, sizeof row.note, "1 thread; %.80s", bu->info());
+      snprintf(row.note, sizeof row.note, "1 thread; %s", bu->info());
       row.verify = TSR_VERIFY_SKIPPED;
       if (ref) {
         const float *got = iters % 2 ? b : a;
@@ -148,7 +171,6 @@ int lb_stencil_run(lb_t *B, const tsr_variant_t *table, const int *sel, int n) {
       }
       rc = tsr_report_add(B->rep, &row);
     }
-    free(t);
   }
   free(init);
   free(a);

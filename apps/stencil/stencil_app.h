@@ -58,12 +58,12 @@ typedef struct {
   int id;                    /* stencil_variant_id_t */
   stencil_ucfg_t u;          /* unstructured grids */
   stencil_launch_t shape;    /* CUDA */
-  int iterations, runs, warmup, verify;
+  int iterations, runs, warmup, verify, quiet;
   int halo_ipc;              /* CUDA, several ranks: halo exchange by CUDA IPC (tsr_halo_set_ipc) */
   /* out */
   int skipped;               /* 1: not run, note says why */
-  char note[160];
-  double *times;             /* [runs] seconds per step (max over ranks) */
+  char note[240];
+  tsr_stats_t time;          /* seconds per step (the slowest rank's per run) */
   unsigned blocks[3];
   double maxerr, maxref;
   tsr_verify_t verdict;

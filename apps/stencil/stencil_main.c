@@ -36,73 +36,70 @@ static int st_pick(const char *opt, const char *val, const char *const *names, i
                    n > 1 ? ", " : "", n > 1 ? names[1] : "", n > 2 ? ", " : "", n > 2 ? names[2] : "");
 }
 
-typedef struct {
-  FILE *csv;
-  tsr_report_t *rep;
-  int failures;
-} st_out_t;
-
-static int st_csv_open(const tsr_cli_t *cli, int rank, st_out_t *o) {
-  if (!cli->csv || rank != 0) return TSR_SUCCESS;
-  o->csv = fopen(cli->csv, "w");
-  TSR_CHECK(o->csv, TSR_ERR_IO, "%s: cannot open for writing", cli->csv);
-  fprintf(o->csv, "name,precision,domain_x,domain_y,domain_z,blocks_x,blocks_y,blocks_z,"
-                  "threads_x,threads_y,threads_z,average_us,median_us,min_us,max_us,variant,"
-                  "device,ranks,iterations,bytes_per_step,gbs,copy_gbs,pct_copy,verify,max_err,note\n");
-  return TSR_SUCCESS;
+/* The configuration beyond the variant name (docs/STENCIL.md). */
+static void st_config(const stencil_state_t *S, const stencil_run_t *r, char *buf, size_t n) {
+  static const char *const on[3] = {"rowmajor", "zcurve", "random"}, *const fn[3] = {"soa", "aos", "aosoa"};
+  const tsr_variant_t *v = &stencil_variants[r->id];
+  const int strat = stencil_variant_strategy(r->id);
+  size_t k = 0;
+  buf[0] = 0;
+#define ST_CFG(...) (k += k < n ? (size_t)snprintf(buf + k, n - k, __VA_ARGS__) : 0)
+  if (v->device == TSR_DEV_CUDA) {
+    ST_CFG("threads=%dx%dx%d", r->shape.bx, r->shape.by, r->shape.bz);
+    if (stencil_cuda_uses_jpt(strat)) ST_CFG(" jpt=%d", stencil_launch_jpt(r->shape));
+    if (strat == STENCIL_CU_PATCH) ST_CFG(" kpt=%d", r->shape.kpt);
+  }
+  if (stencil_variant_grid(r->id) == STENCIL_GRID_UNSTR) {
+    ST_CFG("%sorder=%s", k ? " " : "", on[r->u.order]);
+    if (r->u.order == STENCIL_ORDER_ZCURVE) ST_CFG("(w=%d)", r->u.zw);
+    ST_CFG(" compress=%s", r->u.comp ? "yes" : "no");
+    if (S->kind != STENCIL_FASTWAVES) ST_CFG(" chase=%s", r->u.depth == 2 ? "no" : "yes");
+  }
+  if (S->kind == STENCIL_FASTWAVES) ST_CFG("%sfields=%s", k ? " " : "", fn[S->placement]);
+#undef ST_CFG
 }
 
-static void st_emit(const stencil_state_t *S, const tsr_cli_t *cli, stencil_run_t *r, st_out_t *o,
-                    double ceiling) {
+/* One row: lib's columns, then the original benchmark's name, blocks,
+ * threads, iterations and the largest error (docs/CSV.md). */
+static int st_emit(const stencil_state_t *S, const tsr_cli_t *cli, const stencil_run_t *r,
+                   int required, tsr_report_t *rep, double ceiling) {
   char name[160];
   stencil_run_name(S, r, name, sizeof name);
   const char *prec = S->prec == STENCIL_FLOAT ? "float" : "double";
   const tsr_variant_t *v = &stencil_variants[r->id];
   const int cuda = v->device == TSR_DEV_CUDA;
   tsr_result_t row;
-  memset(&row, 0, sizeof row);
-  snprintf(row.app, sizeof row.app, "%s", stencil_name(S->kind));
-  if (cuda)
-    snprintf(row.variant, sizeof row.variant, "%.70s %dx%dx%d", name, r->shape.bx, r->shape.by, r->shape.bz);
-  else
-    snprintf(row.variant, sizeof row.variant, "%.95s", name);
-  snprintf(row.device, sizeof row.device, "%s", r->device[0] ? r->device : (cuda ? "cuda" : "cpu"));
+  tsr_result_init(&row, stencil_name(S->kind), v, NULL, required);
+  st_config(S, r, row.config, sizeof row.config);
+  if (r->device[0]) snprintf(row.device, sizeof row.device, "%s", r->device);
   snprintf(row.precision, sizeof row.precision, "%s", prec);
   for (int d = 0; d < 3; d++) row.size[d] = S->gsize[d];
   row.ranks = S->size;
-  const stencil_problem_t *G = &S->P;
-  stencil_grid_t g = stencil_problem_grid(G);
-  (void)g;
   /* the inner cells of the whole domain */
   int halo[3];
   stencil_halo(S->kind, halo);
   const double cells = (double)(S->gsize[0] - 2 * halo[0]) * (double)(S->gsize[1] - 2 * halo[1]) *
                        (double)(S->gsize[2] - 2 * halo[2] - (S->kind == STENCIL_FASTWAVES));
-  row.bytes = cells * stencil_elems_per_cell(S->kind) * (S->prec == STENCIL_FLOAT ? 4 : 8);
+  const int es = S->prec == STENCIL_FLOAT ? 4 : 8;
+  row.bytes = cells * stencil_elems_per_cell(S->kind) * es;
+  row.footprint = (double)S->gsize[0] * (double)S->gsize[1] * (double)S->gsize[2] * es *
+                  stencil_elems_per_cell(S->kind);
   row.ceiling = ceiling;
-  row.verify = r->skipped ? TSR_VERIFY_NA : r->verdict;
-  snprintf(row.note, sizeof row.note, "%.95s", r->note);
-  if (!r->skipped) row.time = tsr_stats(r->times, r->runs);
-  if (row.verify == TSR_VERIFY_FAIL) o->failures++;
+  row.verify = r->verdict;
+  snprintf(row.note, sizeof row.note, "%s", r->note);
+  row.time = r->time;
+  if (r->skipped) tsr_result_notrun(&row, "%s", r->note);
+  if (r->skipped && tsr_variant_unavailable(v)) row.config[0] = 0; /* one row for every configuration */
+  tsr_csv_field(row.extra, sizeof row.extra, name);
+  const size_t k = strlen(row.extra);
+  snprintf(row.extra + k, sizeof row.extra - k, ",%u,%u,%u,%d,%d,%d,%d,%.3e", r->blocks[0],
+           r->blocks[1], r->blocks[2], cuda ? r->shape.bx : 1, cuda ? r->shape.by : 1,
+           cuda ? r->shape.bz : 1, r->iterations, r->maxerr);
   if (S->rank == 0 && !cli->quiet)
-    printf("%-48s %s %s %s\n", row.variant, prec,
-           r->skipped ? "SKIPPED" : row.verify == TSR_VERIFY_PASS ? "PASSED"
-                                  : row.verify == TSR_VERIFY_FAIL ? "FAILED" : tsr_verify_name(row.verify),
-           r->note);
-  tsr_report_add(o->rep, &row);
-  if (o->csv) {
-    const double us = 1e6, med = row.time.median;
-    const double gbs = !r->skipped && med > 0 ? row.bytes / med / 1e9 : 0;
-    fprintf(o->csv, "%s,%s,%lld,%lld,%lld,%u,%u,%u,%d,%d,%d,%.1f,%.1f,%.1f,%.1f,%s,%s,%d,%d,%.0f,"
-                    "%.2f,%.2f,%.2f,%s,%.3e,\"%s\"\n",
-            name, prec == NULL ? "" : (S->prec == STENCIL_FLOAT ? "single" : "double"),
-            (long long)S->gsize[0], (long long)S->gsize[1], (long long)S->gsize[2], r->blocks[0],
-            r->blocks[1], r->blocks[2], cuda ? r->shape.bx : 1, cuda ? r->shape.by : 1,
-            cuda ? r->shape.bz : 1, row.time.mean * us, med * us, row.time.min * us,
-            row.time.max * us, v->name, row.device, S->size, r->iterations, row.bytes, gbs,
-            ceiling / 1e9, ceiling > 0 && gbs > 0 ? 100.0 * gbs * 1e9 / ceiling : 0,
-            r->skipped ? "skipped" : tsr_verify_name(row.verify), r->maxerr, r->note);
-  }
+    printf("%s%s%s %s %s %s\n", v->name, row.config[0] ? " " : "", row.config, prec,
+           r->skipped ? "not run:" : row.verify == TSR_VERIFY_PASS ? "PASSED"
+           : row.verify == TSR_VERIFY_FAIL ? "FAILED" : tsr_verify_name(row.verify), r->note);
+  return tsr_report_add(rep, &row);
 }
 
 static int st_main(int argc, char **argv) {
@@ -190,23 +187,22 @@ static int st_main(int argc, char **argv) {
             "--fields aos/aosoa: only fastwaves has several fields");
 
   /* variants */
-  const tsr_devkind_t dk = strcmp(cli.device, "cpu") == 0    ? TSR_DEV_CPU
-                           : strcmp(cli.device, "cuda") == 0 ? TSR_DEV_CUDA
-                                                             : tsr_device_default_kind();
-  const char *spec = cli.variants ? cli.variants : dk == TSR_DEV_CUDA ? "cuda/*" : "cpu/*";
-  int sel[STENCIL_NVARIANTS], nsel = 0;
-  TSR_CALL(tsr_variant_select(stencil_variants, STENCIL_NVARIANTS, spec, sel, &nsel));
+  tsr_selection_t sel;
+  TSR_CALL(tsr_selection_pick(&cli, stencil_variants, STENCIL_NVARIANTS, "cpu/*", "cuda/*", &sel));
+  const int nsel = sel.n;
 
   for (int s = 0; s < nsel; s++) /* shapes a strategy can never take: an error, not a skip */
-    if (stencil_variants[sel[s]].device == TSR_DEV_CUDA)
-      for (int t = 0; t < nt; t++) TSR_CALL(stencil_cuda_shape_valid(stencil_variant_strategy(sel[s]), shapes[t]));
+    if (stencil_variants[sel.index[s]].device == TSR_DEV_CUDA)
+      for (int t = 0; t < nt; t++)
+        TSR_CALL(stencil_cuda_shape_valid(stencil_variant_strategy(sel.index[s]), shapes[t]));
+  TSR_CALL(tsr_selection_check(&sel, stencil_variants, &cli));
   int64_t gsize[3] = {o.size[0], o.size[1], o.size[2]};
   if (cli.input) TSR_CALL(stencil_io_size(comm, cli.input, gsize));
 
-  st_out_t out = {NULL, NULL, 0};
-  TSR_CALL(tsr_report_create(&out.rep));
-  int rc = st_csv_open(&cli, rank, &out);
-  rc = tsr_error_agree(comm, rc);
+  tsr_report_t *rep;
+  TSR_CALL(tsr_report_create(&rep));
+  int rc = tsr_report_set_extra_columns(rep, "name,blocks_x,blocks_y,blocks_z,threads_x,threads_y,"
+                                             "threads_z,iterations,max_err");
   void *last = NULL;
   char lastname[160] = "", lastdev[64] = "";
   stencil_state_t lastS;
@@ -223,13 +219,14 @@ static int st_main(int argc, char **argv) {
                cli.iterations == 1 ? "" : "s", nranks, nranks == 1 ? "" : "s");
       double ceiling = 0;
       for (int s = 0; !rc && s < nsel; s++) {
-        const int id = sel[s];
+        const int id = sel.index[s];
         const int unstr = stencil_variant_grid(id) == STENCIL_GRID_UNSTR;
         const int cuda = stencil_variants[id].device == TSR_DEV_CUDA;
         const int nu = unstr ? no * nc * (kind == STENCIL_FASTWAVES ? 1 : nh) : 1;
         const int njv = cuda && stencil_cuda_uses_jpt(stencil_variant_strategy(id)) ? nj : 1;
-        for (int u = 0; !rc && u < nu; u++)
-          for (int t = 0; !rc && t < (cuda ? nt : 1) * njv; t++) {
+        const char *why = tsr_variant_unavailable(&stencil_variants[id]); /* one row says so */
+        for (int u = 0; !rc && u < (why ? 1 : nu); u++)
+          for (int t = 0; !rc && t < (why ? 1 : (cuda ? nt : 1) * njv); t++) {
             stencil_run_t r;
             memset(&r, 0, sizeof r);
             r.id = id;
@@ -240,11 +237,11 @@ static int st_main(int argc, char **argv) {
             r.shape = shapes[t / njv];
             r.shape.jpt = jv[t % njv];
             r.iterations = cli.iterations, r.runs = cli.runs, r.warmup = cli.warmup;
+            r.quiet = cli.quiet;
             r.halo_ipc = !strcmp(o.halo, "ipc");
             r.verify = cli.verify && id != STENCIL_V_CPU_REF;
-            r.times = calloc((size_t)cli.runs, sizeof(double));
-            if (!r.times) rc = TSR_RAISE(TSR_ERR_ALLOC, "no memory");
-            if (!rc) rc = stencil_run_variant(&S, &r);
+            if (why) r.skipped = 1, snprintf(r.note, sizeof r.note, "%s", why);
+            else rc = stencil_run_variant(&S, &r);
             if (!rc && !r.skipped) {
               tsr_device_t dev;
               ceiling = 0;
@@ -253,16 +250,15 @@ static int st_main(int argc, char **argv) {
               }
               tsr_error_clear();
             }
-            if (!rc) st_emit(&S, &cli, &r, &out, r.skipped ? 0 : ceiling);
+            if (!rc) rc = st_emit(&S, &cli, &r, sel.required[s], rep, r.skipped ? 0 : ceiling);
             if (!rc && r.result) {
               free(last);
               last = r.result;
-              stencil_run_name(&S, &r, lastname, sizeof lastname);
+              snprintf(lastname, sizeof lastname, "%s", stencil_variants[id].name);
               snprintf(lastdev, sizeof lastdev, "%s", r.device);
               r.result = NULL;
             }
             free(r.result);
-            free(r.times);
           }
       }
       if (!rc && cli.output && ip == npr - 1 && ifl == nfl - 1) {
@@ -278,17 +274,11 @@ static int st_main(int argc, char **argv) {
     }
   (void)lastS, (void)have_last;
   free(last);
-  if (out.csv) fclose(out.csv);
-  if (!rc) {
-    if (!cli.quiet) {
-      if (rank == 0) printf("\n");
-      tsr_report_print(out.rep, comm, stdout);
-    }
-  }
-  tsr_report_destroy(&out.rep);
+  if (!rc && rank == 0 && !cli.quiet) printf("\n");
+  if (!rc) rc = tsr_report_finish(rep, &cli, comm);
+  tsr_report_destroy(&rep);
+  tsr_selection_free(&sel);
   TSR_CALL(rc);
-  TSR_CHECK(out.failures == 0, TSR_ERR_VERIFY, "%d run%s FAILED verification", out.failures,
-            out.failures == 1 ? "" : "s");
   return TSR_SUCCESS;
 }
 

@@ -3,6 +3,9 @@
 #include "config.h"
 #include "tessera/report.h"
 #include "tessera/error.h"
+#include "tessera/run.h"
+
+#include <stdarg.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -148,6 +151,7 @@ int tsr_bandwidth_ceiling(const tsr_device_t *dev, double *bw) {
 struct tsr_report {
   int n, cap;
   tsr_result_t *rows;
+  char extra_header[512];
 };
 
 int tsr_report_create(tsr_report_t **out) {
@@ -168,10 +172,22 @@ int tsr_report_add(tsr_report_t *r, const tsr_result_t *row) {
   return TSR_SUCCESS;
 }
 
+int tsr_report_set_extra_columns(tsr_report_t *r, const char *header) {
+  TSR_CHECK(strlen(header) < sizeof r->extra_header, TSR_ERR_ARG, "CSV header too long");
+  snprintf(r->extra_header, sizeof r->extra_header, "%s", header);
+  return TSR_SUCCESS;
+}
+
 int tsr_report_failures(const tsr_report_t *r) {
   int f = 0;
-  for (int i = 0; i < r->n; i++) f += r->rows[i].verify == TSR_VERIFY_FAIL;
+  for (int i = 0; i < r->n; i++) f += !r->rows[i].notrun && r->rows[i].verify == TSR_VERIFY_FAIL;
   return f;
+}
+
+int tsr_report_ran(const tsr_report_t *r) {
+  int k = 0;
+  for (int i = 0; i < r->n; i++) k += !r->rows[i].notrun;
+  return k;
 }
 
 static double tsr__gbs(const tsr_result_t *x) {
@@ -182,50 +198,116 @@ static double tsr__pct(const tsr_result_t *x) {
              ? 100.0 * (x->bytes / x->ceiling) / x->time.median
              : 0;
 }
+/* A CPU row whose working set fits in the last-level cache: no DRAM floor. */
+static int tsr__in_cache(const tsr_result_t *x) {
+  if (x->notrun || x->kind != TSR_DEV_CPU || x->footprint <= 0 || tsr__pct(x) <= 0) return 0;
+  const double llc = tsr_cpu_llc_bytes();
+  return llc > 0 && x->footprint <= llc;
+}
 
-void tsr_report_print(const tsr_report_t *r, MPI_Comm comm, FILE *f) {
+static int tsr__rank0(MPI_Comm comm) {
   int rank = 0, init = 0;
   MPI_Initialized(&init);
   if (init) MPI_Comm_rank(comm, &rank);
-  if (rank != 0 || r->n == 0) return;
-  size_t wv = 7, wd = 6;
-  for (int i = 0; i < r->n; i++) {
-    if (strlen(r->rows[i].variant) > wv) wv = strlen(r->rows[i].variant);
-    if (strlen(r->rows[i].device) > wd) wd = strlen(r->rows[i].device);
+  return rank == 0;
+}
+
+/* "not run: <why>" of a row, without the prefix. */
+static const char *tsr__why(const tsr_result_t *x) {
+  return strncmp(x->note, "not run: ", 9) == 0 ? x->note + 9 : x->note;
+}
+
+/* The not-run summary: "not run: 3 of 4 rows: built without CUDA (3)". */
+static void tsr__notrun_summary(const tsr_report_t *r, char *buf, size_t n) {
+  int nn = 0, shown = 0, more = 0;
+  for (int i = 0; i < r->n; i++) nn += r->rows[i].notrun;
+  size_t k = (size_t)snprintf(buf, n, "not run: %d of %d row%s:", nn, r->n, r->n == 1 ? "" : "s");
+  for (int i = 0; i < r->n && k < n; i++) {
+    if (!r->rows[i].notrun) continue;
+    const char *why = tsr__why(&r->rows[i]);
+    int seen = 0, count = 0;
+    for (int j = 0; j < r->n; j++)
+      if (r->rows[j].notrun && strcmp(tsr__why(&r->rows[j]), why) == 0) {
+        if (j < i) seen = 1;
+        count++;
+      }
+    if (seen) continue;
+    if (shown == 4) {
+      more++;
+      continue;
+    }
+    k += (size_t)snprintf(buf + k, n - k, "%s %s (%d)", shown ? ";" : "", why, count);
+    shown++;
   }
-  fprintf(f, "%-10s %-*s %-*s %5s %11s %11s %9s %7s  %s\n", "app", (int)wv, "variant", (int)wd,
-          "device", "ranks", "median[us]", "min[us]", "GB/s", "%floor", "verify");
+  if (more && k < n)
+    snprintf(buf + k, n - k, "; %d more reason%s in the table", more, more == 1 ? "" : "s");
+}
+
+void tsr_report_print(const tsr_report_t *r, MPI_Comm comm, FILE *f) {
+  if (!tsr__rank0(comm) || r->n == 0) return;
+  size_t wv = 7, wd = 6, wc = 0;
+  int cached = 0, notrun = 0;
   for (int i = 0; i < r->n; i++) {
     const tsr_result_t *x = &r->rows[i];
-    char gbs[16] = "-", pct[16] = "-";
-    if (x->bytes > 0) snprintf(gbs, sizeof gbs, "%.1f", tsr__gbs(x));
-    if (tsr__pct(x) > 0) snprintf(pct, sizeof pct, "%.1f", tsr__pct(x));
-    fprintf(f, "%-10s %-*s %-*s %5d %11.1f %11.1f %9s %7s  %s%s%s%s%s\n", x->app, (int)wv,
-            x->variant, (int)wd, x->device, x->ranks, 1e6 * x->time.median, 1e6 * x->time.min,
-            gbs, pct, tsr_verify_name(x->verify), x->figure[0] ? "  " : "", x->figure,
-            x->note[0] ? "  " : "", x->note);
+    if (strlen(x->variant) > wv) wv = strlen(x->variant);
+    if (strlen(x->device) > wd) wd = strlen(x->device);
+    if (strlen(x->config) > wc) wc = strlen(x->config);
+    cached |= tsr__in_cache(x);
+    notrun += x->notrun;
+  }
+  if (wc > 0 && wc < 6) wc = 6;
+  fprintf(f, "%-10s %-*s %-*s%s%-*s %5s %11s %11s %9s %7s  %s\n", "app", (int)wv, "variant",
+          (int)wc, wc ? "config" : "", wc ? " " : "", (int)wd, "device", "ranks", "median[us]",
+          "min[us]", "GB/s", "%floor", "verify");
+  for (int i = 0; i < r->n; i++) {
+    const tsr_result_t *x = &r->rows[i];
+    char med[24] = "-", mn[24] = "-", gbs[16] = "-", pct[16] = "-";
+    if (!x->notrun) {
+      snprintf(med, sizeof med, "%.1f", 1e6 * x->time.median);
+      snprintf(mn, sizeof mn, "%.1f", 1e6 * x->time.min);
+      if (x->bytes > 0) snprintf(gbs, sizeof gbs, "%.1f", tsr__gbs(x));
+      if (tsr__in_cache(x)) snprintf(pct, sizeof pct, "-*");
+      else if (tsr__pct(x) > 0) snprintf(pct, sizeof pct, "%.1f", tsr__pct(x));
+    }
+    fprintf(f, "%-10s %-*s %-*s%s%-*s %5d %11s %11s %9s %7s  %s%s%s%s%s\n", x->app, (int)wv,
+            x->variant, (int)wc, x->config, wc ? " " : "", (int)wd, x->device, x->ranks, med, mn,
+            gbs, pct, x->notrun ? "-" : tsr_verify_name(x->verify), x->figure[0] ? "  " : "",
+            x->figure, x->note[0] ? "  " : "", x->note);
+  }
+  if (cached)
+    fprintf(f, "* the CPU working set fits in the last-level cache (%.0f MiB): no DRAM floor\n",
+            tsr_cpu_llc_bytes() / 1048576.0);
+  if (notrun) {
+    char line[1024];
+    tsr__notrun_summary(r, line, sizeof line);
+    fprintf(f, "%s\n", line);
   }
   fflush(f);
 }
 
-static void tsr__csv_field(FILE *f, const char *s) {
-  if (strpbrk(s, ",\"\n")) {
-    fputc('"', f);
-    for (; *s; s++) {
-      if (*s == '"') fputc('"', f);
-      fputc(*s, f);
-    }
-    fputc('"', f);
-  } else {
-    fputs(s, f);
+void tsr_csv_field(char *buf, size_t n, const char *s) {
+  size_t k = strlen(buf);
+  if (k > 0 && k + 1 < n) buf[k++] = ',';
+  int q = strpbrk(s, ",\"\n") != NULL;
+  if (q && k + 1 < n) buf[k++] = '"';
+  for (; *s && k + 2 < n; s++) {
+    if (*s == '"') buf[k++] = '"';
+    buf[k++] = *s;
   }
+  if (q && k + 1 < n) buf[k++] = '"';
+  buf[k < n ? k : n - 1] = 0;
+}
+
+static void tsr__csv_put(FILE *f, const char *s) {
+  char b[1024] = "";
+  tsr_csv_field(b, sizeof b, s);
+  fputs(b, f);
 }
 
 int tsr_report_write_csv(const tsr_report_t *r, MPI_Comm comm, const char *path) {
-  int rank = 0, init = 0, rc = TSR_SUCCESS;
+  int init = 0, rc = TSR_SUCCESS;
   MPI_Initialized(&init);
-  if (init) MPI_Comm_rank(comm, &rank);
-  if (rank == 0) {
+  if (tsr__rank0(comm)) {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "w");
@@ -233,21 +315,30 @@ int tsr_report_write_csv(const tsr_report_t *r, MPI_Comm comm, const char *path)
       rc = TSR_RAISE(TSR_ERR_IO, "%s: cannot create the CSV file", path);
     } else {
       fprintf(f, "app,variant,device,precision,nx,ny,nz,ranks,runs,median_us,min_us,max_us,"
-                 "mean_us,bytes,gbs,ceiling_gbs,pct_floor,figure,verify\n");
+                 "mean_us,bytes,gbs,ceiling_gbs,pct_floor,figure,verify,config,note%s%s\n",
+              r->extra_header[0] ? "," : "", r->extra_header);
       for (int i = 0; i < r->n; i++) {
         const tsr_result_t *x = &r->rows[i];
-        tsr__csv_field(f, x->app);
+        if (x->notrun) continue;
+        tsr__csv_put(f, x->app);
         fputc(',', f);
-        tsr__csv_field(f, x->variant);
+        tsr__csv_put(f, x->variant);
         fputc(',', f);
-        tsr__csv_field(f, x->device);
-        fprintf(f, ",%s,%lld,%lld,%lld,%d,%d,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.3f,%.2f,",
+        tsr__csv_put(f, x->device);
+        char pct[32] = "";
+        if (!tsr__in_cache(x)) snprintf(pct, sizeof pct, "%.2f", tsr__pct(x));
+        fprintf(f, ",%s,%lld,%lld,%lld,%d,%d,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.3f,%s,",
                 x->precision, (long long)x->size[0], (long long)x->size[1],
                 (long long)x->size[2], x->ranks, x->time.n, 1e6 * x->time.median,
                 1e6 * x->time.min, 1e6 * x->time.max, 1e6 * x->time.mean, x->bytes, tsr__gbs(x),
-                x->ceiling * 1e-9, tsr__pct(x));
-        tsr__csv_field(f, x->figure);
-        fprintf(f, ",%s\n", tsr_verify_name(x->verify));
+                x->ceiling * 1e-9, pct);
+        tsr__csv_put(f, x->figure);
+        fprintf(f, ",%s,", tsr_verify_name(x->verify));
+        tsr__csv_put(f, x->config);
+        fputc(',', f);
+        tsr__csv_put(f, x->note);
+        if (r->extra_header[0]) fprintf(f, ",%s", x->extra);
+        fputc('\n', f);
       }
       if (fclose(f) != 0 || rename(tmp, path) != 0) {
         remove(tmp);
@@ -257,6 +348,79 @@ int tsr_report_write_csv(const tsr_report_t *r, MPI_Comm comm, const char *path)
   }
   if (init) rc = tsr_error_agree(comm, rc);
   return rc;
+}
+
+/* The FOM metric of a row: its own, else GB/s, else runs per second. */
+static double tsr__fom(const tsr_result_t *x, const char **name, const char **unit) {
+  if (x->fom_name[0]) {
+    *name = x->fom_name, *unit = x->fom_unit;
+    return x->fom;
+  }
+  if (x->bytes > 0) {
+    *name = "bandwidth", *unit = "GB/s";
+    return tsr__gbs(x);
+  }
+  *name = "rate", *unit = "runs/s";
+  return x->time.median > 0 ? 1.0 / x->time.median : 0;
+}
+
+static void tsr__fom_line(const tsr_report_t *r, const char *prog, FILE *f) {
+  const tsr_result_t *best = NULL;
+  const char *bname = NULL, *name, *unit;
+  double bval = 0;
+  for (int i = 0; i < r->n; i++) { /* the best that did not fail, in the first row's metric */
+    const tsr_result_t *x = &r->rows[i];
+    if (x->notrun || x->verify == TSR_VERIFY_FAIL) continue;
+    double v = tsr__fom(x, &name, &unit);
+    if (!bname) bname = name;
+    if (strcmp(name, bname) == 0 && (!best || v > bval)) best = x, bval = v;
+  }
+  for (int i = 0; i < r->n && !best; i++)
+    if (!r->rows[i].notrun) best = &r->rows[i];
+  if (!best) return;
+  double v = tsr__fom(best, &name, &unit);
+  fprintf(f, "FOM %s: variant=%s", prog, best->variant);
+  if (best->config[0]) fprintf(f, " config=\"%s\"", best->config);
+  fprintf(f, " time_s=%.6g %s=%.6g %s verify=%s\n", best->time.median, name, v, unit,
+          best->verify == TSR_VERIFY_PASS ? "PASS" : best->verify == TSR_VERIFY_FAIL ? "FAIL"
+          : best->verify == TSR_VERIFY_SKIPPED ? "not-verified" : "-");
+  fflush(f);
+}
+
+static int tsr__finish(tsr_report_t *r, const tsr_cli_t *cli, MPI_Comm comm) {
+  const int ran = tsr_report_ran(r);
+  if (ran == 0) {
+    char line[1024];
+    if (r->n == 0) return TSR_RAISE(TSR_ERR_ARG, "nothing ran: no variant selected");
+    tsr__notrun_summary(r, line, sizeof line);
+    /* "not run: N of N rows: reasons" -> "nothing ran: reasons" */
+    const char *why = strchr(line + 9, ':');
+    return TSR_RAISE(TSR_ERR_UNSUPPORTED, "nothing ran: %s", why ? why + 2 : line);
+  }
+  tsr_report_print(r, comm, stdout);
+  if (tsr__rank0(comm)) tsr__fom_line(r, cli->prog, stdout);
+  if (cli->csv) TSR_CALL(tsr_report_write_csv(r, comm, cli->csv));
+  const tsr_result_t *miss = NULL;
+  int nmiss = 0;
+  for (int i = 0; i < r->n; i++)
+    if (r->rows[i].notrun && r->rows[i].required) nmiss++, miss = miss ? miss : &r->rows[i];
+  if (miss)
+    return TSR_RAISE(TSR_ERR_UNSUPPORTED, "%s%s%s%s not run: %s (asked for%s)%s", miss->variant,
+                     miss->config[0] ? " (" : "", miss->config, miss->config[0] ? ")" : "",
+                     tsr__why(miss),
+                     miss->kind == TSR_DEV_CUDA && cli->device && !strcmp(cli->device, "cuda")
+                         ? " by --device cuda" : " by name",
+                     nmiss > 1 ? ", and more asked for (see the table)" : "");
+  const int failures = tsr_report_failures(r);
+  TSR_CHECK(failures == 0, TSR_ERR_VERIFY, "%d row%s FAILED verification", failures,
+            failures == 1 ? "" : "s");
+  return TSR_SUCCESS;
+}
+
+int tsr_report_finish(tsr_report_t *r, const tsr_cli_t *cli, MPI_Comm comm) {
+  int init = 0, rc = tsr__finish(r, cli, comm);
+  MPI_Initialized(&init);
+  return init ? tsr_error_agree(comm, rc) : rc;
 }
 
 int tsr_report_destroy(tsr_report_t **r) {

@@ -285,10 +285,6 @@ int tsr_cli_parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, 
   TSR_CALL(tsr_error_agree(comm, rc));
   if (cli->exit_now) return TSR_SUCCESS;
   TSR_CALL(tsr_node_omp_threads(comm, &cli->omp_threads, cli->omp_why, sizeof cli->omp_why));
-  if (rank == 0 && !cli->quiet && !cli->list_variants && (cli->options & TSR_CLI_DEVICE)) {
-    printf("%s: %d rank%s, %d OpenMP thread%s per rank (%s)\n", cli->prog, size,
-           size == 1 ? "" : "s", cli->omp_threads, cli->omp_threads == 1 ? "" : "s", cli->omp_why);
-    fflush(stdout);
-  }
+  /* the choice is reported under the result table (tsr_report_finish) */
   return TSR_SUCCESS;
 }

@@ -398,6 +398,13 @@ static int tsr__finish(tsr_report_t *r, const tsr_cli_t *cli, MPI_Comm comm) {
     return TSR_RAISE(TSR_ERR_UNSUPPORTED, "nothing ran: %s", why ? why + 2 : line);
   }
   tsr_report_print(r, comm, stdout);
+  if (tsr__rank0(comm) && !cli->quiet && cli->omp_threads > 0) {
+    int size = 1, init = 0;
+    MPI_Initialized(&init);
+    if (init) MPI_Comm_size(comm, &size);
+    printf("%d rank%s, %d OpenMP thread%s per rank (%s)\n", size, size == 1 ? "" : "s",
+           cli->omp_threads, cli->omp_threads == 1 ? "" : "s", cli->omp_why);
+  }
   if (tsr__rank0(comm)) tsr__fom_line(r, cli->prog, stdout);
   if (cli->csv) TSR_CALL(tsr_report_write_csv(r, comm, cli->csv));
   const tsr_result_t *miss = NULL;

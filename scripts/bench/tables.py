@@ -54,6 +54,12 @@ def floor_us(row):
     return b / (c * 1e3) if b > 0 and c > 0 else None
 
 
+def dims(row):
+    """The problem size of a row: lib's nx, ny, nz columns (domain_x.. in older stencil CSVs)."""
+    return "x".join(row.get(k) or row.get(o) or "?" for k, o in
+                    (("nx", "domain_x"), ("ny", "domain_y"), ("nz", "domain_z")))
+
+
 def pct(floor, t):
     return 100.0 * floor / t if floor and t else None
 
@@ -280,6 +286,18 @@ def read_orig(path):
     return rows
 
 
+def prec_of(p):
+    return "float" if p in ("float", "single") else "double"
+
+
+def cells(size):
+    try:
+        x, y, z = (int(v) for v in size.split("x"))
+        return x * y * z
+    except ValueError:
+        return 0
+
+
 def t_stencil(rep):
     ours = [r for r in rep.rows("ours-*.csv") if not r["variant"].startswith("cpu/ref")]
     bad = {r["name"] for r in read_orig(os.path.join(rep.raw, "orig-verify.csv")) if r["error"]}
@@ -293,7 +311,7 @@ def t_stencil(rep):
     for r in ours:
         fl = floor_us(r)
         if fl:
-            floors[(r["name"].split("-")[0], r["precision"])] = fl
+            floors[(r["name"].split("-")[0], prec_of(r["precision"]), dims(r))] = fl
     cols = ["program", "stencil", "precision", "size", "grid", "iterations", "name", "variant",
             "threads", "median_us", "floor_us", "pct_floor", "verify", "best"]
     out = []
@@ -302,23 +320,23 @@ def t_stencil(rep):
         st = r["name"].split("-")[0]
         it = int(num(r["iterations"], 1))
         med = num(r["median_us"])
-        fl = floors.get((st, r["precision"]))
+        fl = floors.get((st, prec_of(r["precision"]), dims(r)))
         good = r["verify"] in ("PASS", "not verified") and med and med > 0
         th = "%sx%sx%s" % (r["threads_x"], r["threads_y"], r["threads_z"])
-        row = ["tessera", st, r["precision"], "%sx%sx%s" % (r["domain_x"], r["domain_y"], r["domain_z"]),
+        row = ["tessera", st, r["precision"], dims(r),
                grid_of(r["name"]), it, r["name"], r["variant"], th, fmt(med, 2), fmt(fl, 2),
                fmt(pct(fl, med)), r["verify"], ""]
         out.append(row)
-        k = ("tessera", st, grid_of(r["name"]), it)
+        k = ("tessera", st, grid_of(r["name"]), it, prec_of(r["precision"]), dims(r))
         if good and (k not in best or med < num(best[k][9])):
             best[k] = row
     for r in orig:
         row = ["original", r["stencil"], r["precision"], r["size"], grid_of(r["name"]), 1, r["name"],
-               r["name"], r["threads"], fmt(r["median"], 2), fmt(floors.get((r["stencil"], r["precision"])), 2),
-               fmt(pct(floors.get((r["stencil"], r["precision"])), r["median"])),
+               r["name"], r["threads"], fmt(r["median"], 2), fmt(floors.get((r["stencil"], prec_of(r["precision"]), r["size"])), 2),
+               fmt(pct(floors.get((r["stencil"], prec_of(r["precision"]), r["size"])), r["median"])),
                "error" if r["error"] else "left out" if r["name"] in bad else "not verified", ""]
         out.append(row)
-        k = ("original", r["stencil"], grid_of(r["name"]), 1)
+        k = ("original", r["stencil"], grid_of(r["name"]), 1, prec_of(r["precision"]), r["size"])
         if not r["error"] and r["name"] not in bad and r["median"] > 0 and \
                 (k not in best or r["median"] < num(best[k][9])):
             best[k] = row
@@ -339,22 +357,37 @@ def t_stencil(rep):
     t2 = Table("Tessera in 10-step runs (launch latency hidden), µs per step",
                ["stencil", "grid", "floor µs", "Tessera (name, block)", "µs", "% of floor",
                 "unstructured / regular"], ["---", "---", "---:", "---", "---:", "---:", "---:"])
+    sizes = sorted({k[5] for k in best}, key=cells)
+    small = sizes[0] if sizes else ""
+    large = sizes[-1] if len(sizes) > 1 else None
+    t3 = Table("Tessera, more: float in 10-step runs (µs per step), %s double in single launches "
+               "(µs)" % (large or "-"),
+               ["stencil", "case", "grid", "floor µs", "Tessera (name, block)", "µs", "% of floor",
+                "unstructured / regular"], ["---", "---", "---", "---:", "---", "---:", "---:", "---:"])
     for st in STENCILS:
-        fl = None
-        for (s, _p), v in floors.items():
-            if s == st:
-                fl = v
         for g in ("regular", "unstructured"):
-            o, u = best.get(("original", st, g, 1)), best.get(("tessera", st, g, 1))
+            o = best.get(("original", st, g, 1, "double", small))
+            u = best.get(("tessera", st, g, 1, "double", small))
+            fl = floors.get((st, "double", small))
             if o or u:
                 ratio = "%.2f" % (num(u[9]) / num(o[9])) if o and u else "-"
                 t1.add(st, g, fmt(fl), *(cell(o) + cell(u) + [ratio]))
-            u10 = best.get(("tessera", st, g, 10))
+            u10 = best.get(("tessera", st, g, 10, "double", small))
             if u10:
-                reg = best.get(("tessera", st, "regular", 10))
+                reg = best.get(("tessera", st, "regular", 10, "double", small))
                 rr = "%.2f" % (num(u10[9]) / num(reg[9])) if g == "unstructured" and reg else ""
                 t2.add(st, g, fmt(fl), *(cell(u10) + [rr]))
-    rep.tables += [t1, t2]
+        for case, key in (("float, %s, 10 steps" % small, (10, "float", small)),
+                          ("double, %s, single launch" % large, (1, "double", large))):
+            if key[2] is None:
+                continue
+            for g in ("regular", "unstructured"):
+                u = best.get(("tessera", st, g) + key)
+                if u:
+                    reg = best.get(("tessera", st, "regular") + key)
+                    rr = "%.2f" % (num(u[9]) / num(reg[9])) if g == "unstructured" and reg else ""
+                    t3.add(st, case, g, fmt(floors.get((st,) + key[1:])), *(cell(u) + [rr]))
+    rep.tables += [t1, t2] + ([t3] if t3.rows else [])
     t1.text = ["Both programs time one launch + a device synchronise on the host clock. The "
                "original's rows ran with --no-verify; its check ran on the same benchmarks at "
                "36x36x16. Every Tessera row is verified against its CPU reference. The full rows "
@@ -479,7 +512,6 @@ def t_fastsg(rep):
             tas.append(["tasmanian", dev, op, mode, c[2], c[3], c[5] if op == "evaluation" else c[4],
                         c[6], c[7] if op == "evaluation" else "-", "-", "-", "max_err=" + c[8]])
     out += tas
-    rep.data(cols, out)
 
     t1 = Table("Tessera: hierarchization against its copy floor, evaluation rate",
                ["device", "operation", "variant", "D, n", "points", "time", "points/s",
@@ -523,7 +555,24 @@ def t_fastsg(rep):
             if a and b:
                 sp = "%.1fx" % ((num(a[7]) / num(b[7])) if low else (num(b[8]) / num(a[8])))
             t2.add("%s, %s" % (op, dev), a[3] if a else "-", val(a), b[3] if b else "-", val(b), sp)
-    rep.tables += [t1, t2]
+    # the fastsg study's variants, each on its own: hierarchization at the large level, evaluation
+    study = rep.rows("study-*.csv")
+    t3 = Table("The fastsg study's variants on their own (D = %s)" % dd,
+               ["operation", "variant", "n", "points", "time", "points/s", "% of floor", "verify"],
+               ["---", "---", "---:", "---:", "---:", "---:", "---:", "---"])
+    for r in sorted(study, key=lambda r: ("/eval/" in r["variant"], num(r["median_us"], 1e30))):
+        ev = "/eval/" in r["variant"]
+        med = num(r["median_us"])
+        out.append(["tessera", "GPU" if r["variant"].startswith("cuda/") else "CPU",
+                    "evaluation" if ev else "hierarchization", r["variant"], r["nx"], r["ny"],
+                    r["nz"], fmt(med * 1e-6, 6), fmt(pts_per_s(r), 0) if ev else "-",
+                    fmt(floor_us(r) * 1e-6 if not ev and floor_us(r) else None, 6),
+                    fmt(pct(floor_us(r), med)) if not ev else "-", r["verify"]])
+        t3.add("evaluation" if ev else "hierarchization", r["variant"], r["ny"], r["nz"],
+               "%.3f ms" % (med * 1e-3), rate(pts_per_s(r)) if ev else "-",
+               fmt(pct(floor_us(r), med)) if not ev else "-", r["verify"])
+    rep.data(cols, out)
+    rep.tables += [t1, t2] + ([t3] if t3.rows else [])
     # the interpolant at the fixed points, both programs
     ut = re.findall(r"^# u\(.*?\) = ([0-9.eE+-]+)", read_text(os.path.join(rep.raw, "tas.log")), re.M)
     uo = re.findall(r"^u\(.*?\) = ([0-9.eE+-]+)", read_text(os.path.join(rep.raw, "tsr-gpu.log")), re.M)
@@ -646,7 +695,7 @@ def t_scaling(rep):
                 continue
             exp, halo, np_ = m.group(1), m.group(2), int(m.group(3))
             if exp.startswith("laplap"):
-                size = "%sx%sx%s" % (r["domain_x"], r["domain_y"], r["domain_z"])
+                size = dims(r)
                 exp += " (µs per step)"
             else:
                 size = "%s cells, %s it" % (r["nx"], r["nz"])
@@ -669,7 +718,7 @@ def t_scaling(rep):
                "is the whole problem's minimum traffic over one GPU's ceiling, so n GPUs can pass "
                "100 %."]
     rep.data(cols, out)
-    rep.tables += [t1, t2]
+    rep.tables += [t1, t2] + ([t3] if t3.rows else [])
     return "Multi-GPU: halo exchange, laplap and airfoil at 1 and 2 ranks"
 
 

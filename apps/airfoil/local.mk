@@ -4,7 +4,7 @@ noinst_LTLIBRARIES += kernels/airfoil/libtsr_airfoil.la
 kernels_airfoil_libtsr_airfoil_la_SOURCES = \
 	kernels/airfoil/airfoil.h kernels/airfoil/airfoil_run.h \
 	kernels/airfoil/airfoil_cpu.c kernels/airfoil/airfoil_cuda_run.c kernels/airfoil/airfoil_profile.c \
-	apps/airfoil/airfoil_mesh.h apps/airfoil/airfoil_mesh.c apps/airfoil/airfoil_io.c apps/airfoil/airfoil_part.c \
+	kernels/airfoil/airfoil_mesh.h kernels/airfoil/airfoil_mesh.c kernels/airfoil/airfoil_io.c kernels/airfoil/airfoil_part.c \
 	inputs/naca0012.h inputs/naca0012.c
 if HAVE_CUDA
 kernels_airfoil_libtsr_airfoil_la_SOURCES += kernels/airfoil/airfoil_cuda.cu \

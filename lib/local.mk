@@ -14,7 +14,8 @@ pkgconfigdir = $(libdir)/pkgconfig
 pkgconfig_DATA = lib/tessera.pc
 EXTRA_DIST += lib/tessera.pc.in
 
-# Each module adds its sources, headers, tests and tools in its own fragment.
+# Each module adds its sources and headers in its own fragment (its tests are
+# tests/'s, its tools apps/').
 include lib/layout.mk
 include lib/neigh.mk
 include lib/meshio.mk

@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "tessera.h"
-#include "apps/airfoil/airfoil_mesh.h"
+#include "kernels/airfoil/airfoil_mesh.h"
 #include "inputs/naca0012.h"
 
 static int mk_main(int argc, char **argv) {

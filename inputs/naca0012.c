@@ -27,7 +27,7 @@
 
 #include "tessera/error.h"
 #include "kernels/airfoil/airfoil.h"
-#include "apps/airfoil/airfoil_mesh.h"
+#include "kernels/airfoil/airfoil_mesh.h"
 #include "inputs/naca0012.h"
 
 /* MATLAB's linspace(a, b, n), element k: a + k*(b-a)/(n-1), the last exactly b. */

@@ -12,19 +12,13 @@ tsr_include_HEADERS += lib/include/tessera/common.h lib/include/tessera/error.h 
 # the node: node-local rank and count, OpenMP threads per rank
 lib_libtessera_la_SOURCES += lib/src/node.c
 tsr_include_HEADERS += lib/include/tessera/node.h
-if HAVE_CHECK
-check_PROGRAMS += tests/mpi/check_node
-TESTS += tests/mpi/check_node
-tests_mpi_check_node_SOURCES = tests/mpi/check_node.c
-tests_mpi_check_node_CFLAGS = $(TEST_CFLAGS)
-tests_mpi_check_node_LDADD = $(TEST_LDADD)
-endif
 
 pkgconfigdir = $(libdir)/pkgconfig
 pkgconfig_DATA = lib/tessera.pc
 EXTRA_DIST += lib/tessera.pc.in
 
-# Each module adds its sources, headers, tests and tools in its own fragment.
+# Each module adds its sources and headers in its own fragment (its tests are
+# tests/'s, its tools apps/').
 include lib/layout.mk
 include lib/neigh.mk
 include lib/meshio.mk

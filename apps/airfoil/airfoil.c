@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "tessera.h"
-#include "apps/airfoil/airfoil_mesh.h"
+#include "kernels/airfoil/airfoil_mesh.h"
 #include "inputs/naca0012.h"
 
 enum {

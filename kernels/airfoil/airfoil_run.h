@@ -2,7 +2,7 @@
  * and the entry points of the CPU and CUDA variants.
  *
  * A problem points into a tsr_mesh_t (OP2's sets, maps and dats; see
- * apps/airfoil/airfoil_mesh.c for how it is checked and built) and is never
+ * kernels/airfoil/airfoil_mesh.c for how it is checked and built) and is never
  * modified: every run copies what it needs into its own precision and
  * layout, starts from q0 and reports its rms history and final q.
  */

@@ -1,5 +1,5 @@
 # kernels/lulesh/local.mk: the LULESH 2.0 physics library (serial CPU
-# reference: kernels/lulesh) and its tests.
+# reference: kernels/lulesh).
 noinst_LTLIBRARIES += kernels/lulesh/libtsr_lulesh.la
 kernels_lulesh_libtsr_lulesh_la_SOURCES = kernels/lulesh/lulesh.h kernels/lulesh/lulesh_mesh.h \
 	kernels/lulesh/lulesh_mesh.c kernels/lulesh/lulesh_cpu.c
@@ -7,10 +7,3 @@ kernels_lulesh_libtsr_lulesh_la_SOURCES = kernels/lulesh/lulesh.h kernels/lulesh
 kernels_lulesh_libtsr_lulesh_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 LULESH_LDADD = kernels/lulesh/libtsr_lulesh.la lib/libtessera.la -lm
 
-if HAVE_CHECK
-check_PROGRAMS += tests/unit/check_lulesh
-TESTS += tests/unit/check_lulesh
-tests_unit_check_lulesh_SOURCES = tests/unit/check_lulesh.c
-tests_unit_check_lulesh_CFLAGS = $(TEST_CFLAGS) -ffp-contract=off
-tests_unit_check_lulesh_LDADD = $(LULESH_LDADD) $(TEST_LDADD)
-endif

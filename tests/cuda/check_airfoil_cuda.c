@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "tsr_check.h"
-#include "apps/airfoil/airfoil_mesh.h"
+#include "kernels/airfoil/airfoil_mesh.h"
 #include "inputs/naca0012.h"
 
 enum { N = 50 };

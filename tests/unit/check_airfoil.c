@@ -4,7 +4,7 @@
 #include <math.h>
 #include <unistd.h>
 #include "tsr_check.h"
-#include "apps/airfoil/airfoil_mesh.h"
+#include "kernels/airfoil/airfoil_mesh.h"
 #include "inputs/naca0012.h"
 
 /* Counts of OP2's formulas, and every cell's corners form a counter-clockwise

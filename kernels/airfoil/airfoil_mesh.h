@@ -1,4 +1,4 @@
-/* apps/airfoil/airfoil_mesh.h: Airfoil meshes in libtessera's mesh
+/* kernels/airfoil/airfoil_mesh.h: Airfoil meshes in libtessera's mesh
  * structures (OP2's names), their checks, and their HDF5 files.
  *
  * An Airfoil mesh is a tsr_mesh_t with the sets nodes, edges, bedges, cells;
@@ -9,8 +9,8 @@
  * p_qold, p_adt and p_res, which OP2's files also carry, are work arrays:
  * they are not read (the kernels need none of them).
  */
-#ifndef TSR_APPS_AIRFOIL_MESH_H
-#define TSR_APPS_AIRFOIL_MESH_H
+#ifndef TSR_KERNELS_AIRFOIL_MESH_H
+#define TSR_KERNELS_AIRFOIL_MESH_H
 
 #include "tessera/halo.h"
 #include "tessera/io.h"
@@ -100,4 +100,4 @@ typedef struct {
 } airfoil_plan_info_t;
 int airfoil_plan_info(const airfoil_problem_t *p, int block, size_t real, airfoil_plan_info_t *info);
 
-#endif /* TSR_APPS_AIRFOIL_MESH_H */
+#endif /* TSR_KERNELS_AIRFOIL_MESH_H */

@@ -1,4 +1,4 @@
-/* apps/airfoil/airfoil_io.c: Airfoil meshes in OP2's HDF5 layout through
+/* kernels/airfoil/airfoil_io.c: Airfoil meshes in OP2's HDF5 layout through
  * libtessera's io (tsr_mesh_read / tsr_mesh_write: parallel HDF5, each rank
  * its block of rows, shapes, types and map ranges checked, errors naming the
  * file and the dataset and agreed by every rank). */
@@ -6,7 +6,7 @@
 
 #include "tessera/error.h"
 #include "tessera/io.h"
-#include "apps/airfoil/airfoil_mesh.h"
+#include "kernels/airfoil/airfoil_mesh.h"
 
 static const char *const af_sets[] = {"nodes", "edges", "bedges", "cells"};
 static const tsr_io_map_t af_maps[] = {{"pedge", "edges", "nodes"},

@@ -1,4 +1,4 @@
-/* apps/airfoil/airfoil_mesh.c: check an Airfoil mesh held in libtessera's
+/* kernels/airfoil/airfoil_mesh.c: check an Airfoil mesh held in libtessera's
  * mesh structures and expose it to the kernels as an airfoil_problem_t. */
 #include "config.h"
 
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tessera/error.h"
-#include "apps/airfoil/airfoil_mesh.h"
+#include "kernels/airfoil/airfoil_mesh.h"
 
 static int af_set(const tsr_mesh_t *m, const char *src, const char *name, int64_t *size, int *id) {
   *id = tsr_mesh_find_set(m, name);

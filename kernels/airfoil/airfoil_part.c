@@ -1,4 +1,4 @@
-/* apps/airfoil/airfoil_part.c: an Airfoil mesh distributed OP2's way
+/* kernels/airfoil/airfoil_part.c: an Airfoil mesh distributed OP2's way
  * (tsr_mesh_partition: cells by METIS on pecell's graph, owner-compute with
  * exec and non-exec halos), reordered on each rank (tessera/reorder.h), the
  * cells' halo (tessera/halo.h), the final state written back in the original
@@ -13,7 +13,7 @@
 #include "tessera/error.h"
 #include "tessera/part.h"
 #include "tessera/reorder.h"
-#include "apps/airfoil/airfoil_mesh.h"
+#include "kernels/airfoil/airfoil_mesh.h"
 
 /* Row groups of a set that a reordering must keep: core, other owned, exec
  * halo, non-exec halo. */

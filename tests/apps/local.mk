@@ -1,0 +1,54 @@
+# tests/apps/local.mk: the programs end to end (scripts), and the tools that
+# write malformed inputs for them.
+
+# tsr-info on malformed files made by mkbad
+if HAVE_CHECK
+check_PROGRAMS += tests/apps/mkbad
+tests_apps_mkbad_SOURCES = tests/apps/mkbad.c
+tests_apps_mkbad_LDADD = $(HDF5_LIBS)
+TESTS += tests/apps/bad_input.sh
+endif
+EXTRA_DIST += tests/apps/bad_input.sh
+
+# tsr-mkinput
+TESTS += tests/apps/mkinput.sh
+EXTRA_DIST += tests/apps/mkinput.sh
+
+# tsr-airfoil and tsr-mkairfoil
+TESTS += tests/apps/airfoil.sh
+EXTRA_DIST += tests/apps/airfoil.sh
+
+# tsr-fastsg (fastsg_mkbad writes malformed inputs), and at 1..4 ranks
+TESTS += tests/apps/fastsg.sh
+EXTRA_DIST += tests/apps/fastsg.sh
+check_PROGRAMS += tests/apps/fastsg_mkbad
+tests_apps_fastsg_mkbad_SOURCES = tests/apps/fastsg_mkbad.c
+tests_apps_fastsg_mkbad_LDADD = lib/libtessera.la $(HDF5_LIBS)
+TESTS += tests/apps/fastsg_dist.sh
+EXTRA_DIST += tests/apps/fastsg_dist.sh
+
+# tsr-stencil (stencil_bad writes malformed inputs)
+TESTS += tests/apps/stencil.sh tests/apps/stencil_cuda.sh
+EXTRA_DIST += tests/apps/stencil.sh tests/apps/stencil_cuda.sh
+if HAVE_CHECK
+check_PROGRAMS += tests/apps/stencil_bad tests/apps/stencil_h5cmp
+tests_apps_stencil_bad_SOURCES = tests/apps/stencil_bad.c
+tests_apps_stencil_bad_LDADD = $(HDF5_LIBS)
+tests_apps_stencil_h5cmp_SOURCES = tests/apps/stencil_h5cmp.c
+tests_apps_stencil_h5cmp_LDADD = $(HDF5_LIBS) -lm
+endif
+
+# tsr-layoutbench
+TESTS += tests/apps/layoutbench.sh
+EXTRA_DIST += tests/apps/layoutbench.sh
+
+# scripts/peers/stencil-compare on hand-made CSVs
+TESTS += tests/apps/peers_compare.sh
+EXTRA_DIST += tests/apps/peers_compare.sh
+# every program's command line (--help, --version, --list-variants, refused flags,
+# single-rank programs) and its run, skip and exit rules end to end
+TESTS += tests/apps/cli.sh tests/apps/run_rules.sh
+EXTRA_DIST += tests/apps/cli.sh tests/apps/run_rules.sh
+# the benchmark scripts in their SMOKE mode
+TESTS += tests/apps/bench_scripts.sh
+EXTRA_DIST += tests/apps/bench_scripts.sh

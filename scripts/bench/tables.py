@@ -316,6 +316,7 @@ def t_stencil(rep):
             "threads", "median_us", "floor_us", "pct_floor", "verify", "best"]
     out = []
     best = {}
+    cfg = {}
     for r in ours:
         st = r["name"].split("-")[0]
         it = int(num(r["iterations"], 1))
@@ -327,6 +328,7 @@ def t_stencil(rep):
                grid_of(r["name"]), it, r["name"], r["variant"], th, fmt(med, 2), fmt(fl, 2),
                fmt(pct(fl, med)), r["verify"], ""]
         out.append(row)
+        cfg[id(row)] = r.get("config", "")
         k = ("tessera", st, grid_of(r["name"]), it, prec_of(r["precision"]), dims(r))
         if good and (k not in best or med < num(best[k][9])):
             best[k] = row
@@ -347,22 +349,26 @@ def t_stencil(rep):
     def cell(row):
         if not row:
             return ["-", "-", "-"]
-        return ["%s %s" % (row[6], row[8]), fmt_us(num(row[9])), row[11]]
+        if row[0] == "tessera":  # the --variant name and its configuration, as tsr-stencil prints them
+            label = "%s (%s)" % (row[7], cfg[id(row)]) if cfg.get(id(row)) else row[7]
+        else:
+            label = "%s %s" % (row[6], row[8])
+        return [label, fmt_us(num(row[9])), row[11]]
 
     t1 = Table("Beside the original: single launches, best verified row of each program per grid "
                "kind, median µs",
                ["stencil", "grid", "floor µs", "original (benchmark, block)", "µs", "% of floor",
-                "Tessera (name, block)", "µs", "% of floor", "Tessera / original"],
+                "Tessera (variant, configuration)", "µs", "% of floor", "Tessera / original"],
                ["---", "---", "---:", "---", "---:", "---:", "---", "---:", "---:", "---:"])
     t2 = Table("Tessera in 10-step runs (launch latency hidden), µs per step",
-               ["stencil", "grid", "floor µs", "Tessera (name, block)", "µs", "% of floor",
+               ["stencil", "grid", "floor µs", "Tessera (variant, configuration)", "µs", "% of floor",
                 "unstructured / regular"], ["---", "---", "---:", "---", "---:", "---:", "---:"])
     sizes = sorted({k[5] for k in best}, key=cells)
     small = sizes[0] if sizes else ""
     large = sizes[-1] if len(sizes) > 1 else None
     t3 = Table("Tessera, more: float in 10-step runs (µs per step), %s double in single launches "
                "(µs)" % (large or "-"),
-               ["stencil", "case", "grid", "floor µs", "Tessera (name, block)", "µs", "% of floor",
+               ["stencil", "case", "grid", "floor µs", "Tessera (variant, configuration)", "µs", "% of floor",
                 "unstructured / regular"], ["---", "---", "---", "---:", "---", "---:", "---:", "---:"])
     for st in STENCILS:
         for g in ("regular", "unstructured"):

@@ -21,4 +21,5 @@ include lib/meshio.mk
 include lib/halo.mk
 include lib/app.mk
 include lib/colour.mk
+include lib/graph.mk
 include lib/reorder.mk

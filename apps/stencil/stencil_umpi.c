@@ -23,7 +23,6 @@
 #include "apps/stencil/stencil_app.h"
 
 #include <limits.h>
-#include <metis.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,38 +57,12 @@ static int st_partition(stencil_state_t *S) {
   TSR_CHECK(part, TSR_ERR_ALLOC, "cannot allocate a partition of %lld cells", (long long)ni);
   int rc = TSR_SUCCESS;
   if (S->rank == 0) {
-    idx_t nv = (idx_t)ni, ncon = 1, np = (idx_t)S->size, objval = 0;
-    idx_t *xadj = malloc((size_t)(ni + 1) * sizeof *xadj);
-    idx_t *adj = malloc((size_t)(4 * ni) * sizeof *adj);
-    idx_t *ip = malloc((size_t)ni * sizeof *ip);
-    idx_t opt[METIS_NOPTIONS];
-    if (!xadj || !adj || !ip) {
-      rc = TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate the plane graph (%lld cells)", (long long)ni);
-    } else {
-      idx_t k = 0;
-      xadj[0] = 0;
-      for (int64_t y = 0; y < nyi; y++)
-        for (int64_t x = 0; x < nxi; x++) {
-          if (x > 0) adj[k++] = (idx_t)(x - 1 + nxi * y);
-          if (x < nxi - 1) adj[k++] = (idx_t)(x + 1 + nxi * y);
-          if (y > 0) adj[k++] = (idx_t)(x + nxi * (y - 1));
-          if (y < nyi - 1) adj[k++] = (idx_t)(x + nxi * (y + 1));
-          xadj[x + nxi * y + 1] = k;
-        }
-      METIS_SetDefaultOptions(opt);
-      opt[METIS_OPTION_NUMBERING] = 0;
-      opt[METIS_OPTION_SEED] = 7; /* reproducible partitions */
-      const int mrc = METIS_PartGraphKway(&nv, &ncon, xadj, adj, NULL, NULL, NULL, &np, NULL,
-                                          NULL, opt, &objval, ip);
-      if (mrc != METIS_OK)
-        rc = TSR_RAISE(TSR_ERR_PARTITION,
-                       "METIS_PartGraphKway failed (code %d) on the %lldx%lld inner plane, %d parts",
-                       mrc, (long long)nxi, (long long)nyi, S->size);
-      for (int64_t i = 0; !rc && i < ni; i++) part[i] = (int)ip[i];
-    }
-    free(xadj);
-    free(adj);
-    free(ip);
+    tsr_graph_t g;
+    char what[96];
+    snprintf(what, sizeof what, "the %lldx%lld inner plane", (long long)nxi, (long long)nyi);
+    rc = tsr_graph_plane(nxi, nyi, &g);
+    if (!rc) rc = tsr_graph_partition(&g, S->size, 7 /* reproducible partitions */, 0, what, part);
+    tsr_graph_free(&g);
   }
   rc = tsr_error_agree(S->comm, rc);
   if (!rc) {

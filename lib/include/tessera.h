@@ -15,5 +15,6 @@
 #include "tessera/part.h"
 #include "tessera/halo.h"
 #include "tessera/colour.h"
+#include "tessera/graph.h"
 #include "tessera/reorder.h"
 #endif

@@ -37,8 +37,9 @@ typedef struct {
   stencil_problem_t G;       /* rank 0 with several ranks: the global problem */
   void *ref;                 /* rank 0: the reference result on G (or P), or NULL */
   int have_ref;
-  int *upart;                /* several ranks, unstructured: METIS owner of each inner plane
-                                cell (x fastest), made on first use (stencil_umpi.c) */
+  tsr_plane_part_t upart;    /* several ranks, unstructured: the plane partition, made on
+                                first use (stencil_umpi.c) */
+  int have_upart;
 } stencil_state_t;
 
 /* Set up (collective): decompose, allocate, fill from the seed or read the
@@ -79,19 +80,23 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r);
 void stencil_run_name(const stencil_state_t *S, const stencil_run_t *r, char *buf, size_t n);
 
 /* Unstructured grids on several ranks (stencil_umpi.c): this rank's slots
- * (owned core, owned boundary, halo), the halo lists for tsr_halo_create
- * (elements = slot cells s + z*zs, every level), and its inputs in the
- * slot layouts (host), sent by rank 0. Collective. */
+ * and halo lists (lib's tsr_plane_lists_t; the halo: tsr_plane_halo_create
+ * with the slot layout's level stride), its unstructured grid over them,
+ * and its inputs in the slot layouts (host). Collective. */
 typedef struct {
   stencil_ugrid_t U;
-  int nneigh, *ranks, *scount, *rcount;
-  tsr_idx_t *sidx, *ridx;
+  tsr_plane_lists_t lists;
   void *uin, *ucst;
 } stencil_umpi_t;
 int stencil_umpi_create(stencil_state_t *S, const stencil_ucfg_t *u, stencil_umpi_t *M);
 void stencil_umpi_destroy(stencil_umpi_t *M);
 /* Every rank's owned slots of `local` (layout Lu) into rank 0's glob
  * (regular layout Lglob of the global problem). Collective. */
+/* Regular array a (layout L) <-> records of its plane cells j = x + d[0]*y
+ * (every level and field, [f][z], fields at values [foff*nz, ...) of nrec
+ * per record): the elements lib's transfers move (stencil_umpi.c). */
+void stencil_rec_reg(const tsr_layout_t *L, void *a, int64_t nz, size_t es, char *rec, int foff,
+                     int nrec, int to_rec);
 int stencil_umpi_gather(const stencil_state_t *S, const stencil_umpi_t *M, const tsr_layout_t *Lu,
                         const void *local, const tsr_layout_t *Lglob, void *glob);
 

@@ -75,8 +75,8 @@ void stencil_state_free(stencil_state_t *S) {
   stencil_problem_destroy(&S->G);
   free(S->ref);
   S->ref = NULL;
-  free(S->upart);
-  S->upart = NULL;
+  if (S->have_upart) tsr_plane_part_free(&S->upart);
+  S->have_upart = 0;
 }
 
 static const void *st_in(const stencil_problem_t *P) {
@@ -259,8 +259,7 @@ static int st_setup(st_exec_t *E, stencil_run_t *r) {
     E->hdim = aos ? nf : 1;
     for (int h = 0; h < E->nhalo; h++) {
       E->hoff[h] = aos ? 0 : (int64_t)h * (nf > 1 ? E->Lio->sf : 0);
-      TSR_CALL(tsr_halo_create(S->comm, E->M.nneigh, E->M.ranks, E->U.L.sy * E->U.nz,
-                               E->M.scount, E->M.sidx, E->M.rcount, E->M.ridx, &E->halo[h]));
+      TSR_CALL(tsr_plane_halo_create(&S->upart, &E->M.lists, E->U.L.sy, E->U.nz, &E->halo[h]));
     }
   }
   /* the halo of a decomposed regular grid */

@@ -240,50 +240,34 @@ int stencil_io_write(const stencil_state_t *S, const char *path, const void *res
 int stencil_gather(const stencil_state_t *S, const tsr_layout_t *Lloc, const void *a,
                    const tsr_layout_t *Lglob, void *gbuf) {
   const size_t es = stencil_problem_esize(&S->P);
-  const int h0 = S->P.halo[0], h1 = S->P.halo[1], nf = Lloc->nf;
-  const int64_t nz = S->gsize[2];
-  int rc = TSR_SUCCESS;
-  if (S->rank != 0) {
-    const int64_t ix = S->part.inner[0], iy = S->part.inner[1];
-    char *pack = malloc((size_t)(ix * iy * nz * nf) * es);
-    if (!pack) rc = TSR_RAISE(TSR_ERR_ALLOC, "gather: no memory");
-    size_t k = 0;
-    for (int64_t z = 0; !rc && z < nz; z++)
-      for (int64_t y = 0; y < iy; y++)
-        for (int64_t x = 0; x < ix; x++)
-          for (int f = 0; f < nf; f++, k++)
-            memcpy(pack + k * es,
-                   (const char *)a + (size_t)stencil__off(Lloc, tsr_layout_rm_cell(Lloc, x + h0, y + h1, z), f) * es, es);
-    if (!rc) rc = MPI_Send(pack, (int)(k * es), MPI_BYTE, 0, 77, S->comm) == MPI_SUCCESS
-                      ? 0 : TSR_RAISE(TSR_ERR_MPI, "gather: MPI_Send failed");
-    free(pack);
-    TSR_CALL(rc);
-    return TSR_SUCCESS;
+  const int h = S->P.halo[0], nrec = (int)(Lloc->nf * S->gsize[2]);
+  const int64_t lnx = Lloc->d[0], nl = lnx * Lloc->d[1], nx = S->gsize[0];
+  const int64_t ng = S->rank == 0 ? nx * S->gsize[1] : 0;
+  int64_t *hg = malloc((size_t)nl * sizeof *hg), *wg = malloc((size_t)(ng + 1) * sizeof *wg);
+  int *wr = malloc((size_t)(ng + 1) * sizeof *wr);
+  char *sr = malloc((size_t)(nl * nrec) * es), *dr = malloc((size_t)(ng * nrec + 1) * es);
+  int rc = hg && wg && wr && sr && dr ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "gather: no memory");
+  for (int64_t j = 0; !rc && j < nl; j++) { /* inner cells carry their global cell */
+    const int64_t x = j % lnx, y = j / lnx;
+    const int in = x >= h && y >= h && x < h + S->part.inner[0] && y < h + S->part.inner[1];
+    hg[j] = in ? (S->part.lo[0] + x) + nx * (S->part.lo[1] + y) : -1 - j;
   }
-  for (int r = 0; r < S->size && !rc; r++) {
-    tsr_idx_t lo[3], hi[3];
-    tsr_grid_part_box(&S->part, r, lo, hi);
-    const int64_t ix = hi[0] - lo[0], iy = hi[1] - lo[1];
-    char *pack = NULL;
-    if (r > 0) {
-      pack = malloc((size_t)(ix * iy * nz * nf) * es);
-      if (!pack) rc = TSR_RAISE(TSR_ERR_ALLOC, "gather: no memory");
-      else if (MPI_Recv(pack, (int)((size_t)(ix * iy * nz * nf) * es), MPI_BYTE, r, 77, S->comm,
-                        MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        rc = TSR_RAISE(TSR_ERR_MPI, "gather: MPI_Recv from rank %d failed", r);
-    }
-    size_t k = 0;
-    for (int64_t z = 0; !rc && z < nz; z++)
-      for (int64_t y = 0; y < iy; y++)
-        for (int64_t x = 0; x < ix; x++)
-          for (int f = 0; f < nf; f++, k++) {
-            const int64_t eg = stencil__off(Lglob, tsr_layout_rm_cell(Lglob, lo[0] + x + h0, lo[1] + y + h1, z), f);
-            const void *src = r > 0 ? pack + k * es
-                                    : (const char *)a + (size_t)stencil__off(Lloc, tsr_layout_rm_cell(Lloc, x + h0, y + h1, z), f) * es;
-            memcpy((char *)gbuf + (size_t)eg * es, src, es);
-          }
-    free(pack);
+  for (int64_t i = 0; !rc && i < ng; i++) { /* rank 0: every inner cell from its owner */
+    const int64_t x = i % nx - h, y = i / nx - h;
+    const int in = x >= 0 && y >= 0 && x < S->part.n[0] && y < S->part.n[1];
+    wg[i] = i, wr[i] = in ? tsr_grid_part_owner(&S->part, x, y) : -1;
   }
+  rc = tsr_error_agree(S->comm, rc);
+  tsr_xfer_t *xf = NULL;
+  if (!rc) rc = tsr_xfer_create(S->comm, nl, hg, ng, wg, wr, &xf);
+  if (!rc) {
+    stencil_rec_reg(Lloc, (void *)a, S->gsize[2], es, sr, 0, nrec, 1);
+    if (ng) stencil_rec_reg(Lglob, gbuf, S->gsize[2], es, dr, 0, nrec, 1);
+    rc = tsr_xfer_run(xf, sr, dr, (size_t)nrec * es);
+  }
+  if (!rc && ng) stencil_rec_reg(Lglob, gbuf, S->gsize[2], es, dr, 0, nrec, 0);
+  tsr_xfer_destroy(&xf);
+  free(hg), free(wg), free(wr), free(sr), free(dr);
   TSR_CALL(rc);
   return TSR_SUCCESS;
 }

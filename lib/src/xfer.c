@@ -75,15 +75,17 @@ static int tsr__xfer_lists(tsr_xfer_t *x, tsr_idx_t nhave, const int64_t *have_g
   int me;
   TSR_CALL_MPI(MPI_Comm_rank(x->comm, &me));
   for (tsr_idx_t j = 0; j < nwant; j++)
-    TSR_CHECK(want_rank[j] >= 0 && want_rank[j] < P, TSR_ERR_ARG,
+    TSR_CHECK(want_rank[j] >= -1 && want_rank[j] < P, TSR_ERR_ARG,
               "tsr_xfer_create: element %lld wants id %lld from rank %d of %d", (long long)j,
               (long long)want_gid[j], want_rank[j], P);
   /* the requests: every wanted id to the rank that holds it, in target order */
   tsr__msg_t q, qr;
   TSR_CALL(tsr__msg_init(&q, P));
-  for (tsr_idx_t j = 0; j < nwant; j++) tsr__msg_count(&q, want_rank[j], 1);
+  for (tsr_idx_t j = 0; j < nwant; j++)
+    if (want_rank[j] >= 0) tsr__msg_count(&q, want_rank[j], 1);
   int rc = tsr__msg_alloc(&q);
-  for (tsr_idx_t j = 0; !rc && j < nwant; j++) tsr__msg_put(&q, want_rank[j], want_gid[j]);
+  for (tsr_idx_t j = 0; !rc && j < nwant; j++)
+    if (want_rank[j] >= 0) tsr__msg_put(&q, want_rank[j], want_gid[j]);
   rc = tsr_error_agree(x->comm, rc);
   if (!rc) rc = tsr__msg_send(x->comm, &q, &qr);
   rc = tsr_error_agree(x->comm, rc);
@@ -92,7 +94,7 @@ static int tsr__xfer_lists(tsr_xfer_t *x, tsr_idx_t nhave, const int64_t *have_g
     TSR_CALL(rc);
   }
   x->ns = tsr__msg_total(&qr);
-  x->nr = nwant;
+  x->nr = tsr__msg_total(&q);
   x->sidx = malloc((size_t)(x->ns + 1) * sizeof *x->sidx);
   x->ridx = malloc((size_t)(x->nr + 1) * sizeof *x->ridx);
   int *fill = calloc((size_t)P, sizeof *fill);
@@ -116,7 +118,7 @@ static int tsr__xfer_lists(tsr_xfer_t *x, tsr_idx_t nhave, const int64_t *have_g
     }
   }
   for (tsr_idx_t j = 0; !rc && j < nwant; j++) /* target slots in request order */
-    x->ridx[q.off[want_rank[j]] + fill[want_rank[j]]++] = j;
+    if (want_rank[j] >= 0) x->ridx[q.off[want_rank[j]] + fill[want_rank[j]]++] = j;
   tsr__lookup_free(&look);
   free(fill);
   tsr__msg_free(&q);

@@ -37,15 +37,16 @@ typedef struct tsr_xfer tsr_xfer_t;
 /* Collective (comm is duplicated). have_gid[nhave]: the global id of each
  * element of this rank's source array (distinct). want_gid[nwant],
  * want_rank[nwant]: the id each target element takes and the rank whose
- * source holds it (any rank, this one included). A wanted id its rank does
- * not hold is an error on every rank, naming both ranks and the id. */
+ * source holds it (any rank, this one included; -1: element j is not
+ * written). A wanted id its rank does not hold is an error on every rank,
+ * naming both ranks and the id. */
 int tsr_xfer_create(MPI_Comm comm, tsr_idx_t nhave, const int64_t *have_gid, tsr_idx_t nwant,
                     const int64_t *want_gid, const int *want_rank, tsr_xfer_t **out);
 /* Collective: dst[j] = the wanted source element, es bytes each (the same
  * es on every rank). src and dst are host arrays and may not overlap. */
 int tsr_xfer_run(const tsr_xfer_t *x, const void *src, void *dst, size_t es);
 int tsr_xfer_destroy(tsr_xfer_t **x); /* sets *x = NULL */
-/* Elements this rank sends / receives per run. */
+/* Elements this rank sends / receives (writes) per run. */
 tsr_idx_t tsr_xfer_send_count(const tsr_xfer_t *x);
 tsr_idx_t tsr_xfer_recv_count(const tsr_xfer_t *x);
 

@@ -7,7 +7,9 @@
  * fastwaves), the halo over every level. Here: the footprint, the storage
  * order key, the rank's unstructured grid over its slots
  * (stencil_ugrid_create_cells, tables by tsr_neigh_create_subset over the
- * global plane) and its inputs in the slot layouts. */
+ * global plane) and its inputs in the slot layouts, moved from the
+ * regular X-Y blocks (tsr_plane_xfer_from_grid) and results moved back to
+ * them (tsr_plane_xfer_to_grid). */
 #include "config.h"
 #include "apps/stencil/stencil_app.h"
 
@@ -67,38 +69,9 @@ static void st_rec_slots(const tsr_layout_t *Lu, void *a, int64_t n, int64_t nz,
       }
 }
 
-/* Transfers between rank 0's global problem (records of every plane cell)
- * and the slots: the scatter of the inputs, the gather of the owned slots
- * into the inner cells. Collective. */
-static int st_scatter_plan(const stencil_state_t *S, const tsr_plane_lists_t *l, tsr_xfer_t **x) {
-  const int64_t n = S->rank == 0 ? S->gsize[0] * S->gsize[1] : 0;
-  int64_t *hg = malloc((size_t)(n + 1) * sizeof *hg);
-  int *wr = calloc((size_t)(l->ncells + 1), sizeof *wr); /* every slot from rank 0 */
-  int rc = hg && wr ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate the scatter lists");
-  for (int64_t i = 0; !rc && i < n; i++) hg[i] = i;
-  rc = tsr_error_agree(S->comm, rc);
-  if (!rc) rc = tsr_xfer_create(S->comm, n, hg, l->ncells, l->cells, wr, x);
-  free(hg);
-  free(wr);
-  TSR_CALL(rc);
-  return TSR_SUCCESS;
-}
-static int st_gather_plan(const stencil_state_t *S, const tsr_plane_lists_t *l, tsr_xfer_t **x) {
-  const int64_t nx = S->gsize[0], n = S->rank == 0 ? nx * S->gsize[1] : 0;
-  int64_t *wg = malloc((size_t)(n + 1) * sizeof *wg);
-  int *wr = malloc((size_t)(n + 1) * sizeof *wr);
-  int rc = wg && wr ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate the gather lists");
-  for (int64_t i = 0; !rc && i < n; i++) wg[i] = i, wr[i] = tsr_plane_part_owner(&S->upart, i % nx, i / nx);
-  rc = tsr_error_agree(S->comm, rc);
-  if (!rc) rc = tsr_xfer_create(S->comm, l->nown, l->cells, n, wg, wr, x);
-  free(wg);
-  free(wr);
-  TSR_CALL(rc);
-  return TSR_SUCCESS;
-}
-
-/* Inputs and constants of the source problem src (its records: every cell
- * of its plane) into the slot arrays, through the transfer x. Collective. */
+/* Inputs and constants of this rank's regular block src (its records:
+ * every cell of its local plane) into the slot arrays, through the
+ * transfer x (tsr_plane_xfer_from_grid). Collective. */
 static int st_distribute(const stencil_state_t *S, const stencil_problem_t *src, const tsr_xfer_t *x,
                          stencil_umpi_t *M) {
   const stencil_ugrid_t *U = &M->U;
@@ -160,8 +133,8 @@ int stencil_umpi_create(stencil_state_t *S, const stencil_ucfg_t *u, stencil_ump
     if (!M->uin || (S->kind != STENCIL_LAPLAP && !M->ucst))
       rc = TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate the unstructured fields");
     tsr_xfer_t *x = NULL;
-    if (!rc) rc = st_scatter_plan(S, &M->lists, &x);
-    if (!rc) rc = st_distribute(S, S->rank == 0 ? &S->G : NULL, x, M);
+    if (!rc) rc = tsr_plane_xfer_from_grid(&S->upart, &S->part, &M->lists, &x);
+    if (!rc) rc = st_distribute(S, &S->P, x, M);
     tsr_xfer_destroy(&x);
     rc = tsr_error_agree(S->comm, rc);
   }
@@ -181,22 +154,21 @@ void stencil_umpi_destroy(stencil_umpi_t *M) {
 }
 
 int stencil_umpi_gather(const stencil_state_t *S, const stencil_umpi_t *M, const tsr_layout_t *Lu,
-                        const void *local, const tsr_layout_t *Lglob, void *glob) {
+                        const void *local, const tsr_layout_t *Lreg, void *reg) {
   const stencil_ugrid_t *U = &M->U;
   const size_t es = stencil_problem_esize(&S->P);
-  const int64_t nz = U->nz, nrec = Lu->nf * nz;
-  const int64_t nglob = S->rank == 0 ? Lglob->d[0] * Lglob->d[1] : 0;
+  const int64_t nz = U->nz, nrec = Lu->nf * nz, nreg = Lreg->d[0] * Lreg->d[1];
   tsr_xfer_t *x = NULL;
-  TSR_CALL(st_gather_plan(S, &M->lists, &x));
-  char *sr = malloc((size_t)(U->nown * nrec + 1) * es), *dr = malloc((size_t)(nglob * nrec + 1) * es);
+  TSR_CALL(tsr_plane_xfer_to_grid(&S->upart, &S->part, &M->lists, &x));
+  char *sr = malloc((size_t)(U->nown * nrec + 1) * es), *dr = malloc((size_t)(nreg * nrec + 1) * es);
   int rc = sr && dr ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate the result records");
   rc = tsr_error_agree(S->comm, rc);
   if (!rc) {
     st_rec_slots(Lu, (void *)local, U->nown, nz, es, sr, 0, (int)nrec, 1);
-    if (nglob) stencil_rec_reg(Lglob, glob, nz, es, dr, 0, (int)nrec, 1); /* the frame stays */
+    stencil_rec_reg(Lreg, reg, nz, es, dr, 0, (int)nrec, 1); /* halo and frame stay */
     rc = tsr_xfer_run(x, sr, dr, (size_t)nrec * es);
   }
-  if (!rc && nglob) stencil_rec_reg(Lglob, glob, nz, es, dr, 0, (int)nrec, 0);
+  if (!rc) stencil_rec_reg(Lreg, reg, nz, es, dr, 0, (int)nrec, 0);
   free(sr);
   free(dr);
   tsr_xfer_destroy(&x);

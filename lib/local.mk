@@ -23,6 +23,8 @@ include lib/layout.mk
 include lib/neigh.mk
 include lib/meshio.mk
 include lib/halo.mk
+include lib/xfer.mk
 include lib/app.mk
 include lib/colour.mk
+include lib/graph.mk
 include lib/reorder.mk

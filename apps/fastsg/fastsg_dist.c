@@ -287,34 +287,20 @@ static void fastsg_fnv_feed(fastsg_fnv_t *s, const unsigned char *c, size_t n) {
   while (k < n) s->pend[s->npend++] = c[k++];
 }
 
+static int fastsg_fnv_piece(void *ctx, int rank, const void *data, size_t bytes) {
+  (void)rank;
+  fastsg_fnv_feed(ctx, data, bytes);
+  return TSR_SUCCESS;
+}
+
 int fastsg_checksum(const fastsg_app_t *app, uint64_t *out) {
   fastsg_fnv_t s = {1469598103934665603ULL, {0}, 0};
   const size_t es = app->es;
   if (!app->dist) {
     fastsg_fnv_feed(&s, app->coef, (size_t)app->grid.npoints * es);
-  } else { /* rank 0 hashes its rows, then every rank's in turn, in chunks */
-    const int64_t chunk = ((int64_t)1 << 27) / (int64_t)es;
-    unsigned char *tmp = app->rank == 0 ? malloc((size_t)chunk * es) : NULL;
-    int ok = app->rank != 0 || tmp;
-    TSR_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, app->comm));
-    TSR_CHECK(ok, TSR_ERR_ALLOC, "cannot allocate the checksum buffer");
-    for (int q = 0; q < app->size; q++) {
-      int64_t nq = app->nrows;
-      TSR_CALL_MPI(MPI_Bcast(&nq, 1, MPI_INT64_T, q, app->comm));
-      for (int64_t o = 0; o < nq; o += chunk) {
-        const int cnt = (int)(TSR_MIN(chunk, nq - o) * (int64_t)es);
-        if (q == 0 && app->rank == 0) {
-          fastsg_fnv_feed(&s, (const unsigned char *)app->coef + o * es, (size_t)cnt);
-        } else if (app->rank == 0) {
-          TSR_CALL_MPI(MPI_Recv(tmp, cnt, MPI_BYTE, q, 72, app->comm, MPI_STATUS_IGNORE));
-          fastsg_fnv_feed(&s, tmp, (size_t)cnt);
-        } else if (app->rank == q) {
-          TSR_CALL_MPI(MPI_Send((const char *)app->coef + o * es, cnt, MPI_BYTE, 0, 72,
-                                app->comm));
-        }
-      }
-    }
-    free(tmp);
+  } else { /* rank 0 hashes its rows, then every rank's in turn, in pieces */
+    TSR_CALL(tsr_gather_each(app->comm, 0, app->coef, (size_t)app->nrows * es, (size_t)1 << 27,
+                             app->rank == 0 ? fastsg_fnv_piece : NULL, &s));
   }
   for (int k = 0; k < s.npend; k++) s.h = (s.h ^ s.pend[k]) * 1099511628211ULL;
   *out = s.h;

@@ -1,7 +1,8 @@
 /* apps/stencil/stencil_app.h: tsr-stencil's driver state (private to the
  * app and its tests). One rank's part of the problem, the variants, the
  * grid configurations swept, the HDF5 input and output, the X-Y
- * decomposition (docs/STENCIL.md). */
+ * decomposition (docs/STENCIL.md). No rank holds more than its block plus
+ * halo of any field: inputs, reference and results are all local. */
 #ifndef TSR_APPS_STENCIL_APP_H
 #define TSR_APPS_STENCIL_APP_H
 
@@ -34,23 +35,20 @@ typedef struct {
   stencil_problem_t P;       /* this rank's regular picture (host): inputs */
   tsr_grid_part_t part;      /* X-Y decomposition of the inner region */
   int64_t off[3];            /* local coordinate + off = global coordinate */
-  stencil_problem_t G;       /* rank 0 with several ranks: the global problem */
-  void *ref;                 /* rank 0: the reference result on G (or P), or NULL */
+  void *ref;                 /* the reference result on P (this rank's block), or NULL */
   int have_ref;
-  int *upart;                /* several ranks, unstructured: METIS owner of each inner plane
-                                cell (x fastest), made on first use (stencil_umpi.c) */
+  tsr_plane_part_t upart;    /* several ranks, unstructured: the plane partition, made on
+                                first use (stencil_umpi.c) */
+  int have_upart;
 } stencil_state_t;
 
-/* Set up (collective): decompose, allocate, fill from the seed or read the
- * input file (path may be NULL). */
+/* Set up (collective): decompose, allocate this rank's block, fill it from
+ * the seed or read it from the input file (path may be NULL). */
 int stencil_state_init(stencil_state_t *S, MPI_Comm comm, int kind, int prec, int placement,
                        const int64_t gsize[3], uint64_t seed, const char *input, int flat);
 void stencil_state_free(stencil_state_t *S);
-/* The global problem on rank 0 (P itself on one rank). */
-const stencil_problem_t *stencil_state_global(const stencil_state_t *S);
-
-/* The reference after `iterations` steps on rank 0 (collective: rank 0
- * gathers the inputs when distributed). */
+/* The reference after `iterations` steps: cpu/ref on this decomposition
+ * (halo exchanges between the steps), each rank its block. Collective. */
 int stencil_state_reference(stencil_state_t *S, int iterations);
 
 /* One variant run: result of the timed runs and the verification. */
@@ -65,10 +63,11 @@ typedef struct {
   char note[240];
   tsr_stats_t time;          /* seconds per step (the slowest rank's per run) */
   unsigned blocks[3];
-  double maxerr, maxref;
+  double maxerr, maxref;      /* over every rank */
   tsr_verify_t verdict;
   char device[64];
-  void *result;              /* rank 0: the final state in G's layout (for -o); caller frees */
+  void *result;              /* the final state of this rank's block in P's input layout
+                                (for -o); caller frees */
 } stencil_run_t;
 
 /* Run (collective). Errors that are the configuration's (a block that does
@@ -79,21 +78,25 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r);
 void stencil_run_name(const stencil_state_t *S, const stencil_run_t *r, char *buf, size_t n);
 
 /* Unstructured grids on several ranks (stencil_umpi.c): this rank's slots
- * (owned core, owned boundary, halo), the halo lists for tsr_halo_create
- * (elements = slot cells s + z*zs, every level), and its inputs in the
- * slot layouts (host), sent by rank 0. Collective. */
+ * and halo lists (lib's tsr_plane_lists_t; the halo: tsr_plane_halo_create
+ * with the slot layout's level stride), its unstructured grid over them,
+ * and its inputs in the slot layouts (host). Collective. */
 typedef struct {
   stencil_ugrid_t U;
-  int nneigh, *ranks, *scount, *rcount;
-  tsr_idx_t *sidx, *ridx;
+  tsr_plane_lists_t lists;
   void *uin, *ucst;
 } stencil_umpi_t;
 int stencil_umpi_create(stencil_state_t *S, const stencil_ucfg_t *u, stencil_umpi_t *M);
 void stencil_umpi_destroy(stencil_umpi_t *M);
-/* Every rank's owned slots of `local` (layout Lu) into rank 0's glob
- * (regular layout Lglob of the global problem). Collective. */
+/* Regular array a (layout L) <-> records of its plane cells j = x + d[0]*y
+ * (every level and field, [f][z], fields at values [foff*nz, ...) of nrec
+ * per record): the elements lib's transfers move (stencil_umpi.c). */
+void stencil_rec_reg(const tsr_layout_t *L, void *a, int64_t nz, size_t es, char *rec, int foff,
+                     int nrec, int to_rec);
+/* Every rank's owned slots of `local` (layout Lu) into the inner cells of
+ * each rank's regular block reg (layout Lreg, P's). Collective. */
 int stencil_umpi_gather(const stencil_state_t *S, const stencil_umpi_t *M, const tsr_layout_t *Lu,
-                        const void *local, const tsr_layout_t *Lglob, void *glob);
+                        const void *local, const tsr_layout_t *Lreg, void *reg);
 
 /* HDF5 (stencil_io.c). Field names: laplap in; hdiff in, coeff; fastwaves
  * u_in, v_in, u_tens, v_tens, rho, ppuv, fx, wgtfac, hhl. Outputs: out /
@@ -101,12 +104,15 @@ int stencil_umpi_gather(const stencil_state_t *S, const stencil_umpi_t *M, const
 /* The domain size of an input file (collective). */
 int stencil_io_size(MPI_Comm comm, const char *path, int64_t gsize[3]);
 int stencil_io_read(stencil_state_t *S, const char *path);
-int stencil_io_write(const stencil_state_t *S, const char *path, const void *result,
-                     const char *variant, const char *command_line, const char *device);
-
-/* Gather every rank's inner cells of array a (layout Lloc of the local
- * problem, all its fields) into rank 0's array g (layout Lglob). */
-int stencil_gather(const stencil_state_t *S, const tsr_layout_t *Lloc, const void *a,
-                   const tsr_layout_t *Lglob, void *g);
+/* The output (collective): open (kind regular-grid), put results (each
+ * rank its block of run->result; group NULL: /fields, else a group
+ * "/variants/NAME" with attributes variant, name, device), close (the
+ * provenance, variants: what was written; failed != 0 discards the file
+ * and returns failed). docs/FORMAT.md. */
+int stencil_io_open(const stencil_state_t *S, const char *path, tsr_file_t **f);
+int stencil_io_put(const stencil_state_t *S, tsr_file_t *f, const char *group, const void *result,
+                   const char *variant, const char *name, const char *device);
+int stencil_io_close(const stencil_state_t *S, tsr_file_t **f, const char *variants,
+                     const char *command_line, const char *device, int failed);
 
 #endif

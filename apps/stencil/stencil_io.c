@@ -1,7 +1,8 @@
 /* apps/stencil/stencil_io.c: tsr-stencil's HDF5 input (regular-grid and
- * xy-grid files as tsr-mkinput writes them), its output (a regular-grid
- * file with provenance and an XDMF sidecar) and the gather of a decomposed
- * result on rank 0. */
+ * xy-grid files as tsr-mkinput writes them) and output (a regular-grid
+ * file with provenance, one group per variant written and an XDMF
+ * sidecar). Each rank reads and writes only its own block: a box of a
+ * regular-grid file, its stored cells of an xy-grid file. */
 #include "config.h"
 #include "apps/stencil/stencil_app.h"
 
@@ -41,10 +42,9 @@ static void st_target(stencil_problem_t *P, int k, void **a, const tsr_layout_t 
   }
 }
 
-/* Copy the dense global field buf [nz][ny][nx] (halo included) into P's
- * local array at global offset off. */
-static void st_put(stencil_problem_t *P, int k, const void *buf, const int64_t gsize[3],
-                   const int64_t off[3]) {
+/* Copy the dense field buf [nz][ny][nx] of P's local array (halo
+ * included) into P. */
+static void st_put(stencil_problem_t *P, int k, const void *buf) {
   void *a;
   const tsr_layout_t *L;
   int f;
@@ -53,7 +53,7 @@ static void st_put(stencil_problem_t *P, int k, const void *buf, const int64_t g
   for (int64_t z = 0; z < L->d[2]; z++)
     for (int64_t y = 0; y < L->d[1]; y++)
       for (int64_t x = 0; x < L->d[0]; x++) {
-        const int64_t gi = (x + off[0]) + gsize[0] * ((y + off[1]) + gsize[1] * (z + off[2]));
+        const int64_t gi = x + L->d[0] * (y + L->d[1] * z);
         memcpy((char *)a + (size_t)stencil__off(L, tsr_layout_rm_cell(L, x, y, z), f) * es,
                (const char *)buf + (size_t)gi * es, es);
       }
@@ -130,32 +130,25 @@ static int st_read(stencil_state_t *S, const char *path, tsr_file_t *f) {
   }
   free(have);
   TSR_CALL(tsr_error_agree(S->comm, rc));
+  /* this rank's block: the box of its local array, or its stored cells */
   const size_t es = stencil_problem_esize(&S->P);
-  const int64_t plane = gsize[0] * gsize[1], cells = plane * gsize[2];
-  void *buf = malloc((size_t)cells * es), *tmp = xy ? malloc((size_t)cells * es) : NULL;
-  rc = buf && (!xy || tmp) ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate a field of %lld cells",
-                                           (long long)cells);
+  const int64_t lnx = S->P.L.d[0], lny = S->P.L.d[1], cells = lnx * lny * gsize[2];
+  void *buf = malloc((size_t)cells * es);
+  int64_t *sidx = xy ? malloc((size_t)(lnx * lny) * sizeof *sidx) : NULL;
+  rc = buf && (!xy || sidx) ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate a field of %lld cells",
+                                            (long long)cells);
+  for (int64_t j = 0; !rc && xy && j < lnx * lny; j++)
+    sidx[j] = order[(S->off[0] + j % lnx) + gsize[0] * (S->off[1] + j / lnx)];
   rc = tsr_error_agree(S->comm, rc);
   const tsr_dtype_t t = S->prec == STENCIL_FLOAT ? TSR_FLOAT : TSR_DOUBLE;
-  const int64_t zero[3] = {0, 0, 0};
+  const tsr_idx_t lo[3] = {S->off[0], S->off[1], 0}, n[3] = {lnx, lny, gsize[2]};
   for (int k = 0; !rc && k < nf; k++) {
-    if (xy) {
-      rc = tsr_xygrid_read_field(f, &xg, names[k], t, 0, gsize[2], tmp);
-      if (!rc) /* storage order -> x + nx*y */
-        for (int64_t z = 0; z < gsize[2]; z++)
-          for (int64_t q = 0; q < plane; q++)
-            memcpy((char *)buf + (size_t)(z * plane + q) * es,
-                   (char *)tmp + (size_t)(z * plane + order[q]) * es, es);
-    } else {
-      rc = tsr_grid_read_field(f, &g, names[k], t, 0, gsize[2], buf);
-    }
-    if (!rc) {
-      st_put(&S->P, k, buf, gsize, S->off);
-      if (S->size > 1 && S->rank == 0) st_put(&S->G, k, buf, gsize, zero);
-    }
+    if (xy) rc = tsr_xygrid_read_cells(f, &xg, names[k], t, lnx * lny, sidx, buf);
+    else rc = tsr_grid_read_box(f, &g, names[k], t, lo, n, buf);
+    if (!rc) st_put(&S->P, k, buf);
   }
   free(buf);
-  free(tmp);
+  free(sidx);
   free(order);
   TSR_CALL(rc);
   return TSR_SUCCESS;
@@ -189,101 +182,94 @@ int stencil_io_read(stencil_state_t *S, const char *path) {
   return TSR_SUCCESS;
 }
 
-int stencil_io_write(const stencil_state_t *S, const char *path, const void *result,
-                     const char *variant, const char *command_line, const char *device) {
-  const stencil_problem_t *G = stencil_state_global(S);
+/* The box of the output this rank writes: its inner block, and the frame
+ * next to it where the block touches the domain's edge (local coordinates
+ * [l0, l1) of its array, global lo). */
+static void st_out_box(const stencil_state_t *S, int64_t l0[3], int64_t l1[3], tsr_idx_t lo[3]) {
+  const tsr_layout_t *L = &S->P.L;
+  for (int d = 0; d < 3; d++) l0[d] = 0, l1[d] = L->d[d];
+  for (int d = 0; S->size > 1 && d < 2; d++) {
+    const int h = S->P.halo[d];
+    if (S->part.lo[d] > 0) l0[d] = h;
+    if (S->part.hi[d] < S->part.n[d]) l1[d] = L->d[d] - h;
+  }
+  for (int d = 0; d < 3; d++) lo[d] = S->off[d] + l0[d];
+}
+
+int stencil_io_open(const stencil_state_t *S, const char *path, tsr_file_t **f) {
+  *f = NULL;
+  const stencil_problem_t *P = &S->P;
+  tsr_grid_t g = {S->gsize[0], S->gsize[1], S->gsize[2], {P->halo[0], P->halo[1], P->halo[2]}};
+  TSR_CALL(tsr_file_create(S->comm, path, f));
+  const int rc = tsr_grid_write_header(*f, &g);
+  if (rc) {
+    tsr_file_discard(f);
+    TSR_CALL(rc);
+  }
+  return TSR_SUCCESS;
+}
+
+int stencil_io_put(const stencil_state_t *S, tsr_file_t *f, const char *group, const void *result,
+                   const char *variant, const char *name, const char *device) {
+  const stencil_problem_t *P = &S->P;
   const int fw = S->kind == STENCIL_FASTWAVES, nout = fw ? 2 : 1;
   const char *names[2] = {fw ? "u_out" : "out", "v_out"};
-  const int64_t nx = S->gsize[0], ny = S->gsize[1], nz = S->gsize[2];
-  const size_t es = S->prec == STENCIL_FLOAT ? 4 : 8;
-  const tsr_layout_t *L = fw ? &G->Luv : &G->L;
-  void *buf = NULL;
-  int rc = TSR_SUCCESS;
-  if (S->rank == 0) {
-    buf = malloc((size_t)(nx * ny * nz) * es);
-    if (!buf) rc = TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate the output of %s", path);
-  }
+  const size_t es = stencil_problem_esize(P);
+  const tsr_layout_t *L = fw ? &P->Luv : &P->L;
+  tsr_grid_t g = {S->gsize[0], S->gsize[1], S->gsize[2], {P->halo[0], P->halo[1], P->halo[2]}};
+  int64_t l0[3], l1[3];
+  tsr_idx_t lo[3], n[3];
+  st_out_box(S, l0, l1, lo);
+  for (int d = 0; d < 3; d++) n[d] = l1[d] - l0[d];
+  void *buf = malloc((size_t)(n[0] * n[1] * n[2] + 1) * es);
+  int rc = buf ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate the output of %s",
+                                         tsr_file_path(f));
   rc = tsr_error_agree(S->comm, rc);
-  tsr_file_t *f = NULL;
-  if (!rc) rc = tsr_file_create(S->comm, path, &f);
-  tsr_grid_t g = {nx, ny, nz, {G->halo[0], G->halo[1], G->halo[2]}};
-  if (!rc) {
-    tsr_provenance_t p = {"tsr-stencil", variant, device, command_line, S->size};
-    rc = tsr_file_write_provenance(f, &p);
-  }
-  if (!rc) rc = tsr_grid_write_header(f, &g);
   const tsr_dtype_t t = S->prec == STENCIL_FLOAT ? TSR_FLOAT : TSR_DOUBLE;
+  char ds[TSR_NAME_MAX * 2];
   for (int k = 0; !rc && k < nout; k++) {
-    if (S->rank == 0)
-      for (int64_t z = 0; z < nz; z++)
-        for (int64_t y = 0; y < ny; y++)
-          for (int64_t x = 0; x < nx; x++)
-            memcpy((char *)buf + (size_t)(x + nx * (y + ny * z)) * es,
-                   (const char *)result + (size_t)stencil__off(L, tsr_layout_rm_cell(L, x, y, z), k) * es, es);
-    rc = tsr_grid_write_field(f, &g, names[k], t, 0, S->rank == 0 ? nz : 0, buf);
-  }
-  if (f) {
-    if (rc) tsr_file_discard(&f);
-    else rc = tsr_file_close(&f);
+    size_t at = 0;
+    for (int64_t z = l0[2]; z < l1[2]; z++)
+      for (int64_t y = l0[1]; y < l1[1]; y++)
+        for (int64_t x = l0[0]; x < l1[0]; x++, at++)
+          memcpy((char *)buf + at * es,
+                 (const char *)result + (size_t)stencil__off(L, tsr_layout_rm_cell(L, x, y, z), k) * es, es);
+    if (group) snprintf(ds, sizeof ds, "%s/%s", group, names[k]);
+    else snprintf(ds, sizeof ds, "%s", names[k]);
+    rc = tsr_grid_write_box(f, &g, ds, t, lo, n, buf);
   }
   free(buf);
-  if (!rc) {
-    char fn[2][TSR_NAME_MAX];
-    tsr_dtype_t ty[2] = {t, t};
-    for (int k = 0; k < nout; k++) snprintf(fn[k], TSR_NAME_MAX, "%s", names[k]);
-    rc = tsr_xdmf_write_grid(S->comm, path, &g, (const char(*)[TSR_NAME_MAX])fn, ty, nout, 0);
-  }
+  if (!rc && group) rc = tsr_file_write_attr_string(f, group, "variant", variant);
+  if (!rc && group) rc = tsr_file_write_attr_string(f, group, "name", name);
+  if (!rc && group) rc = tsr_file_write_attr_string(f, group, "device", device);
   TSR_CALL(rc);
   return TSR_SUCCESS;
 }
 
-int stencil_gather(const stencil_state_t *S, const tsr_layout_t *Lloc, const void *a,
-                   const tsr_layout_t *Lglob, void *gbuf) {
-  const size_t es = stencil_problem_esize(&S->P);
-  const int h0 = S->P.halo[0], h1 = S->P.halo[1], nf = Lloc->nf;
-  const int64_t nz = S->gsize[2];
-  int rc = TSR_SUCCESS;
-  if (S->rank != 0) {
-    const int64_t ix = S->part.inner[0], iy = S->part.inner[1];
-    char *pack = malloc((size_t)(ix * iy * nz * nf) * es);
-    if (!pack) rc = TSR_RAISE(TSR_ERR_ALLOC, "gather: no memory");
-    size_t k = 0;
-    for (int64_t z = 0; !rc && z < nz; z++)
-      for (int64_t y = 0; y < iy; y++)
-        for (int64_t x = 0; x < ix; x++)
-          for (int f = 0; f < nf; f++, k++)
-            memcpy(pack + k * es,
-                   (const char *)a + (size_t)stencil__off(Lloc, tsr_layout_rm_cell(Lloc, x + h0, y + h1, z), f) * es, es);
-    if (!rc) rc = MPI_Send(pack, (int)(k * es), MPI_BYTE, 0, 77, S->comm) == MPI_SUCCESS
-                      ? 0 : TSR_RAISE(TSR_ERR_MPI, "gather: MPI_Send failed");
-    free(pack);
-    TSR_CALL(rc);
-    return TSR_SUCCESS;
+int stencil_io_close(const stencil_state_t *S, tsr_file_t **f, const char *variants,
+                     const char *command_line, const char *device, int failed) {
+  const char *path = tsr_file_path(*f);
+  char h5[4096];
+  snprintf(h5, sizeof h5, "%s", path);
+  int rc = failed;
+  if (!rc) {
+    tsr_provenance_t p = {"tsr-stencil", variants, device, command_line, S->size};
+    rc = tsr_file_write_provenance(*f, &p);
   }
-  for (int r = 0; r < S->size && !rc; r++) {
-    tsr_idx_t lo[3], hi[3];
-    tsr_grid_part_box(&S->part, r, lo, hi);
-    const int64_t ix = hi[0] - lo[0], iy = hi[1] - lo[1];
-    char *pack = NULL;
-    if (r > 0) {
-      pack = malloc((size_t)(ix * iy * nz * nf) * es);
-      if (!pack) rc = TSR_RAISE(TSR_ERR_ALLOC, "gather: no memory");
-      else if (MPI_Recv(pack, (int)((size_t)(ix * iy * nz * nf) * es), MPI_BYTE, r, 77, S->comm,
-                        MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        rc = TSR_RAISE(TSR_ERR_MPI, "gather: MPI_Recv from rank %d failed", r);
-    }
-    size_t k = 0;
-    for (int64_t z = 0; !rc && z < nz; z++)
-      for (int64_t y = 0; y < iy; y++)
-        for (int64_t x = 0; x < ix; x++)
-          for (int f = 0; f < nf; f++, k++) {
-            const int64_t eg = stencil__off(Lglob, tsr_layout_rm_cell(Lglob, lo[0] + x + h0, lo[1] + y + h1, z), f);
-            const void *src = r > 0 ? pack + k * es
-                                    : (const char *)a + (size_t)stencil__off(Lloc, tsr_layout_rm_cell(Lloc, x + h0, y + h1, z), f) * es;
-            memcpy((char *)gbuf + (size_t)eg * es, src, es);
-          }
-    free(pack);
+  if (rc) tsr_file_discard(f);
+  else rc = tsr_file_close(f);
+  if (!rc) {
+    const stencil_problem_t *P = &S->P;
+    const int fw = S->kind == STENCIL_FASTWAVES, nout = fw ? 2 : 1;
+    tsr_grid_t g = {S->gsize[0], S->gsize[1], S->gsize[2], {P->halo[0], P->halo[1], P->halo[2]}};
+    const tsr_dtype_t t = S->prec == STENCIL_FLOAT ? TSR_FLOAT : TSR_DOUBLE;
+    char fn[2][TSR_NAME_MAX];
+    tsr_dtype_t ty[2] = {t, t};
+    snprintf(fn[0], TSR_NAME_MAX, "%s", fw ? "u_out" : "out");
+    snprintf(fn[1], TSR_NAME_MAX, "v_out");
+    rc = tsr_xdmf_write_grid(S->comm, h5, &g, (const char(*)[TSR_NAME_MAX])fn, ty, nout, 0);
   }
+  if (failed) return failed;
   TSR_CALL(rc);
   return TSR_SUCCESS;
 }

@@ -205,8 +205,6 @@ static int st_main(int argc, char **argv) {
                                              "threads_z,iterations,max_err");
   void *last = NULL;
   char lastname[160] = "", lastdev[64] = "";
-  stencil_state_t lastS;
-  int have_last = 0;
   for (int ip = 0; !rc && ip < npr; ip++)
     for (int ifl = 0; !rc && ifl < nfl; ifl++) {
       stencil_state_t S;
@@ -218,6 +216,10 @@ static int st_main(int argc, char **argv) {
                S.P.halo[0], S.P.halo[1], S.P.halo[2], pn[prc[ip]], fn[plc[ifl]], cli.iterations,
                cli.iterations == 1 ? "" : "s", nranks, nranks == 1 ? "" : "s");
       double ceiling = 0;
+      tsr_file_t *of = NULL; /* -o: the last precision and placement, every variant's result */
+      char written[1024] = "";
+      int nwritten = 0;
+      if (!rc && cli.output && ip == npr - 1 && ifl == nfl - 1) rc = stencil_io_open(&S, cli.output, &of);
       for (int s = 0; !rc && s < nsel; s++) {
         const int id = sel.index[s];
         const int unstr = stencil_variant_grid(id) == STENCIL_GRID_UNSTR;
@@ -257,22 +259,26 @@ static int st_main(int argc, char **argv) {
               snprintf(lastname, sizeof lastname, "%s", stencil_variants[id].name);
               snprintf(lastdev, sizeof lastdev, "%s", r.device);
               r.result = NULL;
+              if (of) { /* /variants/vK: this run's result, with its names */
+                char grp[32];
+                snprintf(grp, sizeof grp, "/variants/v%d", nwritten++);
+                rc = stencil_io_put(&S, of, grp, last, stencil_variants[id].name, lastname, lastdev);
+                const size_t k = strlen(written);
+                snprintf(written + k, sizeof written - k, "%s%s", k ? ", " : "", lastname);
+              }
             }
             free(r.result);
           }
       }
-      if (!rc && cli.output && ip == npr - 1 && ifl == nfl - 1) {
-        lastS = S;
-        have_last = 1;
-        int has = last != NULL || rank != 0;
-        MPI_Allreduce(MPI_IN_PLACE, &has, 1, MPI_INT, MPI_MIN, comm);
-        if (has) rc = stencil_io_write(&S, cli.output, last, lastname, cli.command_line, lastdev);
-        else rc = TSR_RAISE(TSR_ERR_ARG, "-o %s: no variant ran, nothing to write", cli.output);
+      if (of) { /* /fields: the last result */
+        if (!rc && nwritten == 0)
+          rc = TSR_RAISE(TSR_ERR_ARG, "-o %s: no variant ran, nothing to write", cli.output);
+        if (!rc) rc = stencil_io_put(&S, of, NULL, last, NULL, NULL, NULL);
+        rc = stencil_io_close(&S, &of, written, cli.command_line, lastdev, tsr_error_agree(comm, rc));
         rc = tsr_error_agree(comm, rc);
       }
       stencil_state_free(&S);
     }
-  (void)lastS, (void)have_last;
   free(last);
   if (!rc && rank == 0 && !cli.quiet) printf("\n");
   if (!rc) rc = tsr_report_finish(rep, &cli, comm);

@@ -1,15 +1,13 @@
 /* kernels/sparse/sg_dist_run.c: running a distributed hierarchization
  * (sg_dist.h): staging buffers, the pole tables on the device, the
- * host-staged exchanges between layouts and the sweeps of each phase. */
+ * host-staged exchanges between layouts (lib's tsr_alltoallv) and the sweeps of each phase. */
 #include "config.h"
 #include "kernels/sparse/sg_dist.h"
 #include "tessera/error.h"
+#include "tessera/xfer.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Largest message: 2^30 bytes (MPI counts are int). */
-#define FASTSG_DIST_MSG ((int64_t)1 << 30)
 
 int fastsg_dist_buf_init(const fastsg_dist_t *d, const tsr_device_t *dev, size_t es,
                          fastsg_dist_buf_t *buf) {
@@ -81,49 +79,6 @@ static void fastsg_runs_copy(const int64_t *run, int64_t n, size_t es, const cha
   }
 }
 
-/* sbuf -> rbuf: the segment for each rank, in messages of at most
- * FASTSG_DIST_MSG bytes (the same tag: MPI keeps their order); our own
- * segment by memcpy. */
-static int fastsg_alltoall(const fastsg_dist_t *d, const fastsg_xfer_t *f, MPI_Comm comm,
-                           size_t es, const char *sbuf, char *rbuf) {
-  const int P = d->size, me = d->rank;
-  int64_t nmsg = 0;
-  for (int q = 0; q < P; q++)
-    if (q != me)
-      nmsg += TSR_CEIL_DIV(f->scount[q] * (int64_t)es, FASTSG_DIST_MSG) +
-              TSR_CEIL_DIV(f->rcount[q] * (int64_t)es, FASTSG_DIST_MSG);
-  MPI_Request *req = malloc(sizeof *req * (size_t)(nmsg + 1));
-  TSR_CHECK(req, TSR_ERR_ALLOC, "fastsg distribution: cannot allocate %lld requests",
-            (long long)nmsg);
-  int64_t k = 0;
-  int rc = TSR_SUCCESS;
-  for (int j = 1; j < P && rc == 0; j++) { /* receives first, from me-1, me-2, ... */
-    const int q = (me - j + P) % P;
-    const char *lo = rbuf + (size_t)f->rdispl[q] * es;
-    const int64_t bytes = f->rcount[q] * (int64_t)es;
-    for (int64_t o = 0; o < bytes && rc == 0; o += FASTSG_DIST_MSG)
-      if (MPI_Irecv((void *)(lo + o), (int)TSR_MIN(FASTSG_DIST_MSG, bytes - o), MPI_BYTE, q, 71,
-                    comm, &req[k++]) != MPI_SUCCESS)
-        rc = TSR_RAISE(TSR_ERR_MPI, "fastsg distribution: MPI_Irecv from rank %d failed", q);
-  }
-  for (int j = 1; j < P && rc == 0; j++) {
-    const int q = (me + j) % P;
-    const char *lo = sbuf + (size_t)f->sdispl[q] * es;
-    const int64_t bytes = f->scount[q] * (int64_t)es;
-    for (int64_t o = 0; o < bytes && rc == 0; o += FASTSG_DIST_MSG)
-      if (MPI_Isend(lo + o, (int)TSR_MIN(FASTSG_DIST_MSG, bytes - o), MPI_BYTE, q, 71, comm,
-                    &req[k++]) != MPI_SUCCESS)
-        rc = TSR_RAISE(TSR_ERR_MPI, "fastsg distribution: MPI_Isend to rank %d failed", q);
-  }
-  if (f->scount[me])
-    memcpy(rbuf + (size_t)f->rdispl[me] * es, sbuf + (size_t)f->sdispl[me] * es,
-           (size_t)f->scount[me] * es);
-  if (k && MPI_Waitall((int)k, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS && rc == 0)
-    rc = TSR_RAISE(TSR_ERR_MPI, "fastsg distribution: MPI_Waitall failed");
-  free(req);
-  return rc;
-}
-
 int fastsg_dist_exchange(const fastsg_dist_t *d, int xf, MPI_Comm comm, const tsr_device_t *dev,
                          void *a, fastsg_dist_buf_t *buf) {
   static const int from[3] = {FASTSG_L_ROWS, FASTSG_L_A, FASTSG_L_B},
@@ -135,7 +90,8 @@ int fastsg_dist_exchange(const fastsg_dist_t *d, int xf, MPI_Comm comm, const ts
   char *h = host ? (char *)a : (char *)buf->hx;
   if (!host) TSR_CALL(tsr_device_download(dev, h, a, (size_t)d->nlocal[from[xf]] * es));
   fastsg_runs_copy(f->srun, f->nsrun, es, h, (char *)buf->sbuf);
-  TSR_CALL(fastsg_alltoall(d, f, comm, es, (const char *)buf->sbuf, (char *)buf->rbuf));
+  TSR_CALL(tsr_alltoallv(comm, buf->sbuf, f->scount, f->sdispl, buf->rbuf, f->rcount, f->rdispl,
+                         es));
   fastsg_runs_copy(f->rrun, f->nrrun, es, (const char *)buf->rbuf, h);
   if (!host) TSR_CALL(tsr_device_upload(dev, a, h, (size_t)d->nlocal[to[xf]] * es));
   return TSR_SUCCESS;

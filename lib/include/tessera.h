@@ -16,6 +16,8 @@
 #include "tessera/io.h"
 #include "tessera/part.h"
 #include "tessera/halo.h"
+#include "tessera/xfer.h"
 #include "tessera/colour.h"
+#include "tessera/graph.h"
 #include "tessera/reorder.h"
 #endif

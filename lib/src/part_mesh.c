@@ -7,10 +7,11 @@
 #include "config.h"
 #include "tessera/part.h"
 #include "tessera/error.h"
+#include "tessera/graph.h"
 #include "part_internal.h"
 
 #include <limits.h>
-#include <metis.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -377,33 +378,12 @@ static int partition_metis(tsr__view_t *v, int pset, int gmap) {
   free(deg);
   free(adj);
   if (root) {
-    idx_t nv = (idx_t)gn, ncon = 1, np = (idx_t)size, objval = 0;
-    idx_t *xadj = malloc((size_t)(gn + 1) * sizeof *xadj);
-    idx_t *adjncy = malloc((size_t)(total > 0 ? total : 1) * sizeof *adjncy);
-    idx_t *ip = malloc((size_t)(gn > 0 ? gn : 1) * sizeof *ip);
-    idx_t opt[METIS_NOPTIONS];
-    if (!xadj || !adjncy || !ip) {
-      err = TSR_RAISE(TSR_ERR_ALLOC, "partition: cannot allocate METIS arrays");
-    } else {
-      xadj[0] = 0;
-      for (tsr_idx_t i = 0; i < gn; i++) xadj[i + 1] = xadj[i] + gdeg[i];
-      for (long long i = 0; i < total; i++) adjncy[i] = (idx_t)gadj[i];
-      METIS_SetDefaultOptions(opt);
-      opt[METIS_OPTION_NUMBERING] = 0;
-      opt[METIS_OPTION_SEED] = 7; /* reproducible partitions */
-      int rc = METIS_PartGraphKway(&nv, &ncon, xadj, adjncy, NULL, NULL, NULL, &np, NULL, NULL,
-                                   opt, &objval, ip);
-      if (rc != METIS_OK)
-        err = TSR_RAISE(TSR_ERR_PARTITION,
-                        "METIS_PartGraphKway failed (code %d) on the graph of set '%s' "
-                        "(%lld vertices, %lld edge ends, %d parts)",
-                        rc, tsr_mesh_set(v->m, pset)->name, (long long)gn, total, size);
-      else
-        for (tsr_idx_t i = 0; i < gn; i++) part[i] = (int)ip[i];
-    }
-    free(xadj);
-    free(adjncy);
-    free(ip);
+    tsr_graph_t g;
+    char what[TSR_NAME_MAX + 32];
+    snprintf(what, sizeof what, "the graph of set '%s'", tsr_mesh_set(v->m, pset)->name);
+    err = tsr_graph_from_csr(gn, gdeg, gadj, &g);
+    if (!err) err = tsr_graph_partition(&g, size, 7 /* reproducible partitions */, 0, what, part);
+    tsr_graph_free(&g);
   }
   free(gdeg);
   free(gadj);

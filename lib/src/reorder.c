@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <metis.h>
 #include <scotch.h>
 
 #include "tessera/error.h"
@@ -90,100 +89,7 @@ int tsr_perm_restrict(tsr_idx_t *perm, int nseg, const tsr_idx_t *seg) {
   return 0;
 }
 
-/* ---------------------------------------------------------------- graphs */
-
-void tsr_graph_free(tsr_graph_t *g) {
-  if (!g) return;
-  free(g->off);
-  free(g->adj);
-  memset(g, 0, sizeof *g);
-}
-
-static int tsr__cmp_i32(const void *a, const void *b) {
-  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-  return (x > y) - (x < y);
-}
-
-int tsr_graph_from_map(const int32_t *map, tsr_idx_t first, tsr_idx_t nrows, int dim,
-                       tsr_idx_t ntargets, tsr_graph_kind_t kind, tsr_graph_t *g) {
-  memset(g, 0, sizeof *g);
-  TSR_CHECK(map || nrows == 0, TSR_ERR_ARG, "tsr_graph_from_map: map is NULL");
-  TSR_CHECK(dim >= 1 && first >= 0 && nrows >= 0 && ntargets >= 0 && ntargets < INT32_MAX &&
-                nrows < INT32_MAX,
-            TSR_ERR_ARG, "tsr_graph_from_map: dim %d, rows [%lld, +%lld), %lld targets", dim,
-            (long long)first, (long long)nrows, (long long)ntargets);
-  const int32_t *m = map + first * dim;
-  for (tsr_idx_t k = 0; k < nrows * dim; k++)
-    TSR_CHECK(m[k] < ntargets, TSR_ERR_RANGE,
-              "tsr_graph_from_map: row %lld column %d: target %d not below %lld",
-              (long long)(first + k / dim), (int)(k % dim), m[k], (long long)ntargets);
-  /* Incidence target -> rows (CSR), needed by both kinds. */
-  tsr_idx_t *toff = calloc((size_t)ntargets + 2, sizeof(tsr_idx_t));
-  int32_t *trow = malloc(sizeof(int32_t) * (size_t)(nrows * dim + 1));
-  if (!toff || !trow) {
-    free(toff);
-    free(trow);
-    return TSR_RAISE(TSR_ERR_ALLOC, "tsr_graph_from_map: no memory for %lld rows", (long long)nrows);
-  }
-  for (tsr_idx_t k = 0; k < nrows * dim; k++)
-    if (m[k] >= 0) toff[m[k] + 1]++;
-  for (tsr_idx_t t = 0; t < ntargets; t++) toff[t + 1] += toff[t];
-  for (tsr_idx_t k = 0; k < nrows * dim; k++)
-    if (m[k] >= 0) trow[toff[m[k]]++] = (int32_t)(k / dim);
-  for (tsr_idx_t t = ntargets; t > 0; t--) toff[t] = toff[t - 1];
-  toff[0] = 0;
-
-  tsr_idx_t n = kind == TSR_GRAPH_TARGETS ? ntargets : nrows;
-  g->n = n;
-  g->off = calloc((size_t)n + 1, sizeof(tsr_idx_t));
-  int rc = g->off ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "tsr_graph_from_map: no memory");
-  /* Two passes: count (with repeats), fill, then sort and deduplicate. */
-  tsr_idx_t cap = 0;
-  for (tsr_idx_t v = 0; !rc && v < n; v++) {
-    tsr_idx_t c = 0;
-    if (kind == TSR_GRAPH_TARGETS) c = (toff[v + 1] - toff[v]) * (dim - 1);
-    else
-      for (int k = 0; k < dim; k++)
-        if (m[v * dim + k] >= 0) c += toff[m[v * dim + k] + 1] - toff[m[v * dim + k]];
-    cap += c;
-  }
-  int32_t *adj = rc ? NULL : malloc(sizeof(int32_t) * (size_t)(cap + 1));
-  if (!rc && !adj) rc = TSR_RAISE(TSR_ERR_ALLOC, "tsr_graph_from_map: no memory for %lld entries",
-                                  (long long)cap);
-  tsr_idx_t w = 0;
-  for (tsr_idx_t v = 0; !rc && v < n; v++) {
-    tsr_idx_t start = w;
-    if (kind == TSR_GRAPH_TARGETS) {
-      for (tsr_idx_t j = toff[v]; j < toff[v + 1]; j++)
-        for (int k = 0; k < dim; k++) {
-          int32_t u = m[(tsr_idx_t)trow[j] * dim + k];
-          if (u >= 0 && u != v) adj[w++] = u;
-        }
-    } else {
-      for (int k = 0; k < dim; k++) {
-        int32_t t = m[v * dim + k];
-        if (t < 0) continue;
-        for (tsr_idx_t j = toff[t]; j < toff[t + 1]; j++)
-          if (trow[j] != v) adj[w++] = trow[j];
-      }
-    }
-    qsort(adj + start, (size_t)(w - start), sizeof(int32_t), tsr__cmp_i32);
-    tsr_idx_t u = start;
-    for (tsr_idx_t j = start; j < w; j++)
-      if (j == start || adj[j] != adj[j - 1]) adj[u++] = adj[j];
-    w = u;
-    g->off[v + 1] = w;
-  }
-  free(toff);
-  free(trow);
-  if (rc) {
-    free(adj);
-    tsr_graph_free(g);
-    TSR_CALL(rc);
-  }
-  g->adj = adj;
-  return 0;
-}
+/* Graphs are built in graph.c (tessera/graph.h). */
 
 void tsr_graph_bandwidth(const tsr_graph_t *g, const tsr_idx_t *perm, tsr_idx_t *bandwidth,
                          tsr_idx_t *profile) {
@@ -338,32 +244,18 @@ int tsr_reorder_blocks(const tsr_graph_t *g, int block, double imbalance, double
             "tsr_reorder_blocks: %lld vertices exceed METIS's 32-bit indices", (long long)n);
   /* Sulyok et al.'s margins: METIS balances to S' with tolerance l', so that the
    * largest part stays within S (+ eps). */
-  idx_t sp = (idx_t)floor(block / imbalance);
+  tsr_idx_t sp = (tsr_idx_t)floor(block / imbalance);
   if (sp < 1) sp = 1;
-  idx_t nparts = (idx_t)TSR_CEIL_DIV(n, (tsr_idx_t)sp);
-  real_t ub = (real_t)((block + eps) / sp);
-  idx_t *part = malloc(sizeof(idx_t) * (size_t)(n > 0 ? n : 1));
+  const tsr_idx_t nparts = TSR_CEIL_DIV(n, sp);
+  TSR_CHECK(nparts <= INT_MAX, TSR_ERR_UNSUPPORTED, "tsr_reorder_blocks: %lld blocks",
+            (long long)nparts);
+  int *part = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
   int rc = part ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "tsr_reorder_blocks: no memory");
   if (!rc && nparts <= 1) {
     for (tsr_idx_t v = 0; v < n; v++) part[v] = 0;
   } else if (!rc) {
-    idx_t nv = (idx_t)n, ncon = 1, obj = 0, opt[METIS_NOPTIONS];
-    idx_t *xadj = malloc(sizeof(idx_t) * (size_t)(n + 1));
-    idx_t *adj = malloc(sizeof(idx_t) * (size_t)(g->off[n] + 1));
-    if (!xadj || !adj) rc = TSR_RAISE(TSR_ERR_ALLOC, "tsr_reorder_blocks: no memory");
-    for (tsr_idx_t v = 0; !rc && v <= n; v++) xadj[v] = (idx_t)g->off[v];
-    for (tsr_idx_t j = 0; !rc && j < g->off[n]; j++) adj[j] = g->adj[j];
-    METIS_SetDefaultOptions(opt);
-    opt[METIS_OPTION_SEED] = 1; /* the same blocks every run */
-    if (!rc) {
-      int mrc = METIS_PartGraphKway(&nv, &ncon, xadj, adj, NULL, NULL, NULL, &nparts, NULL, &ub,
-                                    opt, &obj, part);
-      if (mrc != METIS_OK)
-        rc = TSR_RAISE(TSR_ERR_PARTITION, "tsr_reorder_blocks: METIS_PartGraphKway failed (%d) "
-                       "for %lld vertices in %lld blocks", mrc, (long long)n, (long long)nparts);
-    }
-    free(xadj);
-    free(adj);
+    rc = tsr_graph_partition(g, (int)nparts, 1 /* the same blocks every run */,
+                             (block + eps) / (double)sp, "the graph of tsr_reorder_blocks", part);
   }
   /* Vertices by part (stable), then cut parts larger than block. */
   int64_t *key = rc ? NULL : malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
@@ -377,12 +269,12 @@ int tsr_reorder_blocks(const tsr_graph_t *g, int block, double imbalance, double
     tsr_idx_t total = 0;
     if (!size) rc = TSR_RAISE(TSR_ERR_ALLOC, "tsr_reorder_blocks: no memory");
     for (tsr_idx_t v = 0; !rc && v < n; v++) size[part[v]]++;
-    for (idx_t p = 0; !rc && p < nparts; p++) total += TSR_CEIL_DIV(size[p], (tsr_idx_t)block);
+    for (tsr_idx_t p = 0; !rc && p < nparts; p++) total += TSR_CEIL_DIV(size[p], (tsr_idx_t)block);
     off = rc ? NULL : malloc(sizeof(tsr_idx_t) * (size_t)(total + 1));
     if (!rc && !off) rc = TSR_RAISE(TSR_ERR_ALLOC, "tsr_reorder_blocks: no memory");
     tsr_idx_t at = 0;
     if (!rc) off[0] = 0;
-    for (idx_t p = 0; !rc && p < nparts; p++) {
+    for (tsr_idx_t p = 0; !rc && p < nparts; p++) {
       if (size[p] == 0) continue; /* empty part: no block */
       tsr_idx_t k = TSR_CEIL_DIV(size[p], (tsr_idx_t)block);
       for (tsr_idx_t c = 0; c < k; c++) { /* near-equal pieces */

@@ -40,12 +40,12 @@ printf 'date: 2026-01-01T00:00:00Z\ngpus: 1\ndevice: TestGPU\n' > "$r/info.txt"
 printf 'BINDIR/tsr-stencil laplap\n' > "$r/commands.txt"
 printf 'ours-laplap-it1 0 3\n' > "$r/steps.txt"
 : > "$r/notes.txt"
-H=name,precision,domain_x,domain_y,domain_z,blocks_x,blocks_y,blocks_z,threads_x,threads_y,threads_z,average_us,median_us,min_us,max_us,variant,device,ranks,iterations,bytes_per_step,gbs,copy_gbs,pct_copy,verify,max_err,note
+H=app,variant,device,precision,nx,ny,nz,ranks,runs,median_us,min_us,max_us,mean_us,bytes,gbs,ceiling_gbs,pct_floor,figure,verify,config,note,name,blocks_x,blocks_y,blocks_z,threads_x,threads_y,threads_z,iterations,max_err
 cat > "$r/ours-laplap-it1.csv" <<EOF
 $H
-laplap-regular-jwindow-j8,double,512,512,64,4,64,1,64,2,1,101,100.0,99,110,cuda/regular/jwindow,GPU,1,1,268435456,2684,2684.35,,PASS,0,ok
-laplap-regular-jwindow-j4,double,512,512,64,4,64,1,64,2,1,51,50.0,49,60,cuda/regular/jwindow,GPU,1,1,268435456,5000,2684.35,,FAIL,1,bad
-laplap-unstr-jwindow-proto-j4,double,512,512,64,4,64,1,32,4,1,121,120.0,119,130,cuda/unstr/jwindow-proto,GPU,1,1,268435456,2000,2684.35,,PASS,0,ok
+laplap,cuda/regular/jwindow,GPU,double,512,512,64,1,20,100.0,99,110,101,268435456,2684,2684.35,,,PASS,threads=64x2x1 jpt=8,ok,laplap-regular-jwindow-j8,4,64,1,64,2,1,1,0
+laplap,cuda/regular/jwindow,GPU,double,512,512,64,1,20,50.0,49,60,51,268435456,5000,2684.35,,,FAIL,threads=64x2x1 jpt=4,bad,laplap-regular-jwindow-j4,4,64,1,64,2,1,1,1
+laplap,cuda/unstr/jwindow-proto,GPU,double,512,512,64,1,20,120.0,119,130,121,268435456,2000,2684.35,,,PASS,order=rowmajor compress=no chase=no threads=32x4x1 jpt=4 kpt=1,ok,laplap-unstr-jwindow-proto-j4,4,64,1,32,4,1,1,0
 EOF
 cat > "$r/orig-verify.csv" <<'EOF'
 Benchmark , Precision, Domain size,,, Blocks ,,, Threads ,,, Kernel-only execution time
@@ -59,8 +59,8 @@ laplap-unstr-naive-z-curves-4 , double, 512, 512, 64, 2, 508, 64, 256, 1, 1, 90,
 laplap-unstr-idxvar-z-curves-4 , double, 512, 512, 64, 2, 508, 64, 256, 1, 1, 150, 150, 140, 160
 EOF
 python3 "$b/tables.py" stencil "$r" "$t/s.csv" "$t/s.md" > "$t/out" 2>&1 &&
-  grep -q '^| laplap | regular | 100.0 | laplap-regular-idxvar 256x1x1 | 125.0 | 80.0 | laplap-regular-jwindow-j8 64x2x1 | 100.0 | 100.0 | 0.80 |$' "$t/s.md" &&
-  grep -q '^| laplap | unstructured | 100.0 | laplap-unstr-idxvar-z-curves-4 256x1x1 | 150.0 | 66.7 | laplap-unstr-jwindow-proto-j4 32x4x1 | 120.0 | 83.3 | 0.80 |$' "$t/s.md" &&
+  grep -q '^| laplap | regular | 100.0 | laplap-regular-idxvar 256x1x1 | 125.0 | 80.0 | cuda/regular/jwindow (threads=64x2x1 jpt=8) | 100.0 | 100.0 | 0.80 |$' "$t/s.md" &&
+  grep -q '^| laplap | unstructured | 100.0 | laplap-unstr-idxvar-z-curves-4 256x1x1 | 150.0 | 66.7 | cuda/unstr/jwindow-proto (order=rowmajor compress=no chase=no threads=32x4x1 jpt=4 kpt=1) | 120.0 | 83.3 | 0.80 |$' "$t/s.md" &&
   grep -q 'left out, failed the original.s own check at 36x36x16: laplap-unstr-naive-z-curves-4' "$t/s.md" &&
   grep -q '^original,laplap,double,512x512x64,regular,1,laplap-regular-idxvar,.*,best$' "$t/s.csv" &&
   ok "stencil table: best verified rows, floor, ratio, the original's failed check" ||

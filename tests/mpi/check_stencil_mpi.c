@@ -1,11 +1,16 @@
 /* tests/mpi/check_stencil_mpi.c (run at 1, 2, 3 and 4 ranks by tests/driver):
  * the X-Y decomposition of tsr-stencil. Each stencil in double and float
  * (fastwaves in SoA and AoS) runs 3 ping-pong iterations, exchanging halos
- * every step with the interior overlapped; the gathered result must equal
- * the serial CPU reference (computed on rank 0 on the whole domain) EXACTLY
- * (max |err| = 0: the same arithmetic on the same bits), so results are
- * identical for every rank count. A CUDA variant is checked too where a GPU
- * is present. Odd sizes: 23x19x4 (fastwaves 23x19x8).
+ * every step with the interior overlapped; each rank's block must equal
+ * the reference on the same decomposition (the app's verification) and,
+ * cell by cell, the serial CPU reference of the whole domain (computed here
+ * by each rank on its own, MPI_COMM_SELF) EXACTLY (max |err| = 0: the same
+ * arithmetic on the same bits), so results are identical for every rank
+ * count. A CUDA variant is checked too where a GPU is present. Odd sizes:
+ * 23x19x4 (fastwaves 23x19x8). No rank holds the global problem: the peak
+ * resident memory a rank gains for a 258x258x16 laplap (state, reference,
+ * a cpu/regular run) stays within 7 of its blocks' fields plus half a
+ * global field (holding the global problem takes 5 or more).
  * Unstructured grids: the METIS partition of the X-Y plane, local tables of
  * owned + halo cells, halo exchange through tsr_halo_create lists, core
  * computed while the exchange is in flight; every CPU strategy (naive,
@@ -14,6 +19,7 @@
  * result must equal the serial reference EXACTLY at every rank count (1
  * rank: the serial unstructured grid), and be run (not skipped). */
 #include "config.h"
+#include <sys/resource.h>
 #include <check.h>
 #include "tsr_check.h"
 #include "apps/stencil/stencil_app.h"
@@ -24,12 +30,36 @@ static void check_one(int kind, int prec, int placement, int id) {
   check_one_u(kind, prec, placement, id, u);
 }
 
+/* Cells of the updated region of this rank's block of a (P's input layout)
+ * that differ from the serial result g (the whole domain, layout Lg). */
+static long st_diff_serial(const stencil_state_t *S, const void *a, const tsr_layout_t *Lg,
+                           const void *g) {
+  const stencil_problem_t *P = &S->P;
+  const tsr_layout_t *L = P->kind == STENCIL_FASTWAVES ? &P->Luv : &P->L;
+  const stencil_grid_t gr = stencil_problem_grid(P);
+  const size_t es = stencil_problem_esize(P);
+  long bad = 0;
+  for (int f = 0; f < L->nf; f++)
+    for (int64_t z = gr.lo[2]; z < gr.hi[2]; z++)
+      for (int64_t y = gr.lo[1]; y < gr.hi[1]; y++)
+        for (int64_t x = gr.lo[0]; x < gr.hi[0]; x++) {
+          const int64_t c = tsr_layout_rm_cell(L, x, y, z);
+          const int64_t cg = tsr_layout_rm_cell(Lg, x + S->off[0], y + S->off[1], z);
+          bad += memcmp((const char *)a + (size_t)stencil__off(L, c, f) * es,
+                        (const char *)g + (size_t)stencil__off(Lg, cg, f) * es, es) != 0;
+        }
+  return bad;
+}
+
 static void check_one_u(int kind, int prec, int placement, int id, stencil_ucfg_t u) {
   const int64_t size[3] = {23, 19, kind == STENCIL_FASTWAVES ? 8 : 4};
-  stencil_state_t S;
+  stencil_state_t S, W;
   int rc = stencil_state_init(&S, MPI_COMM_WORLD, kind, prec, placement, size, 5, NULL, 0);
   if (!rc) rc = stencil_state_reference(&S, 3);
-  ck_assert_msg(tsr_test_all(rc == 0), "set-up: %s", tsr_error_message());
+  /* the serial reference of the whole domain, on every rank alone */
+  int rw = stencil_state_init(&W, MPI_COMM_SELF, kind, prec, placement, size, 5, NULL, 0);
+  if (!rw) rw = stencil_state_reference(&W, 3);
+  ck_assert_msg(tsr_test_all(rc == 0 && rw == 0), "set-up: %s", tsr_error_message());
   stencil_run_t r;
   memset(&r, 0, sizeof r);
   r.id = id;
@@ -40,15 +70,54 @@ static void check_one_u(int kind, int prec, int placement, int id, stencil_ucfg_
   ck_assert_msg(tsr_test_all(rc == 0), "run: %s", tsr_error_message());
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int good = r.skipped || (r.verdict == TSR_VERIFY_PASS && (rank != 0 || r.maxerr == 0));
+  const tsr_layout_t *Lw = kind == STENCIL_FASTWAVES ? &W.P.Luv : &W.P.L;
+  int good = r.skipped || (r.verdict == TSR_VERIFY_PASS && r.maxerr == 0 && r.result &&
+                           st_diff_serial(&S, r.result, Lw, W.ref) == 0);
   ck_assert_msg(tsr_test_all(good), "%s %s placement %d variant %s order %d comp %d depth %d: %s (max err %.3e)",
                 stencil_name(kind), prec ? "float" : "double", placement,
                 stencil_variants[id].name, u.order, u.comp, u.depth, tsr_verify_name(r.verdict), r.maxerr);
   ck_assert_msg(tsr_test_all(stencil_variants[id].device != TSR_DEV_CPU || !r.skipped),
                 "%s %s skipped: %s", stencil_name(kind), stencil_variants[id].name, r.note);
+  ck_assert_msg(tsr_test_all(st_diff_serial(&S, S.ref, Lw, W.ref) == 0),
+                "%s: the decomposed reference differs from the serial one", stencil_name(kind));
+  free(r.result);
+  stencil_state_free(&S);
+  stencil_state_free(&W);
+}
+
+/* Peak resident memory (kB) so far. */
+static long st_maxrss(void) {
+  struct rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+START_TEST(test_memory) {
+  int size, rank;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int64_t gs[3] = {258, 258, 16};
+  const double field = (double)(gs[0] * gs[1] * gs[2]) * 8 / 1024; /* kB */
+  const long before = st_maxrss();
+  stencil_state_t S;
+  int rc = stencil_state_init(&S, MPI_COMM_WORLD, STENCIL_LAPLAP, STENCIL_DOUBLE, TSR_SOA, gs, 3,
+                              NULL, 0);
+  if (!rc) rc = stencil_state_reference(&S, 1);
+  stencil_run_t r;
+  memset(&r, 0, sizeof r);
+  r.id = STENCIL_V_CPU_REGULAR;
+  r.iterations = 1, r.runs = 1, r.warmup = 0, r.verify = 1, r.quiet = 1;
+  if (!rc) rc = stencil_run_variant(&S, &r);
+  ck_assert_msg(tsr_test_all(rc == 0 && r.verdict == TSR_VERIFY_PASS), "run: %s", tsr_error_message());
+  const double block = (double)stencil_problem_elems(&S.P, 0) * 8 / 1024; /* kB, halo included */
+  const double gained = (double)(st_maxrss() - before), limit = 7 * block + 0.5 * field;
+  ck_assert_msg(tsr_test_all(gained <= limit), "rank %d of %d gained %.0f kB of resident memory, "
+                "more than 7 blocks (%.0f kB each) + half a global field (%.0f kB)", rank, size,
+                gained, block, field);
   free(r.result);
   stencil_state_free(&S);
 }
+END_TEST
 
 START_TEST(test_regular_ranks) {
   const int kind = _i / 2, prec = _i % 2;
@@ -83,6 +152,7 @@ static Suite *make(void) {
   Suite *s = suite_create("stencil_mpi");
   TCase *t = tcase_create("ranks");
   tcase_set_timeout(t, 120);
+  tcase_add_test(t, test_memory); /* first: the peak resident memory is a high-water mark */
   tcase_add_loop_test(t, test_regular_ranks, 0, 6);
   tcase_add_loop_test(t, test_unstr_ranks, 0, 6);
   suite_add_tcase(s, t);

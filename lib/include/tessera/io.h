@@ -7,8 +7,9 @@
  * for their own data block, and all ranks return the same error code and
  * message (errors are agreed with tsr_error_agree), so nothing hangs.
  * Each rank reads and writes only its own contiguous block of rows
- * (tsr_mesh_block_rows for meshes, a block of z-planes for grids) through
- * hyperslabs with collective transfers.
+ * (tsr_mesh_block_rows for meshes, a block of z-planes for grids) or its
+ * own box of a decomposed grid through hyperslabs with collective
+ * transfers.
  *
  * Writers write PATH.tmp-XXXXXX in the same directory; tsr_file_close renames
  * it to PATH once everything is written; tsr_file_discard removes it.
@@ -166,6 +167,14 @@ int tsr_grid_write_field(tsr_file_t *f, const tsr_grid_t *g, const char *name, t
                          tsr_idx_t z0, tsr_idx_t nzl, const void *data);
 int tsr_grid_read_field(tsr_file_t *f, const tsr_grid_t *g, const char *name, tsr_dtype_t type,
                         tsr_idx_t z0, tsr_idx_t nzl, void *data);
+/* A decomposed grid, each rank its own box [lo, lo + n) (x, y, z; n may
+ * hold zeros), data [n2][n1][n0] (io_box.c). name: a field (/fields/NAME)
+ * or, when it holds '/', a dataset path ("/variants/v0/out"). The write
+ * creates the dataset [nz][ny][nx] of type (groups on the path too). */
+int tsr_grid_write_box(tsr_file_t *f, const tsr_grid_t *g, const char *name, tsr_dtype_t type,
+                       const tsr_idx_t lo[3], const tsr_idx_t n[3], const void *data);
+int tsr_grid_read_box(tsr_file_t *f, const tsr_grid_t *g, const char *name, tsr_dtype_t type,
+                      const tsr_idx_t lo[3], const tsr_idx_t n[3], void *data);
 /* Names of the datasets in /fields (up to max, each < TSR_NAME_MAX). */
 int tsr_grid_fields(tsr_file_t *f, char (*names)[TSR_NAME_MAX], int max, int *count);
 
@@ -184,6 +193,12 @@ int tsr_xygrid_write_field(tsr_file_t *f, const tsr_xygrid_t *g, const char *nam
                            tsr_dtype_t type, tsr_idx_t z0, tsr_idx_t nzl, const void *data);
 int tsr_xygrid_read_field(tsr_file_t *f, const tsr_xygrid_t *g, const char *name,
                           tsr_dtype_t type, tsr_idx_t z0, tsr_idx_t nzl, void *data);
+
+/* Every level of the stored cells sidx[0..n) (storage indices, any order)
+ * of /fields/NAME: data[z*n + i]. Reads, level by level, only the range of
+ * stored cells the rank needs (io_box.c). */
+int tsr_xygrid_read_cells(tsr_file_t *f, const tsr_xygrid_t *g, const char *name, tsr_dtype_t type,
+                          tsr_idx_t n, const int64_t *sidx, void *data);
 
 /* ---- XDMF sidecars (io_xdmf.c) ----------------------------------------- */
 /* Path of the sidecar of h5path: "a/b.h5" -> "a/b.xmf", else h5path + ".xmf". */

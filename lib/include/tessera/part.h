@@ -155,6 +155,84 @@ int tsr_mesh_partition(MPI_Comm comm, const tsr_mesh_t *in, const tsr_mesh_part_
 /* Rows [0, core) of `set` in a partitioned mesh are its core. */
 tsr_idx_t tsr_mesh_core_size(const tsr_mesh_t *mesh, int set);
 
+
+/* ------------------------------------------------------------ X-Y planes */
+
+/* An X-Y-unstructured grid on several ranks: the inner nx-2hx by ny-2hy
+ * cells of an nx x ny plane (a frame of hx, hy cells around them is not
+ * partitioned: constant inputs) are partitioned as a graph (4 neighbours,
+ * tsr_graph_plane) by METIS on rank 0 (tsr_graph_partition, seed 7:
+ * reproducible) and broadcast; Z is regular (every level of a plane cell
+ * lives with it). owner: the rank of each inner cell, x fastest (one int
+ * per plane cell on every rank: plane-sized, not volume-sized). */
+typedef struct {
+  MPI_Comm comm;           /* not duplicated: the caller's communicator */
+  int size, rank;
+  tsr_idx_t nx, ny;        /* the plane, frame included */
+  int hx, hy;              /* the frame */
+  int *owner;              /* [(nx - 2hx) * (ny - 2hy)] */
+} tsr_plane_part_t;
+
+/* Collective. Fails on every rank when the inner plane is empty or too
+ * large for METIS, or when METIS fails. */
+int tsr_plane_part_init(MPI_Comm comm, tsr_idx_t nx, tsr_idx_t ny, int hx, int hy,
+                        tsr_plane_part_t *out);
+void tsr_plane_part_free(tsr_plane_part_t *p);
+/* Owner of plane cell (x, y) (frame included in the coordinates): a rank,
+ * or -1 in the frame. */
+static inline int tsr_plane_part_owner(const tsr_plane_part_t *p, tsr_idx_t x, tsr_idx_t y) {
+  const tsr_idx_t nxi = p->nx - 2 * p->hx, nyi = p->ny - 2 * p->hy;
+  if (x < p->hx || y < p->hy || x >= p->hx + nxi || y >= p->hy + nyi) return -1;
+  return p->owner[(x - p->hx) + nxi * (y - p->hy)];
+}
+
+/* This rank's slots for a stencil footprint (relative cells (dx[k], dy[k]),
+ * k < nfoot, that an owned cell reads):
+ *   [0, ncore)      owned cells whose footprint holds no other rank's cell
+ *   [ncore, nown)   the other owned cells
+ *   [nown, ncells)  the halo: other ranks' footprint cells grouped by owner
+ *                   (ascending) and sorted by plane cell, then frame cells
+ * both owned groups sorted by key[inner cell] (x fastest over the inner
+ * plane: the storage order wanted, e.g. a z-curve rank), ties by cell.
+ * cells[s]: plane cell x + nx*y of slot s. Halo lists per neighbour rank
+ * (ascending), in slots: this rank sends ranks[k] the cells it owns in
+ * their footprint (sidx, sorted by cell), and receives that rank's cells
+ * into its halo slots in the same order (ridx), so the lists agree by
+ * construction. Collective: a rank METIS left without cells is an error on
+ * every rank. */
+typedef struct {
+  tsr_idx_t ncells, nown, ncore;
+  int64_t *cells;          /* [ncells] */
+  int nneigh;
+  int *ranks;              /* [nneigh] */
+  tsr_idx_t *scount, *rcount; /* [nneigh] slots sent to / received from each */
+  tsr_idx_t *sidx, *ridx;  /* concatenated in neighbour order */
+} tsr_plane_lists_t;
+int tsr_plane_lists_create(const tsr_plane_part_t *p, int nfoot, const int *dx, const int *dy,
+                           const int64_t *key, tsr_plane_lists_t *out);
+void tsr_plane_lists_free(tsr_plane_lists_t *l);
+
+/* The halo exchange of arrays of slots with nz levels (slot s, level z is
+ * element s + z*zs; zs >= ncells): every level of the lists. Collective. */
+struct tsr_halo;
+int tsr_plane_halo_create(const tsr_plane_part_t *p, const tsr_plane_lists_t *l, tsr_idx_t zs,
+                          tsr_idx_t nz, struct tsr_halo **out);
+
+/* Transfers (tessera/xfer.h) between the regular X-Y decomposition g of
+ * the same inner plane (tsr_grid_part_init with g->halo == hx == hy) and
+ * the slots of l. Regular-side elements are the cells of the rank's local
+ * plane (inner box plus halo: lx + lnx*ly, lnx = g->inner[0] + 2*halo);
+ * slot-side elements are slots. from_grid: every slot receives its cell
+ * from the rank whose local plane holds it (a frame cell: from the block
+ * nearest it). to_grid: every inner cell of this rank's block receives the
+ * owned slot of its plane owner (halo cells are not written). Records of
+ * several fields and levels move as one element. Collective. */
+struct tsr_xfer;
+int tsr_plane_xfer_from_grid(const tsr_plane_part_t *p, const tsr_grid_part_t *g,
+                             const tsr_plane_lists_t *l, struct tsr_xfer **out);
+int tsr_plane_xfer_to_grid(const tsr_plane_part_t *p, const tsr_grid_part_t *g,
+                           const tsr_plane_lists_t *l, struct tsr_xfer **out);
+
 #ifdef __cplusplus
 }
 #endif

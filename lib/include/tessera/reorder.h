@@ -24,30 +24,13 @@
 #define TESSERA_REORDER_H
 
 #include "tessera/common.h"
+#include "tessera/graph.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* An undirected graph: the neighbours of vertex v are
- * adj[off[v] .. off[v+1]), ascending, without v itself and without repeats. */
-typedef struct {
-  tsr_idx_t n;     /* vertices                   */
-  tsr_idx_t *off;  /* [n + 1]                    */
-  int32_t *adj;    /* [off[n]] (each edge twice) */
-} tsr_graph_t;
-
-/* The graph a map (rows of `dim` targets in [0, ntargets); negative entries
- * are skipped, as in the non-exec halo rows of partitioned meshes) induces:
- *  TSR_GRAPH_TARGETS: vertices are the targets, adjacent when one row names
- *                     both (cells joined by an edge, through pecell);
- *  TSR_GRAPH_ROWS:    vertices are the rows, adjacent when they share a
- *                     target (edges touching the same cell).
- * Rows [first, first + nrows) of the map only (first = 0 for all). */
-typedef enum { TSR_GRAPH_TARGETS = 0, TSR_GRAPH_ROWS } tsr_graph_kind_t;
-int tsr_graph_from_map(const int32_t *map, tsr_idx_t first, tsr_idx_t nrows, int dim,
-                       tsr_idx_t ntargets, tsr_graph_kind_t kind, tsr_graph_t *g);
-void tsr_graph_free(tsr_graph_t *g);
+/* Graphs (tsr_graph_t, tsr_graph_from_map) are tessera/graph.h's. */
 
 /* Bandwidth (max |perm[u] - perm[v]| over edges) and profile (sum over v of
  * the distance from perm[v] to its lowest-numbered neighbour below it) of g

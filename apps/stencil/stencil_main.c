@@ -270,12 +270,14 @@ static int st_main(int argc, char **argv) {
             free(r.result);
           }
       }
-      if (of) { /* /fields: the last result */
-        if (!rc && nwritten == 0)
-          rc = TSR_RAISE(TSR_ERR_ARG, "-o %s: no variant ran, nothing to write", cli.output);
-        if (!rc) rc = stencil_io_put(&S, of, NULL, last, NULL, NULL, NULL);
-        rc = stencil_io_close(&S, &of, written, cli.command_line, lastdev, tsr_error_agree(comm, rc));
+      if (of) { /* /fields: the last result; with nothing to write the file is dropped and the
+                   report below says why nothing ran */
+        const int empty = !rc && nwritten == 0;
+        if (!rc && !empty) rc = stencil_io_put(&S, of, NULL, last, NULL, NULL, NULL);
         rc = tsr_error_agree(comm, rc);
+        const int rcc = stencil_io_close(&S, &of, written, cli.command_line, lastdev,
+                                         rc ? rc : empty ? TSR_ERR_UNSUPPORTED : TSR_SUCCESS);
+        if (!empty) rc = tsr_error_agree(comm, rcc);
       }
       stencil_state_free(&S);
     }

@@ -47,7 +47,9 @@ static void st_config(const stencil_state_t *S, const stencil_run_t *r, char *bu
   if (v->device == TSR_DEV_CUDA) {
     ST_CFG("threads=%dx%dx%d", r->shape.bx, r->shape.by, r->shape.bz);
     if (stencil_cuda_uses_jpt(strat)) ST_CFG(" jpt=%d", stencil_launch_jpt(r->shape));
-    if (strat == STENCIL_CU_PATCH) ST_CFG(" kpt=%d", r->shape.kpt);
+    if (strat == STENCIL_CU_IDXVAR_KLOOP_SLICED || strat == STENCIL_CU_TILE_KLOOP ||
+        strat == STENCIL_CU_PATCH || strat == STENCIL_CU_JWIN_PLAN || strat == STENCIL_CU_JWIN_PROTO)
+      ST_CFG(" kpt=%d", r->shape.kpt); /* the strategies that march up --kpt levels */
   }
   if (stencil_variant_grid(r->id) == STENCIL_GRID_UNSTR) {
     ST_CFG("%sorder=%s", k ? " " : "", on[r->u.order]);

@@ -188,51 +188,56 @@ static int mk_run(MPI_Comm comm, const tsr_cli_t *cli, const mk_opts_t *o) {
   return TSR_SUCCESS;
 }
 
-int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  MPI_Comm comm = MPI_COMM_WORLD;
-  tsr_cli_t cli;
-  tsr_cli_init(&cli, "tsr-mkinput",
+/* The options given as text, before mk_check_options reads them. */
+typedef struct {
+  const char *halo, *fields, *init, *prec, *order;
+} mk_text_t;
+
+/* The options (lib's cli) with their defaults; pos: the positional argument. */
+static int mk_options(MPI_Comm comm, tsr_cli_t *cli, mk_opts_t *op, mk_text_t *t, int argc,
+                      char **argv, const char **pos, int *npos) {
+  tsr_cli_init(cli, "tsr-mkinput",
                "Write a regular grid (grid) or an X-Y-unstructured grid with neighbour tables "
                "(xygrid) to HDF5.");
-  cli.args = "grid|xygrid";
-  cli.options = TSR_CLI_OUTPUT | TSR_CLI_QUIET;
-  mk_opts_t o;
-  memset(&o, 0, sizeof o);
-  o.size[0] = 64;
-  o.size[1] = 64;
-  o.size[2] = 8;
-  o.seed = 1;
-  o.depth = 1;
-  o.zw = 0;
-  const char *halo = "2,2,0", *fields = "in", *init = "random", *prec = "double",
-             *order = "rowmajor";
+  cli->args = "grid|xygrid";
+  cli->options = TSR_CLI_OUTPUT | TSR_CLI_QUIET;
+  memset(op, 0, sizeof *op);
+  op->size[0] = 64;
+  op->size[1] = 64;
+  op->size[2] = 8;
+  op->seed = 1;
+  op->depth = 1;
+  op->zw = 0;
+  *t = (mk_text_t){"2,2,0", "in", "random", "double", "rowmajor"};
   tsr_opt_t opts[] = {
-      {"size", 's', TSR_OPT_SIZE3, o.size, "NXxNYxNZ", "domain including halo (default 64x64x8)"},
-      {"halo", 0, TSR_OPT_STRING, &halo, "HX,HY,HZ", "halo widths (default 2,2,0)"},
-      {"fields", 0, TSR_OPT_STRING, &fields, "A,B,..", "field names (default in)"},
-      {"init", 0, TSR_OPT_STRING, &init, "KIND", "random (default) or analytic"},
-      {"seed", 0, TSR_OPT_LONG, &o.seed, "S", "random seed (default 1)"},
-      {"precision", 0, TSR_OPT_STRING, &prec, "P", "double (default) or float"},
-      {"order", 0, TSR_OPT_STRING, &order, "ORDER",
+      {"size", 's', TSR_OPT_SIZE3, op->size, "NXxNYxNZ", "domain including halo (default 64x64x8)"},
+      {"halo", 0, TSR_OPT_STRING, &t->halo, "HX,HY,HZ", "halo widths (default 2,2,0)"},
+      {"fields", 0, TSR_OPT_STRING, &t->fields, "A,B,..", "field names (default in)"},
+      {"init", 0, TSR_OPT_STRING, &t->init, "KIND", "random (default) or analytic"},
+      {"seed", 0, TSR_OPT_LONG, &op->seed, "S", "random seed (default 1)"},
+      {"precision", 0, TSR_OPT_STRING, &t->prec, "P", "double (default) or float"},
+      {"order", 0, TSR_OPT_STRING, &t->order, "ORDER",
        "xygrid storage order: rowmajor (default), zcurve or random"},
-      {"zcurve-width", 0, TSR_OPT_INT, &o.zw, "W", "xygrid: low bits of x not interleaved (0)"},
-      {"depth", 0, TSR_OPT_INT, &o.depth, "L", "xygrid: neighbour depth 1 or 2 (default 1)"},
+      {"zcurve-width", 0, TSR_OPT_INT, &op->zw, "W", "xygrid: low bits of x not interleaved (0)"},
+      {"depth", 0, TSR_OPT_INT, &op->depth, "L", "xygrid: neighbour depth 1 or 2 (default 1)"},
   };
-  const char *pos[1];
-  int npos = 0, rc;
-  rc = tsr_cli_parse(&cli, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), comm, pos, 1,
-                     &npos);
-  if (!rc && cli.exit_now) {
-    MPI_Finalize();
-    return 0;
-  }
+  return tsr_cli_parse(cli, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), comm, pos, 1,
+                       npos);
+}
+
+/* The kind (grid or xygrid), -o, and the text options read into o. */
+static int mk_check_options(const tsr_cli_t *cli, mk_opts_t *op, const mk_text_t *t,
+                            const char **pos, int npos) {
+  mk_opts_t o = *op;
+  const char *halo = t->halo, *fields = t->fields, *init = t->init, *prec = t->prec,
+             *order = t->order;
+  int rc = 0;
   if (!rc && npos != 1)
     rc = TSR_RAISE(TSR_ERR_ARG, "expected 'grid' or 'xygrid' as the first argument (see --help)");
   if (!rc && strcmp(pos[0], "grid") != 0 && strcmp(pos[0], "xygrid") != 0)
     rc = TSR_RAISE(TSR_ERR_ARG, "unknown kind '%s': expected grid or xygrid", pos[0]);
   if (!rc) o.xy = strcmp(pos[0], "xygrid") == 0;
-  if (!rc && !cli.output) rc = TSR_RAISE(TSR_ERR_ARG, "no output file: give -o FILE.h5");
+  if (!rc && !cli->output) rc = TSR_RAISE(TSR_ERR_ARG, "no output file: give -o FILE.h5");
   if (!rc) rc = mk_parse_halo(halo, o.halo);
   if (!rc) rc = mk_parse_fields(fields, &o);
   if (!rc) {
@@ -255,9 +260,27 @@ int main(int argc, char **argv) {
     rc = TSR_RAISE(TSR_ERR_ARG, "option --depth: expected 1 or 2, got %d", o.depth);
   if (!rc && (o.zw < 0 || o.zw > TSR_ZORDER_MAX_W))
     rc = TSR_RAISE(TSR_ERR_ARG, "option --zcurve-width: expected 0..%d, got %d", TSR_ZORDER_MAX_W, o.zw);
+  *op = o;
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm comm = MPI_COMM_WORLD;
+  tsr_cli_t cli;
+  mk_opts_t o;
+  mk_text_t text;
+  const char *pos[1];
+  int npos = 0;
+  int rc = mk_options(comm, &cli, &o, &text, argc, argv, pos, &npos); /* options */
+  if (!rc && cli.exit_now) {
+    MPI_Finalize();
+    return 0;
+  }
+  if (!rc) rc = mk_check_options(&cli, &o, &text, pos, npos);
   /* every rank parsed the same argv: the error is collective */
   rc = tsr_error_agree(comm, rc);
-  if (!rc) rc = mk_run(comm, &cli, &o);
+  if (!rc) rc = mk_run(comm, &cli, &o); /* the grid, its fields, the file */
   if (rc) {
     rc = tsr_error_agree(comm, rc);
     tsr_abort(comm, rc);

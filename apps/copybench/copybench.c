@@ -248,50 +248,62 @@ static int cb_run_variant(MPI_Comm comm, const tsr_cli_t *cli, const cb_opts_t *
   return rc;
 }
 
-static int cb_main(MPI_Comm comm, int argc, char **argv) {
-  tsr_cli_t cli;
-  tsr_cli_init(&cli, "tsr-copybench",
+/* The options (lib's cli) and their checks; *done when --help, --version or
+ * --list-variants answered. */
+static int cb_options(MPI_Comm comm, tsr_cli_t *cli, cb_opts_t *o, int argc, char **argv,
+                      int *done) {
+  tsr_cli_init(cli, "tsr-copybench",
                "Copy a field through the layout offset functions (row-major with halo and "
                "padding, Z-curve) and compare with cudaMemcpy.");
-  cb_opts_t o;
-  memset(&o, 0, sizeof o);
-  o.size[0] = 512;
-  o.size[1] = 512;
-  o.size[2] = 64;
-  o.align = 32;
-  o.zw = 5;
-  o.nf = 1;
+  memset(o, 0, sizeof *o);
+  o->size[0] = 512;
+  o->size[1] = 512;
+  o->size[2] = 64;
+  o->align = 32;
+  o->zw = 5;
+  o->nf = 1;
   const char *halo = "2,2,0", *threads = "128x1x1,256x1x1,32x4x2";
   tsr_opt_t opts[] = {
-      {"size", 's', TSR_OPT_SIZE3, o.size, "NXxNYxNZ", "domain including halo (512x512x64)"},
+      {"size", 's', TSR_OPT_SIZE3, o->size, "NXxNYxNZ", "domain including halo (512x512x64)"},
       {"halo", 0, TSR_OPT_STRING, &halo, "HX,HY,HZ", "halo widths (2,2,0)"},
-      {"align", 0, TSR_OPT_LONG, &o.align, "A", "row-major: align first inner cells to A (32)"},
-      {"zcurve-width", 0, TSR_OPT_INT, &o.zw, "W", "Z-curve: low bits of x kept linear (5)"},
-      {"fields", 0, TSR_OPT_INT, &o.nf, "NF", "fields per cell, SoA (1)"},
+      {"align", 0, TSR_OPT_LONG, &o->align, "A", "row-major: align first inner cells to A (32)"},
+      {"zcurve-width", 0, TSR_OPT_INT, &o->zw, "W", "Z-curve: low bits of x kept linear (5)"},
+      {"fields", 0, TSR_OPT_INT, &o->nf, "NF", "fields per cell, SoA (1)"},
       {"threads", 't', TSR_OPT_STRING, &threads, "LIST",
        "CUDA block shapes BXxBYxBZ,... (128x1x1,256x1x1,32x4x2)"},
   };
-  cli.runs = 50;
-  cli.warmup = 5;
-  cli.options &= ~(unsigned)(TSR_CLI_INPUT | TSR_CLI_OUTPUT | TSR_CLI_ITERATIONS);
-  TSR_CALL(tsr_cli_parse(&cli, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), comm, NULL,
+  cli->runs = 50;
+  cli->warmup = 5;
+  cli->options &= ~(unsigned)(TSR_CLI_INPUT | TSR_CLI_OUTPUT | TSR_CLI_ITERATIONS);
+  TSR_CALL(tsr_cli_parse(cli, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), comm, NULL,
                          0, NULL));
-  if (cli.exit_now) return TSR_SUCCESS;
+  if (cli->exit_now) return *done = 1, TSR_SUCCESS;
   int rank;
   MPI_Comm_rank(comm, &rank);
-  if (cli.list_variants) {
+  if (cli->list_variants) {
     if (rank == 0) tsr_variant_list(cb_variants, CB_NVAR, stdout);
-    return TSR_SUCCESS;
+    return *done = 1, TSR_SUCCESS;
   }
-  TSR_CALL(cb_parse_halo(halo, o.halo));
-  TSR_CALL(cb_parse_shapes(threads, &o));
-  TSR_CHECK(o.nf >= 1 && o.nf <= 64, TSR_ERR_ARG, "option --fields: expected 1..64, got %d", o.nf);
-  TSR_CHECK(o.zw >= 0 && o.zw <= TSR_ZORDER_MAX_W, TSR_ERR_ARG,
-            "option --zcurve-width: expected 0..%d, got %d", TSR_ZORDER_MAX_W, o.zw);
+  TSR_CALL(cb_parse_halo(halo, o->halo));
+  TSR_CALL(cb_parse_shapes(threads, o));
+  TSR_CHECK(o->nf >= 1 && o->nf <= 64, TSR_ERR_ARG, "option --fields: expected 1..64, got %d", o->nf);
+  TSR_CHECK(o->zw >= 0 && o->zw <= TSR_ZORDER_MAX_W, TSR_ERR_ARG,
+            "option --zcurve-width: expected 0..%d, got %d", TSR_ZORDER_MAX_W, o->zw);
   tsr_layout_t probe;
-  TSR_CALL(cb_layout(&o, TSR_LAYOUT_ROWMAJOR, &probe));
+  TSR_CALL(cb_layout(o, TSR_LAYOUT_ROWMAJOR, &probe));
+  return TSR_SUCCESS;
+}
 
-  tsr_selection_t sel;
+static int cb_main(MPI_Comm comm, int argc, char **argv) {
+  tsr_cli_t cli;
+  cb_opts_t o;
+  int done = 0;
+  TSR_CALL(cb_options(comm, &cli, &o, argc, argv, &done)); /* options */
+  if (done) return TSR_SUCCESS;
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+
+  tsr_selection_t sel; /* variants */
   TSR_CALL(tsr_run_select(&cli, cb_variants, CB_NVAR, "cpu/*", "cuda/*", &sel));
   int nranks;
   MPI_Comm_size(comm, &nranks);
@@ -304,13 +316,13 @@ static int cb_main(MPI_Comm comm, int argc, char **argv) {
   tsr_report_t *rep;
   TSR_CALL(tsr_report_create(&rep));
   int rc = TSR_SUCCESS;
-  for (int k = 0; k < sel.n && !rc; k++) {
+  for (int k = 0; k < sel.n && !rc; k++) { /* run, verify: every thread shape of a CUDA copy */
     const tsr_variant_t *v = &cb_variants[sel.index[k]];
     int nshape = (v->device == TSR_DEV_CUDA && v->id != COPY_CUDA_MEMCPY) ? o.nshapes : 1;
     for (int s = 0; s < nshape && !rc; s++)
       rc = cb_run_variant(comm, &cli, &o, sel.index[k], sel.required[k], o.shapes[s], rep);
   }
-  if (!rc) rc = tsr_report_finish(rep, &cli, comm);
+  if (!rc) rc = tsr_report_finish(rep, &cli, comm); /* report */
   tsr_selection_free(&sel);
   tsr_report_destroy(&rep);
   return rc;

@@ -254,6 +254,156 @@ static void fastsg_free(fastsg_app_t *app) {
   free(app->samples_a); fastsg_dist_destroy(&app->plan);
 }
 
+/* The options (lib's cli); *done when --help, --version or --list-variants
+ * answered. */
+static int fastsg_options(fastsg_app_t *app, tsr_cli_t *cli, int argc, char **argv, int *done) {
+  app->dim = INT_MIN; /* unset: the input file's, else 2 */
+  app->level = INT_MIN; /* unset: the input file's, else 6 */
+  app->function = "bump";
+  app->mode = "both";
+  app->precision = "double";
+  app->npoints_eval = 10000;
+  app->seed = 1;
+  app->distribute = "auto";
+  tsr_cli_init(cli, "tsr-fastsg",
+               "regular sparse grids without boundary (fastsg): hierarchization and evaluation");
+  cli->runs = 5;
+  cli->warmup = 1;
+  cli->options &= ~(unsigned)TSR_CLI_ITERATIONS; /* one hierarchization or evaluation per run */
+  tsr_opt_t opts[] = {
+      {"dim", 'd', TSR_OPT_INT, &app->dim, "D", "dimension (1..32; default: -i's, else 2)"},
+      {"level", 'n', TSR_OPT_INT, &app->level, "n",
+       "level: points with |l|_1 <= n-1 (1..30; default: -i's, else 6)"},
+      {"function", 0, TSR_OPT_STRING, &app->function, "NAME",
+       "function sampled at the grid points: bump = prod 4x(1-x) (default), sinprod = prod sin(pi x)"},
+      {"points", 'p', TSR_OPT_LONG, &app->npoints_eval, "N", "random evaluation points (default 10000)"},
+      {"seed", 0, TSR_OPT_LONG, &app->seed, "S", "seed of the evaluation points (default 1)"},
+      {"eval-point", 0, TSR_OPT_LIST, &app->eval_points, "x1,..,xD",
+       "print the interpolant at this point (repeatable)"},
+      {"mode", 0, TSR_OPT_STRING, &app->mode, "MODE", "hierarchize, evaluate or both (default)"},
+      {"precision", 0, TSR_OPT_STRING, &app->precision, "P", "double (default) or float"},
+      {"distribute", 0, TSR_OPT_STRING, &app->distribute, "yes|no|auto",
+       "hold only a share of the coefficients per rank (hierarchization only; sweeps by poles, "
+       "cpu|cuda/hier/ichg1); auto (default): when several ranks run --mode hierarchize and the "
+       "whole grid does not fit in host memory or on one GPU"},
+  };
+  const int nopts = (int)(sizeof opts / sizeof opts[0]);
+  TSR_CALL(tsr_error_agree(app->comm, tsr_cli_parse(cli, argc, argv, opts, nopts, app->comm, NULL,
+                                                    0, NULL)));
+  app->dim_given = app->dim != INT_MIN;
+  app->level_given = app->level != INT_MIN;
+  if (!app->dim_given) app->dim = 2;
+  if (!app->level_given) app->level = 6;
+  app->input = cli->input;
+  app->output = cli->output;
+  if (cli->exit_now) return *done = 1, 0;
+  if (cli->list_variants) {
+    if (app->rank == 0) tsr_variant_list(fastsg_table, FASTSG_NVAR, stdout);
+    return *done = 1, 0;
+  }
+  return 0;
+}
+
+/* The variants: --variant, else every variant of the device; whether a
+ * CUDA variant will run. */
+static int fastsg_select(fastsg_app_t *app, const tsr_cli_t *cli, tsr_selection_t *sel) {
+  TSR_CALL(tsr_error_agree(app->comm, tsr_run_select(cli, fastsg_table, FASTSG_NVAR, "cpu/*",
+                                                     "cuda/*", sel)));
+  for (int k = 0; k < sel->n; k++)
+    app->any_cuda |= !tsr_variant_unavailable(&fastsg_table[sel->index[k]]) &&
+                     fastsg_table[sel->index[k]].device == TSR_DEV_CUDA;
+  return 0;
+}
+
+/* The header lines (rank 0): grid, evaluation points, verification. */
+static void fastsg_header(const fastsg_app_t *app, const tsr_cli_t *cli) {
+  if (app->rank != 0 || cli->quiet) return;
+  printf("tsr-fastsg: D = %d, n = %d: %lld grid points (%.4g MiB in %s), %lld blocks, %d rank%s\n",
+         app->dim, app->level, (long long)app->grid.npoints,
+         (double)app->grid.npoints * app->es / 1048576.0, app->precision,
+         (long long)app->grid.nblocks, app->size, app->size > 1 ? "s" : "");
+  if (app->do_eval) {
+    if (app->input && app->in_points)
+      printf("tsr-fastsg: %lld evaluation points from %s", (long long)app->npoints_eval,
+             app->input);
+    else
+      printf("tsr-fastsg: %lld evaluation points (seed %lld)", (long long)app->npoints_eval,
+             (long long)app->seed);
+    if (app->input && app->in_values)
+      printf(", values from %s:/values%s\n", app->input,
+             app->have_fx ? ", f at the points from /point_values" : " (f unknown: no error)");
+    else
+      printf(", function %s, analytic error bound %.17g\n", app->function,
+             fastsg_fun_bound(app->fun, app->dim, app->level));
+    if (cli->verify)
+      printf("tsr-fastsg: evaluation variants are verified against cpu/eval/plain at %lld "
+             "sampled points per rank%s\n", (long long)app->nref,
+             app->nref < app->m ? " (spread over its points)" : " (all)");
+  }
+}
+
+/* The coefficient checksum: FNV-1a over the coefficients' 8-byte words,
+ * equal for any rank count (rank 0 prints it). */
+static int fastsg_print_checksum(const fastsg_app_t *app, const tsr_cli_t *cli) {
+  if (!cli->quiet && (app->dist || app->rank == 0)) {
+    uint64_t hsh = 0;
+    TSR_CALL(fastsg_checksum(app, &hsh));
+    if (app->rank == 0) printf("tsr-fastsg: coefficient checksum %016llx\n", (unsigned long long)hsh);
+    fflush(stdout);
+  }
+  return 0;
+}
+
+/* Selected variant k: a row saying why it is not run (said only when asked
+ * for by name if --mode leaves it out), or timed and verified. */
+static int fastsg_variant(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_selection_t *sel,
+                          int k, tsr_report_t *rep) {
+  const tsr_variant_t *v = &fastsg_table[sel->index[k]];
+  int hier = strstr(v->name, "/hier/") != NULL;
+  tsr_result_t row;
+  tsr_result_init(&row, "fastsg", v, NULL, sel->required[k]);
+  const char *why = (hier ? !app->do_hier : !app->do_eval) ? (hier ? "--mode evaluate" : "--mode hierarchize")
+                    : tsr_variant_unavailable(v);
+  if (!why && hier && app->dist && v->id != FASTSG_V_cpu_hier_ichg1 && v->id != FASTSG_V_cuda_hier_ichg1)
+    why = "distributed coefficients are hierarchized by poles (cpu/hier/ichg1, cuda/hier/ichg1)";
+  if (why) { /* a variant --mode leaves out is said only when it was asked for by name */
+    if (sel->required[k] || (hier ? app->do_hier : app->do_eval)) {
+      tsr_result_notrun(&row, "%s", why);
+      TSR_CALL(tsr_report_add(rep, &row));
+    }
+    return 0;
+  }
+  int rc = hier ? fastsg_run_hier(app, cli, v, rep) : fastsg_run_eval(app, cli, v, rep);
+  TSR_CALL(tsr_error_agree(app->comm, rc));
+  return 0;
+}
+
+static int fastsg_main(fastsg_app_t *app, int argc, char **argv) {
+  tsr_cli_t cli;
+  tsr_selection_t sel;
+  tsr_report_t *rep;
+  int done = 0;
+  TSR_CALL(fastsg_options(app, &cli, argc, argv, &done)); /* options */
+  if (done) return 0;
+  TSR_CALL(fastsg_select(app, &cli, &sel)); /* variants */
+  double *pts = NULL;
+  int npts = 0;
+  int rc = fastsg_setup(app, &cli); /* the problem; -i may set D: --eval-point is read after */
+  if (rc == 0) rc = fastsg_parse_points(app, &pts, &npts);
+  TSR_CALL(tsr_error_agree(app->comm, rc));
+  fastsg_header(app, &cli);
+  TSR_CALL(fastsg_print_checksum(app, &cli));
+  TSR_CALL(tsr_error_agree(app->comm, fastsg_print_points(app, pts, npts)));
+  TSR_CALL(tsr_report_create(&rep));
+  for (int k = 0; k < sel.n; k++) TSR_CALL(fastsg_variant(app, &cli, &sel, k, rep)); /* run, verify */
+  if (app->output) TSR_CALL(fastsg_io_write(app, &cli)); /* output */
+  TSR_CALL(tsr_report_finish(rep, &cli, app->comm)); /* report */
+  tsr_report_destroy(&rep);
+  tsr_selection_free(&sel);
+  free(pts);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   tsr_error_set_progname("tsr-fastsg");
@@ -262,125 +412,7 @@ int main(int argc, char **argv) {
   app.comm = MPI_COMM_WORLD;
   MPI_Comm_rank(app.comm, &app.rank);
   MPI_Comm_size(app.comm, &app.size);
-  app.dim = INT_MIN; /* unset: the input file's, else 2 */
-  app.level = INT_MIN; /* unset: the input file's, else 6 */
-  app.function = "bump";
-  app.mode = "both";
-  app.precision = "double";
-  app.npoints_eval = 10000;
-  app.seed = 1;
-  app.distribute = "auto";
-  tsr_cli_t cli;
-  tsr_cli_init(&cli, "tsr-fastsg",
-               "regular sparse grids without boundary (fastsg): hierarchization and evaluation");
-  cli.runs = 5;
-  cli.warmup = 1;
-  cli.options &= ~(unsigned)TSR_CLI_ITERATIONS; /* one hierarchization or evaluation per run */
-  tsr_opt_t opts[] = {
-      {"dim", 'd', TSR_OPT_INT, &app.dim, "D", "dimension (1..32; default: -i's, else 2)"},
-      {"level", 'n', TSR_OPT_INT, &app.level, "n",
-       "level: points with |l|_1 <= n-1 (1..30; default: -i's, else 6)"},
-      {"function", 0, TSR_OPT_STRING, &app.function, "NAME",
-       "function sampled at the grid points: bump = prod 4x(1-x) (default), sinprod = prod sin(pi x)"},
-      {"points", 'p', TSR_OPT_LONG, &app.npoints_eval, "N", "random evaluation points (default 10000)"},
-      {"seed", 0, TSR_OPT_LONG, &app.seed, "S", "seed of the evaluation points (default 1)"},
-      {"eval-point", 0, TSR_OPT_LIST, &app.eval_points, "x1,..,xD",
-       "print the interpolant at this point (repeatable)"},
-      {"mode", 0, TSR_OPT_STRING, &app.mode, "MODE", "hierarchize, evaluate or both (default)"},
-      {"precision", 0, TSR_OPT_STRING, &app.precision, "P", "double (default) or float"},
-      {"distribute", 0, TSR_OPT_STRING, &app.distribute, "yes|no|auto",
-       "hold only a share of the coefficients per rank (hierarchization only; sweeps by poles, "
-       "cpu|cuda/hier/ichg1); auto (default): when several ranks run --mode hierarchize and the "
-       "whole grid does not fit in host memory or on one GPU"},
-  };
-  const int nopts = (int)(sizeof opts / sizeof opts[0]);
-  TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, tsr_cli_parse(&cli, argc, argv, opts, nopts,
-                                                                    app.comm, NULL, 0, NULL)));
-  app.dim_given = app.dim != INT_MIN;
-  app.level_given = app.level != INT_MIN;
-  if (!app.dim_given) app.dim = 2;
-  if (!app.level_given) app.level = 6;
-  app.input = cli.input;
-  app.output = cli.output;
-  if (cli.exit_now) {
-    MPI_Finalize();
-    return 0;
-  }
-  if (cli.list_variants) {
-    if (app.rank == 0) tsr_variant_list(fastsg_table, FASTSG_NVAR, stdout);
-    MPI_Finalize();
-    return 0;
-  }
-  /* the variants: --variant, else every variant of the device */
-  tsr_selection_t sel;
-  TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, tsr_run_select(&cli, fastsg_table, FASTSG_NVAR,
-                                                                     "cpu/*", "cuda/*", &sel)));
-  for (int k = 0; k < sel.n; k++)
-    app.any_cuda |= !tsr_variant_unavailable(&fastsg_table[sel.index[k]]) &&
-                    fastsg_table[sel.index[k]].device == TSR_DEV_CUDA;
-  double *pts = NULL;
-  int npts = 0;
-  int rc = fastsg_setup(&app, &cli); /* -i may set D: --eval-point is read after */
-  if (rc == 0) rc = fastsg_parse_points(&app, &pts, &npts);
-  TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, rc));
-  if (app.rank == 0 && !cli.quiet) {
-    printf("tsr-fastsg: D = %d, n = %d: %lld grid points (%.4g MiB in %s), %lld blocks, %d rank%s\n",
-           app.dim, app.level, (long long)app.grid.npoints,
-           (double)app.grid.npoints * app.es / 1048576.0, app.precision,
-           (long long)app.grid.nblocks, app.size, app.size > 1 ? "s" : "");
-    if (app.do_eval) {
-      if (app.input && app.in_points)
-        printf("tsr-fastsg: %lld evaluation points from %s", (long long)app.npoints_eval,
-               app.input);
-      else
-        printf("tsr-fastsg: %lld evaluation points (seed %lld)", (long long)app.npoints_eval,
-               (long long)app.seed);
-      if (app.input && app.in_values)
-        printf(", values from %s:/values%s\n", app.input,
-               app.have_fx ? ", f at the points from /point_values" : " (f unknown: no error)");
-      else
-        printf(", function %s, analytic error bound %.17g\n", app.function,
-               fastsg_fun_bound(app.fun, app.dim, app.level));
-      if (cli.verify)
-        printf("tsr-fastsg: evaluation variants are verified against cpu/eval/plain at %lld "
-               "sampled points per rank%s\n", (long long)app.nref,
-               app.nref < app.m ? " (spread over its points)" : " (all)");
-    }
-  }
-  if (!cli.quiet && (app.dist || app.rank == 0)) { /* FNV-1a over the coefficients' 8-byte
-                                                     words: equal for any rank count */
-    uint64_t hsh = 0;
-    TSR_CALL_ABORT(app.comm, fastsg_checksum(&app, &hsh));
-    if (app.rank == 0) printf("tsr-fastsg: coefficient checksum %016llx\n", (unsigned long long)hsh);
-    fflush(stdout);
-  }
-  TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, fastsg_print_points(&app, pts, npts)));
-  tsr_report_t *rep;
-  TSR_CALL_ABORT(app.comm, tsr_report_create(&rep));
-  for (int k = 0; k < sel.n; k++) {
-    const tsr_variant_t *v = &fastsg_table[sel.index[k]];
-    int hier = strstr(v->name, "/hier/") != NULL;
-    tsr_result_t row;
-    tsr_result_init(&row, "fastsg", v, NULL, sel.required[k]);
-    const char *why = (hier ? !app.do_hier : !app.do_eval) ? (hier ? "--mode evaluate" : "--mode hierarchize")
-                      : tsr_variant_unavailable(v);
-    if (!why && hier && app.dist && v->id != FASTSG_V_cpu_hier_ichg1 && v->id != FASTSG_V_cuda_hier_ichg1)
-      why = "distributed coefficients are hierarchized by poles (cpu/hier/ichg1, cuda/hier/ichg1)";
-    if (why) { /* a variant --mode leaves out is said only when it was asked for by name */
-      if (sel.required[k] || (hier ? app.do_hier : app.do_eval)) {
-        tsr_result_notrun(&row, "%s", why);
-        TSR_CALL_ABORT(app.comm, tsr_report_add(rep, &row));
-      }
-      continue;
-    }
-    rc = hier ? fastsg_run_hier(&app, &cli, v, rep) : fastsg_run_eval(&app, &cli, v, rep);
-    TSR_CALL_ABORT(app.comm, tsr_error_agree(app.comm, rc));
-  }
-  if (app.output) TSR_CALL_ABORT(app.comm, fastsg_io_write(&app, &cli));
-  TSR_CALL_ABORT(app.comm, tsr_report_finish(rep, &cli, app.comm));
-  tsr_report_destroy(&rep);
-  tsr_selection_free(&sel);
-  free(pts);
+  TSR_CALL_ABORT(app.comm, fastsg_main(&app, argc, argv));
   fastsg_free(&app);
   MPI_Finalize();
   return 0;

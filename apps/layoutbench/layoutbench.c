@@ -164,83 +164,96 @@ static int parse_sizes(const char *s, lb_t *B) {
   return TSR_SUCCESS;
 }
 
-static int bench(int argc, char **argv) {
+/* The options (lib's cli) and their checks; *done when --help, --version or
+ * --list-variants answered; *sizes and *stencil: the lists used. */
+static int lb_options(lb_t *B, int argc, char **argv, int nv, const char **sizesp,
+                      const char **stencilp, int *done) {
   MPI_Comm comm = MPI_COMM_WORLD;
-  lb_t B;
-  memset(&B, 0, sizeof B);
-  tsr_cli_init(&B.cli, "tsr-layoutbench",
+  tsr_cli_init(&B->cli, "tsr-layoutbench",
                "the Noarr paper's layout experiments: tiled matmul over layout combinations, "
                "layout transforms, constant vs run-time extents");
-  B.cli.options &= ~(unsigned)(TSR_CLI_INPUT | TSR_CLI_OUTPUT); /* reads and writes no file */
-  B.cli.single_rank = 1;
-  B.cli.iterations = 100;
-  B.cli.warmup = 1;
-  B.tile = TSR_LAYOUT_TILE;
-  B.align = 1;
-  B.cpu_max_n = 2048;
-  B.cpu_runs = 3;
-  B.max_seconds = 2.0;
-  B.verify_full = 2048;
-  B.verify_rows = 24;
-  B.stencil_runs = 3;
+  B->cli.options &= ~(unsigned)(TSR_CLI_INPUT | TSR_CLI_OUTPUT); /* reads and writes no file */
+  B->cli.single_rank = 1;
+  B->cli.iterations = 100;
+  B->cli.warmup = 1;
+  B->tile = TSR_LAYOUT_TILE;
+  B->align = 1;
+  B->cpu_max_n = 2048;
+  B->cpu_runs = 3;
+  B->max_seconds = 2.0;
+  B->verify_full = 2048;
+  B->verify_rows = 24;
+  B->stencil_runs = 3;
   /* defaults by device: the GPU's (documented) sizes, or sizes a CPU run
    * finishes in well under a minute with */
   const char *sizes = NULL, *stencil = NULL;
   tsr_opt_t opts[] = {
       {"size", 0, TSR_OPT_STRING, &sizes, "N[,N..]",
        "square matrix sizes (default " LB_GPU_SIZES " on a GPU, " LB_CPU_SIZES " on the CPU)"},
-      {"tile", 0, TSR_OPT_INT, &B.tile, "T", "tile side of RC, CR, RR, CC (power of two, default 16)"},
-      {"align", 0, TSR_OPT_LONG, &B.align, "A", "alignment of R and C rows/columns, elements (default 1)"},
-      {"cpu-max-n", 0, TSR_OPT_LONG, &B.cpu_max_n, "N", "skip CPU matmuls above this N (default 2048)"},
-      {"cpu-runs", 0, TSR_OPT_INT, &B.cpu_runs, "N", "timed runs of a CPU matmul (default 3)"},
-      {"max-seconds", 0, TSR_OPT_DOUBLE, &B.max_seconds, "S",
+      {"tile", 0, TSR_OPT_INT, &B->tile, "T", "tile side of RC, CR, RR, CC (power of two, default 16)"},
+      {"align", 0, TSR_OPT_LONG, &B->align, "A", "alignment of R and C rows/columns, elements (default 1)"},
+      {"cpu-max-n", 0, TSR_OPT_LONG, &B->cpu_max_n, "N", "skip CPU matmuls above this N (default 2048)"},
+      {"cpu-runs", 0, TSR_OPT_INT, &B->cpu_runs, "N", "timed runs of a CPU matmul (default 3)"},
+      {"max-seconds", 0, TSR_OPT_DOUBLE, &B->max_seconds, "S",
        "stop timing a variant after S seconds, >= 3 runs (default 2)"},
-      {"verify-full", 0, TSR_OPT_LONG, &B.verify_full, "N",
+      {"verify-full", 0, TSR_OPT_LONG, &B->verify_full, "N",
        "verify every row up to this N, sampled rows above (default 2048)"},
-      {"verify-rows", 0, TSR_OPT_INT, &B.verify_rows, "R", "rows verified above --verify-full (default 24)"},
+      {"verify-rows", 0, TSR_OPT_INT, &B->verify_rows, "R", "rows verified above --verify-full (default 24)"},
       {"stencil-size", 0, TSR_OPT_STRING, &stencil, "NXxNYxNZ",
        "stencil grid, x fastest (default " LB_GPU_STENCIL ", the constant builds' shape, on a "
        "GPU machine; " LB_CPU_STENCIL " on the CPU)"},
-      {"stencil-runs", 0, TSR_OPT_INT, &B.stencil_runs, "N",
+      {"stencil-runs", 0, TSR_OPT_INT, &B->stencil_runs, "N",
        "timed runs of --iterations sweeps per stencil build (default 3)"},
   };
   const int nopts = (int)(sizeof opts / sizeof opts[0]);
-  TSR_CALL(tsr_cli_parse(&B.cli, argc, argv, opts, nopts, comm, NULL, 0, NULL));
-  if (B.cli.exit_now) return TSR_SUCCESS;
-  const int nv = build_table();
+  TSR_CALL(tsr_cli_parse(&B->cli, argc, argv, opts, nopts, comm, NULL, 0, NULL));
+  if (B->cli.exit_now) return *done = 1, TSR_SUCCESS;
   int rank;
   MPI_Comm_rank(comm, &rank);
-  if (B.cli.list_variants) {
+  if (B->cli.list_variants) {
     if (rank == 0) tsr_variant_list(table, nv, stdout);
-    return TSR_SUCCESS;
+    return *done = 1, TSR_SUCCESS;
   }
-  const int gpu = strcmp(B.cli.device, "cuda") == 0 ||
-                  (strcmp(B.cli.device, "auto") == 0 && tsr_device_cuda_count() > 0);
+  const int gpu = strcmp(B->cli.device, "cuda") == 0 ||
+                  (strcmp(B->cli.device, "auto") == 0 && tsr_device_cuda_count() > 0);
   if (!sizes) sizes = gpu ? LB_GPU_SIZES : LB_CPU_SIZES;
   if (!stencil) stencil = gpu ? LB_GPU_STENCIL : LB_CPU_STENCIL;
-  TSR_CALL(parse_sizes(sizes, &B));
-  TSR_CALL(tsr_parse_size3(stencil, B.stencil));
-  TSR_CHECK(B.tile >= 1 && B.tile <= TSR_LAYOUT_MAX_TILE && (B.tile & (B.tile - 1)) == 0,
-            TSR_ERR_ARG, "option --tile: %d, expected a power of two in 1..%d", B.tile,
+  *sizesp = sizes, *stencilp = stencil;
+  TSR_CALL(parse_sizes(sizes, B));
+  TSR_CALL(tsr_parse_size3(stencil, B->stencil));
+  TSR_CHECK(B->tile >= 1 && B->tile <= TSR_LAYOUT_MAX_TILE && (B->tile & (B->tile - 1)) == 0,
+            TSR_ERR_ARG, "option --tile: %d, expected a power of two in 1..%d", B->tile,
             TSR_LAYOUT_MAX_TILE);
-  TSR_CHECK(B.align >= 1 && B.align <= 4096, TSR_ERR_ARG, "option --align: %lld, expected 1..4096",
-            (long long)B.align);
-  TSR_CHECK(B.cpu_runs >= 1 && B.stencil_runs >= 1 && B.verify_rows >= 1 && B.max_seconds > 0,
+  TSR_CHECK(B->align >= 1 && B->align <= 4096, TSR_ERR_ARG, "option --align: %lld, expected 1..4096",
+            (long long)B->align);
+  TSR_CHECK(B->cpu_runs >= 1 && B->stencil_runs >= 1 && B->verify_rows >= 1 && B->max_seconds > 0,
             TSR_ERR_ARG, "options --cpu-runs, --stencil-runs, --verify-rows and --max-seconds "
             "must be positive");
-  TSR_CHECK(B.stencil[0] >= 3 && B.stencil[1] >= 3 && B.stencil[2] >= 3, TSR_ERR_ARG,
+  TSR_CHECK(B->stencil[0] >= 3 && B->stencil[1] >= 3 && B->stencil[2] >= 3, TSR_ERR_ARG,
             "option --stencil-size: every extent must be >= 3");
+  return TSR_SUCCESS;
+}
+
+static int bench(int argc, char **argv) {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  lb_t B;
+  memset(&B, 0, sizeof B);
+  const int nv = build_table();
+  const char *sizes = NULL, *stencil = NULL;
+  int done = 0;
+  TSR_CALL(lb_options(&B, argc, argv, nv, &sizes, &stencil, &done)); /* options */
+  if (done) return TSR_SUCCESS;
   B.table = table;
-  TSR_CALL(tsr_run_select(&B.cli, table, nv, "cpu/*", "cuda/*", &B.sel));
+  TSR_CALL(tsr_run_select(&B.cli, table, nv, "cpu/*", "cuda/*", &B.sel)); /* variants */
   int *sel = B.sel.index, nsel = B.sel.n;
   int rc = tsr_report_create(&B.rep);
   if (!rc && !B.cli.quiet)
     printf("tsr-layoutbench: %d variants; sizes %s; stencil %s; tile %d; %d warm-up + up to %d "
            "timed runs (CPU matmul %d), %g s per variant at most\n",
            nsel, sizes, stencil, B.tile, B.cli.warmup, B.cli.runs, B.cpu_runs, B.max_seconds);
-  if (!rc) rc = lb_matmul_run(&B, table, sel, nsel);
-  if (!rc) rc = lb_stencil_run(&B, table, sel, nsel);
-  if (!rc) rc = tsr_report_finish(B.rep, &B.cli, comm);
+  if (!rc) rc = lb_matmul_run(&B, table, sel, nsel);  /* run, verify: the matmuls, */
+  if (!rc) rc = lb_stencil_run(&B, table, sel, nsel); /* the stencil builds */
+  if (!rc) rc = tsr_report_finish(B.rep, &B.cli, comm); /* report */
   tsr_report_destroy(&B.rep);
   tsr_selection_free(&B.sel);
   return rc;

@@ -22,6 +22,35 @@ typedef struct {
   const char *halo;
 } st_opts_t;
 
+/* The option lists, split and checked (shapes[t].jpt is jv[0]). */
+typedef struct {
+  int nt, no, nc, nh, nfl, npr, nj;
+  int jv[8];
+  stencil_launch_t shapes[16];
+  int ord[3], cmp[2], chs[2], plc[3], prc[2];
+} st_lists_t;
+
+/* One tsr-stencil run: its options, lists, variants, report, and the last
+ * result (-o). */
+typedef struct {
+  MPI_Comm comm;
+  int rank, nranks;
+  tsr_cli_t cli;
+  st_opts_t o;
+  int kind;
+  st_lists_t L;
+  tsr_selection_t sel;
+  int64_t gsize[3];
+  tsr_report_t *rep;
+  void *last;
+  char lastname[160], lastdev[64];
+} st_app_t;
+
+static const char *const st_order_names[3] = {"rowmajor", "zcurve", "random"};
+static const char *const st_yn_names[2] = {"no", "yes"};
+static const char *const st_field_names[3] = {"soa", "aos", "aosoa"};
+static const char *const st_prec_names[2] = {"double", "float"};
+
 /* Split a comma list into at most max items (buf is modified). */
 static int st_split(char *buf, const char **items, int max) {
   int n = 0;
@@ -38,7 +67,6 @@ static int st_pick(const char *opt, const char *val, const char *const *names, i
 
 /* The configuration beyond the variant name (docs/STENCIL.md). */
 static void st_config(const stencil_state_t *S, const stencil_run_t *r, char *buf, size_t n) {
-  static const char *const on[3] = {"rowmajor", "zcurve", "random"}, *const fn[3] = {"soa", "aos", "aosoa"};
   const tsr_variant_t *v = &stencil_variants[r->id];
   const int strat = stencil_variant_strategy(r->id);
   size_t k = 0;
@@ -52,12 +80,12 @@ static void st_config(const stencil_state_t *S, const stencil_run_t *r, char *bu
       ST_CFG(" kpt=%d", r->shape.kpt); /* the strategies that march up --kpt levels */
   }
   if (stencil_variant_grid(r->id) == STENCIL_GRID_UNSTR) {
-    ST_CFG("%sorder=%s", k ? " " : "", on[r->u.order]);
+    ST_CFG("%sorder=%s", k ? " " : "", st_order_names[r->u.order]);
     if (r->u.order == STENCIL_ORDER_ZCURVE) ST_CFG("(w=%d)", r->u.zw);
     ST_CFG(" compress=%s", r->u.comp ? "yes" : "no");
     if (S->kind != STENCIL_FASTWAVES) ST_CFG(" chase=%s", r->u.depth == 2 ? "no" : "yes");
   }
-  if (S->kind == STENCIL_FASTWAVES) ST_CFG("%sfields=%s", k ? " " : "", fn[S->placement]);
+  if (S->kind == STENCIL_FASTWAVES) ST_CFG("%sfields=%s", k ? " " : "", st_field_names[S->placement]);
 #undef ST_CFG
 }
 
@@ -104,65 +132,71 @@ static int st_emit(const stencil_state_t *S, const tsr_cli_t *cli, const stencil
   return tsr_report_add(rep, &row);
 }
 
-static int st_main(int argc, char **argv) {
-  MPI_Comm comm = MPI_COMM_WORLD;
-  int rank, nranks;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &nranks);
-  tsr_cli_t cli;
-  tsr_cli_init(&cli, "tsr-stencil",
+
+/* The options (lib's cli) and the stencil; *done when --help, --version or
+ * --list-variants answered. */
+static int st_options(st_app_t *A, int argc, char **argv, int *done) {
+  MPI_Comm comm = A->comm;
+  tsr_cli_t *cli = &A->cli;
+  st_opts_t *o = &A->o;
+  tsr_cli_init(cli, "tsr-stencil",
                "laplap, hdiff and fastwaves on regular and X-Y-unstructured grids.");
-  cli.args = "laplap|hdiff|fastwaves";
-  st_opts_t o = {"128x1x8", "zcurve", "no", "yes", "soa", "double", "8", 4, 8, STENCIL_FW_FLAT_LIMIT, 1,
-                 {64, 64, 16}, "staged"};
+  cli->args = "laplap|hdiff|fastwaves";
+  *o = (st_opts_t){"128x1x8", "zcurve", "no", "yes", "soa", "double", "8", 4, 8, STENCIL_FW_FLAT_LIMIT, 1,
+                   {64, 64, 16}, "staged"};
   const tsr_opt_t opts[] = {
-      {"size", 0, TSR_OPT_SIZE3, o.size, "XxYxZ", "domain, halo included (default 64x64x16)"},
-      {"seed", 0, TSR_OPT_LONG, &o.seed, "S", "random inputs (default 1)"},
-      {"precision", 0, TSR_OPT_STRING, &o.precision, "LIST", "double,float (default double)"},
-      {"threads", 0, TSR_OPT_STRING, &o.threads, "LIST", "CUDA blocks BXxBYxBZ,... (default 128x1x8)"},
-      {"kpt", 0, TSR_OPT_INT, &o.kpt, "K", "levels per thread of the sliced z-loops, tile-kloop, patch-kloop (default 8)"},
-      {"jpt", 0, TSR_OPT_STRING, &o.jpt, "LIST", "rows per thread of the jwindow variants: 2,4,8,16 (default 8)"},
-      {"order", 0, TSR_OPT_STRING, &o.order, "LIST", "unstr storage: rowmajor,zcurve,random (default zcurve)"},
-      {"zcurve-width", 0, TSR_OPT_INT, &o.zw, "W", "z-curve: low x bits kept linear (default 4)"},
-      {"compress", 0, TSR_OPT_STRING, &o.compress, "LIST", "unstr tables compressed: no,yes (default no)"},
-      {"chase", 0, TSR_OPT_STRING, &o.chase, "LIST", "depth-2 points through depth 1: yes,no (default yes)"},
-      {"fields", 0, TSR_OPT_STRING, &o.fields, "LIST", "fastwaves placement: soa,aos,aosoa (default soa)"},
-      {"flat-limit", 0, TSR_OPT_INT, &o.flat, "K", "fastwaves: flat levels below K (default 0)"},
-      {"halo", 0, TSR_OPT_STRING, &o.halo, "MODE", "CUDA halo exchange between ranks: staged (pinned host buffers) or ipc (device to device, CUDA IPC; ranks on one node) (default staged)"},
+      {"size", 0, TSR_OPT_SIZE3, o->size, "XxYxZ", "domain, halo included (default 64x64x16)"},
+      {"seed", 0, TSR_OPT_LONG, &o->seed, "S", "random inputs (default 1)"},
+      {"precision", 0, TSR_OPT_STRING, &o->precision, "LIST", "double,float (default double)"},
+      {"threads", 0, TSR_OPT_STRING, &o->threads, "LIST", "CUDA blocks BXxBYxBZ,... (default 128x1x8)"},
+      {"kpt", 0, TSR_OPT_INT, &o->kpt, "K", "levels per thread of the sliced z-loops, tile-kloop, patch-kloop (default 8)"},
+      {"jpt", 0, TSR_OPT_STRING, &o->jpt, "LIST", "rows per thread of the jwindow variants: 2,4,8,16 (default 8)"},
+      {"order", 0, TSR_OPT_STRING, &o->order, "LIST", "unstr storage: rowmajor,zcurve,random (default zcurve)"},
+      {"zcurve-width", 0, TSR_OPT_INT, &o->zw, "W", "z-curve: low x bits kept linear (default 4)"},
+      {"compress", 0, TSR_OPT_STRING, &o->compress, "LIST", "unstr tables compressed: no,yes (default no)"},
+      {"chase", 0, TSR_OPT_STRING, &o->chase, "LIST", "depth-2 points through depth 1: yes,no (default yes)"},
+      {"fields", 0, TSR_OPT_STRING, &o->fields, "LIST", "fastwaves placement: soa,aos,aosoa (default soa)"},
+      {"flat-limit", 0, TSR_OPT_INT, &o->flat, "K", "fastwaves: flat levels below K (default 0)"},
+      {"halo", 0, TSR_OPT_STRING, &o->halo, "MODE", "CUDA halo exchange between ranks: staged (pinned host buffers) or ipc (device to device, CUDA IPC; ranks on one node) (default staged)"},
   };
   const int nopts = (int)(sizeof opts / sizeof opts[0]);
   const char *pos[2];
   int npos = 0;
-  cli.iterations = 1;
-  TSR_CALL(tsr_error_agree(comm, tsr_cli_parse(&cli, argc, argv, opts, nopts, comm, pos, 2, &npos)));
-  if (cli.exit_now) return TSR_SUCCESS;
-  if (cli.list_variants) {
-    if (rank == 0) tsr_variant_list(stencil_variants, STENCIL_NVARIANTS, stdout);
-    return TSR_SUCCESS;
+  cli->iterations = 1;
+  TSR_CALL(tsr_error_agree(comm, tsr_cli_parse(cli, argc, argv, opts, nopts, comm, pos, 2, &npos)));
+  if (cli->exit_now) return *done = 1, TSR_SUCCESS;
+  if (cli->list_variants) {
+    if (A->rank == 0) tsr_variant_list(stencil_variants, STENCIL_NVARIANTS, stdout);
+    return *done = 1, TSR_SUCCESS;
   }
   TSR_CHECK(npos == 1, TSR_ERR_ARG, "expected the stencil as the first argument: laplap, hdiff or fastwaves");
-  const int kind = stencil_from_name(pos[0]);
+  const int kind = A->kind = stencil_from_name(pos[0]);
   TSR_CHECK(kind >= 0, TSR_ERR_ARG, "unknown stencil '%s': expected laplap, hdiff or fastwaves", pos[0]);
-  TSR_CHECK(cli.iterations >= 1 && cli.runs >= 1 && cli.warmup >= 0, TSR_ERR_ARG,
+  TSR_CHECK(cli->iterations >= 1 && cli->runs >= 1 && cli->warmup >= 0, TSR_ERR_ARG,
             "--iterations and --runs must be >= 1, --warmup >= 0");
-  TSR_CHECK(o.zw >= 0 && o.zw <= TSR_ZORDER_MAX_W, TSR_ERR_ARG, "--zcurve-width: expected 0..%d, got %d",
-            TSR_ZORDER_MAX_W, o.zw);
-  TSR_CHECK(o.flat >= 0, TSR_ERR_ARG, "--flat-limit must be >= 0");
-  TSR_CHECK(!strcmp(o.halo, "staged") || !strcmp(o.halo, "ipc"), TSR_ERR_ARG,
-            "--halo: expected staged or ipc, got '%s'", o.halo);
+  TSR_CHECK(o->zw >= 0 && o->zw <= TSR_ZORDER_MAX_W, TSR_ERR_ARG, "--zcurve-width: expected 0..%d, got %d",
+            TSR_ZORDER_MAX_W, o->zw);
+  TSR_CHECK(o->flat >= 0, TSR_ERR_ARG, "--flat-limit must be >= 0");
+  TSR_CHECK(!strcmp(o->halo, "staged") || !strcmp(o->halo, "ipc"), TSR_ERR_ARG,
+            "--halo: expected staged or ipc, got '%s'", o->halo);
+  return TSR_SUCCESS;
+}
 
-  /* lists */
+/* The list options (--threads, --order, ...) split and checked. */
+static int st_lists(const st_opts_t *op, int kind, st_lists_t *L) {
+  const st_opts_t o = *op;
   char bt[512], bo[64], bc[32], bh[32], bf[64], bp[32], bj[64];
   const char *threads[16], *orders[3], *comps[2], *chases[2], *fields[3], *precs[2], *jpts[8];
   snprintf(bt, sizeof bt, "%s", o.threads), snprintf(bo, sizeof bo, "%s", o.order);
   snprintf(bc, sizeof bc, "%s", o.compress), snprintf(bh, sizeof bh, "%s", o.chase);
   snprintf(bf, sizeof bf, "%s", o.fields), snprintf(bp, sizeof bp, "%s", o.precision);
   snprintf(bj, sizeof bj, "%s", o.jpt);
-  const int nt = st_split(bt, threads, 16), no = st_split(bo, orders, 3), nc = st_split(bc, comps, 2);
-  const int nh = st_split(bh, chases, 2), nfl = st_split(bf, fields, 3), npr = st_split(bp, precs, 2);
-  const int nj = st_split(bj, jpts, 8);
+  const int nt = L->nt = st_split(bt, threads, 16), no = L->no = st_split(bo, orders, 3);
+  const int nc = L->nc = st_split(bc, comps, 2), nh = L->nh = st_split(bh, chases, 2);
+  const int nfl = L->nfl = st_split(bf, fields, 3), npr = L->npr = st_split(bp, precs, 2);
+  const int nj = L->nj = st_split(bj, jpts, 8);
   TSR_CHECK(nt && no && nc && nh && nfl && npr && nj, TSR_ERR_ARG, "an empty list option");
-  int jv[8];
+  int *jv = L->jv;
   for (int k = 0; k < nj; k++) {
     char *end;
     const long v = strtol(jpts[k], &end, 10);
@@ -170,124 +204,168 @@ static int st_main(int argc, char **argv) {
               "--jpt: '%s' is not one of 2, 4, 8, 16", jpts[k]);
     jv[k] = (int)v;
   }
-  stencil_launch_t shapes[16];
+  stencil_launch_t *shapes = L->shapes;
   for (int k = 0; k < nt; k++) {
     int64_t s3[3];
     TSR_CALL(tsr_parse_size3(threads[k], s3));
     TSR_CHECK(s3[0] <= 1024 && s3[1] <= 1024 && s3[2] <= 1024, TSR_ERR_ARG, "--threads %s: too large", threads[k]);
     shapes[k] = (stencil_launch_t){(int)s3[0], (int)s3[1], (int)s3[2], o.kpt, jv[0]};
   }
-  static const char *const on[3] = {"rowmajor", "zcurve", "random"}, *const yn[2] = {"no", "yes"};
-  static const char *const fn[3] = {"soa", "aos", "aosoa"}, *const pn[2] = {"double", "float"};
-  int ord[3], cmp[2], chs[2], plc[3], prc[2];
-  for (int k = 0; k < no; k++) TSR_CALL(st_pick("order", orders[k], on, 3, &ord[k]));
-  for (int k = 0; k < nc; k++) TSR_CALL(st_pick("compress", comps[k], yn, 2, &cmp[k]));
-  for (int k = 0; k < nh; k++) TSR_CALL(st_pick("chase", chases[k], yn, 2, &chs[k]));
-  for (int k = 0; k < nfl; k++) TSR_CALL(st_pick("fields", fields[k], fn, 3, &plc[k]));
-  for (int k = 0; k < npr; k++) TSR_CALL(st_pick("precision", precs[k], pn, 2, &prc[k]));
-  TSR_CHECK(kind == STENCIL_FASTWAVES || (nfl == 1 && plc[0] == TSR_SOA), TSR_ERR_ARG,
+  for (int k = 0; k < no; k++) TSR_CALL(st_pick("order", orders[k], st_order_names, 3, &L->ord[k]));
+  for (int k = 0; k < nc; k++) TSR_CALL(st_pick("compress", comps[k], st_yn_names, 2, &L->cmp[k]));
+  for (int k = 0; k < nh; k++) TSR_CALL(st_pick("chase", chases[k], st_yn_names, 2, &L->chs[k]));
+  for (int k = 0; k < nfl; k++) TSR_CALL(st_pick("fields", fields[k], st_field_names, 3, &L->plc[k]));
+  for (int k = 0; k < npr; k++) TSR_CALL(st_pick("precision", precs[k], st_prec_names, 2, &L->prc[k]));
+  TSR_CHECK(kind == STENCIL_FASTWAVES || (nfl == 1 && L->plc[0] == TSR_SOA), TSR_ERR_ARG,
             "--fields aos/aosoa: only fastwaves has several fields");
+  return TSR_SUCCESS;
+}
 
-  /* variants */
-  tsr_selection_t sel;
-  TSR_CALL(tsr_selection_pick(&cli, stencil_variants, STENCIL_NVARIANTS, "cpu/*", "cuda/*", &sel));
-  const int nsel = sel.n;
-
+/* The variants (lib's selection), refused when a selected CUDA strategy
+ * can never take a --threads shape. */
+static int st_select(st_app_t *A) {
+  tsr_selection_t *sel = &A->sel;
+  TSR_CALL(tsr_selection_pick(&A->cli, stencil_variants, STENCIL_NVARIANTS, "cpu/*", "cuda/*", sel));
+  const int nsel = sel->n;
   for (int s = 0; s < nsel; s++) /* shapes a strategy can never take: an error, not a skip */
-    if (stencil_variants[sel.index[s]].device == TSR_DEV_CUDA)
-      for (int t = 0; t < nt; t++)
-        TSR_CALL(stencil_cuda_shape_valid(stencil_variant_strategy(sel.index[s]), shapes[t]));
-  TSR_CALL(tsr_selection_check(&sel, stencil_variants, &cli));
-  int64_t gsize[3] = {o.size[0], o.size[1], o.size[2]};
-  if (cli.input) TSR_CALL(stencil_io_size(comm, cli.input, gsize));
+    if (stencil_variants[sel->index[s]].device == TSR_DEV_CUDA)
+      for (int t = 0; t < A->L.nt; t++)
+        TSR_CALL(stencil_cuda_shape_valid(stencil_variant_strategy(sel->index[s]), A->L.shapes[t]));
+  TSR_CALL(tsr_selection_check(sel, stencil_variants, &A->cli));
+  return TSR_SUCCESS;
+}
 
-  tsr_report_t *rep;
-  TSR_CALL(tsr_report_create(&rep));
-  int rc = tsr_report_set_extra_columns(rep, "name,blocks_x,blocks_y,blocks_z,threads_x,threads_y,"
-                                             "threads_z,iterations,max_err");
-  void *last = NULL;
-  char lastname[160] = "", lastdev[64] = "";
-  for (int ip = 0; !rc && ip < npr; ip++)
-    for (int ifl = 0; !rc && ifl < nfl; ifl++) {
-      stencil_state_t S;
-      rc = stencil_state_init(&S, comm, kind, prc[ip], plc[ifl], gsize, (uint64_t)o.seed, cli.input, o.flat);
-      if (!rc && cli.verify) rc = stencil_state_reference(&S, cli.iterations);
-      if (!rc && rank == 0 && !cli.quiet)
-        printf("tsr-stencil %s: %lldx%lldx%lld (halo %d,%d,%d), %s, %s, %d iteration%s, %d rank%s\n",
-               stencil_name(kind), (long long)gsize[0], (long long)gsize[1], (long long)gsize[2],
-               S.P.halo[0], S.P.halo[1], S.P.halo[2], pn[prc[ip]], fn[plc[ifl]], cli.iterations,
-               cli.iterations == 1 ? "" : "s", nranks, nranks == 1 ? "" : "s");
-      double ceiling = 0;
-      tsr_file_t *of = NULL; /* -o: the last precision and placement, every variant's result */
-      char written[1024] = "";
-      int nwritten = 0;
-      if (!rc && cli.output && ip == npr - 1 && ifl == nfl - 1) rc = stencil_io_open(&S, cli.output, &of);
-      for (int s = 0; !rc && s < nsel; s++) {
-        const int id = sel.index[s];
-        const int unstr = stencil_variant_grid(id) == STENCIL_GRID_UNSTR;
-        const int cuda = stencil_variants[id].device == TSR_DEV_CUDA;
-        const int nu = unstr ? no * nc * (kind == STENCIL_FASTWAVES ? 1 : nh) : 1;
-        const int njv = cuda && stencil_cuda_uses_jpt(stencil_variant_strategy(id)) ? nj : 1;
-        const char *why = tsr_variant_unavailable(&stencil_variants[id]); /* one row says so */
-        for (int u = 0; !rc && u < (why ? 1 : nu); u++)
-          for (int t = 0; !rc && t < (why ? 1 : (cuda ? nt : 1) * njv); t++) {
-            stencil_run_t r;
-            memset(&r, 0, sizeof r);
-            r.id = id;
-            r.u.order = ord[u % no];
-            r.u.zw = o.zw;
-            r.u.comp = cmp[(u / no) % nc];
-            r.u.depth = kind == STENCIL_FASTWAVES ? 1 : (chs[(u / no / nc) % nh] ? 1 : 2);
-            r.shape = shapes[t / njv];
-            r.shape.jpt = jv[t % njv];
-            r.iterations = cli.iterations, r.runs = cli.runs, r.warmup = cli.warmup;
-            r.quiet = cli.quiet;
-            r.halo_ipc = !strcmp(o.halo, "ipc");
-            r.verify = cli.verify && id != STENCIL_V_CPU_REF;
-            if (why) r.skipped = 1, snprintf(r.note, sizeof r.note, "%s", why);
-            else rc = stencil_run_variant(&S, &r);
-            if (!rc && !r.skipped) {
-              tsr_device_t dev;
-              ceiling = 0;
-              if (!tsr_device_select(comm, stencil_variants[id].device, &dev)) {
-                if (tsr_bandwidth_ceiling(&dev, &ceiling)) ceiling = 0;
-              }
-              tsr_error_clear();
-            }
-            if (!rc) rc = st_emit(&S, &cli, &r, sel.required[s], rep, r.skipped ? 0 : ceiling);
-            if (!rc && r.result) {
-              free(last);
-              last = r.result;
-              snprintf(lastname, sizeof lastname, "%s", stencil_variants[id].name);
-              snprintf(lastdev, sizeof lastdev, "%s", r.device);
-              r.result = NULL;
-              if (of) { /* /variants/vK: this run's result, with its names */
-                char grp[32];
-                snprintf(grp, sizeof grp, "/variants/v%d", nwritten++);
-                rc = stencil_io_put(&S, of, grp, last, stencil_variants[id].name, lastname, lastdev);
-                const size_t k = strlen(written);
-                snprintf(written + k, sizeof written - k, "%s%s", k ? ", " : "", lastname);
-              }
-            }
-            free(r.result);
-          }
+/* Keep r's result as the last one; -o: write it as /variants/vK of of, its
+ * name appended to written. */
+static int st_keep(st_app_t *A, stencil_state_t *S, stencil_run_t *r, tsr_file_t *of,
+                   int *nwritten, char *written, size_t nw) {
+  const int id = r->id;
+  int rc = 0;
+  free(A->last);
+  A->last = r->result;
+  snprintf(A->lastname, sizeof A->lastname, "%s", stencil_variants[id].name);
+  snprintf(A->lastdev, sizeof A->lastdev, "%s", r->device);
+  r->result = NULL;
+  if (of) { /* /variants/vK: this run's result, with its names */
+    char grp[32];
+    snprintf(grp, sizeof grp, "/variants/v%d", (*nwritten)++);
+    rc = stencil_io_put(S, of, grp, A->last, stencil_variants[id].name, A->lastname, A->lastdev);
+    const size_t k = strlen(written);
+    snprintf(written + k, nw - k, "%s%s", k ? ", " : "", A->lastname);
+  }
+  return rc;
+}
+
+/* Selected variant s on state S, once per configuration (order, compress,
+ * chase; thread shape, jpt): run, verified, its row, its result kept. */
+static int st_variant(st_app_t *A, stencil_state_t *S, int s, tsr_file_t *of, int *nwritten,
+                      char *written, size_t nw) {
+  const tsr_cli_t *cli = &A->cli;
+  const st_lists_t *L = &A->L;
+  const int kind = A->kind, no = L->no, nc = L->nc, nh = L->nh, nt = L->nt, nj = L->nj;
+  const int id = A->sel.index[s];
+  const int unstr = stencil_variant_grid(id) == STENCIL_GRID_UNSTR;
+  const int cuda = stencil_variants[id].device == TSR_DEV_CUDA;
+  const int nu = unstr ? no * nc * (kind == STENCIL_FASTWAVES ? 1 : nh) : 1;
+  const int njv = cuda && stencil_cuda_uses_jpt(stencil_variant_strategy(id)) ? nj : 1;
+  const char *why = tsr_variant_unavailable(&stencil_variants[id]); /* one row says so */
+  double ceiling = 0;
+  int rc = 0;
+  for (int u = 0; !rc && u < (why ? 1 : nu); u++)
+    for (int t = 0; !rc && t < (why ? 1 : (cuda ? nt : 1) * njv); t++) {
+      stencil_run_t r;
+      memset(&r, 0, sizeof r);
+      r.id = id;
+      r.u.order = L->ord[u % no];
+      r.u.zw = A->o.zw;
+      r.u.comp = L->cmp[(u / no) % nc];
+      r.u.depth = kind == STENCIL_FASTWAVES ? 1 : (L->chs[(u / no / nc) % nh] ? 1 : 2);
+      r.shape = L->shapes[t / njv];
+      r.shape.jpt = L->jv[t % njv];
+      r.iterations = cli->iterations, r.runs = cli->runs, r.warmup = cli->warmup;
+      r.quiet = cli->quiet;
+      r.halo_ipc = !strcmp(A->o.halo, "ipc");
+      r.verify = cli->verify && id != STENCIL_V_CPU_REF;
+      if (why) r.skipped = 1, snprintf(r.note, sizeof r.note, "%s", why);
+      else rc = stencil_run_variant(S, &r);
+      if (!rc && !r.skipped) {
+        tsr_device_t dev;
+        ceiling = 0;
+        if (!tsr_device_select(A->comm, stencil_variants[id].device, &dev)) {
+          if (tsr_bandwidth_ceiling(&dev, &ceiling)) ceiling = 0;
+        }
+        tsr_error_clear();
       }
-      if (of) { /* /fields: the last result; with nothing to write the file is dropped and the
-                   report below says why nothing ran */
-        const int empty = !rc && nwritten == 0;
-        if (!rc && !empty) rc = stencil_io_put(&S, of, NULL, last, NULL, NULL, NULL);
-        rc = tsr_error_agree(comm, rc);
-        const int rcc = stencil_io_close(&S, &of, written, cli.command_line, lastdev,
-                                         rc ? rc : empty ? TSR_ERR_UNSUPPORTED : TSR_SUCCESS);
-        if (!empty) rc = tsr_error_agree(comm, rcc);
-      }
-      stencil_state_free(&S);
+      if (!rc) rc = st_emit(S, cli, &r, A->sel.required[s], A->rep, r.skipped ? 0 : ceiling);
+      if (!rc && r.result) rc = st_keep(A, S, &r, of, nwritten, written, nw);
+      free(r.result);
     }
-  free(last);
-  if (!rc && rank == 0 && !cli.quiet) printf("\n");
-  if (!rc) rc = tsr_report_finish(rep, &cli, comm);
-  tsr_report_destroy(&rep);
-  tsr_selection_free(&sel);
+  return rc;
+}
+
+/* One precision and field placement: the state and reference, the header
+ * line, every selected variant; -o (the last precision and placement):
+ * every variant's result and, as /fields, the last one. */
+static int st_state(st_app_t *A, int ip, int ifl) {
+  const tsr_cli_t *cli = &A->cli;
+  const st_lists_t *L = &A->L;
+  const int nranks = A->nranks, kind = A->kind;
+  const int64_t *gsize = A->gsize;
+  MPI_Comm comm = A->comm;
+  stencil_state_t S;
+  int rc = stencil_state_init(&S, comm, kind, L->prc[ip], L->plc[ifl], A->gsize, (uint64_t)A->o.seed,
+                              cli->input, A->o.flat);
+  if (!rc && cli->verify) rc = stencil_state_reference(&S, cli->iterations);
+  if (!rc && A->rank == 0 && !cli->quiet)
+    printf("tsr-stencil %s: %lldx%lldx%lld (halo %d,%d,%d), %s, %s, %d iteration%s, %d rank%s\n",
+           stencil_name(kind), (long long)gsize[0], (long long)gsize[1], (long long)gsize[2],
+           S.P.halo[0], S.P.halo[1], S.P.halo[2], st_prec_names[L->prc[ip]],
+           st_field_names[L->plc[ifl]], cli->iterations, cli->iterations == 1 ? "" : "s", nranks,
+           nranks == 1 ? "" : "s");
+  tsr_file_t *of = NULL; /* -o: the last precision and placement, every variant's result */
+  char written[1024] = "";
+  int nwritten = 0;
+  if (!rc && cli->output && ip == L->npr - 1 && ifl == L->nfl - 1)
+    rc = stencil_io_open(&S, cli->output, &of);
+  for (int s = 0; !rc && s < A->sel.n; s++)
+    rc = st_variant(A, &S, s, of, &nwritten, written, sizeof written);
+  if (of) { /* /fields: the last result; with nothing to write the file is dropped and the
+               report says why nothing ran */
+    const int empty = !rc && nwritten == 0;
+    if (!rc && !empty) rc = stencil_io_put(&S, of, NULL, A->last, NULL, NULL, NULL);
+    rc = tsr_error_agree(comm, rc);
+    const int rcc = stencil_io_close(&S, &of, written, cli->command_line, A->lastdev,
+                                     rc ? rc : empty ? TSR_ERR_UNSUPPORTED : TSR_SUCCESS);
+    if (!empty) rc = tsr_error_agree(comm, rcc);
+  }
+  stencil_state_free(&S);
+  return rc;
+}
+
+static int st_main(int argc, char **argv) {
+  st_app_t A;
+  memset(&A, 0, sizeof A);
+  A.comm = MPI_COMM_WORLD;
+  MPI_Comm_rank(A.comm, &A.rank);
+  MPI_Comm_size(A.comm, &A.nranks);
+  int done = 0;
+  TSR_CALL(st_options(&A, argc, argv, &done)); /* options */
+  if (done) return TSR_SUCCESS;
+  TSR_CALL(st_lists(&A.o, A.kind, &A.L));
+  TSR_CALL(st_select(&A)); /* variants */
+  memcpy(A.gsize, A.o.size, sizeof A.gsize); /* the problem's size */
+  if (A.cli.input) TSR_CALL(stencil_io_size(A.comm, A.cli.input, A.gsize));
+
+  TSR_CALL(tsr_report_create(&A.rep));
+  int rc = tsr_report_set_extra_columns(A.rep, "name,blocks_x,blocks_y,blocks_z,threads_x,threads_y,"
+                                               "threads_z,iterations,max_err");
+  for (int ip = 0; !rc && ip < A.L.npr; ip++) /* run, verify, write: per precision and placement */
+    for (int ifl = 0; !rc && ifl < A.L.nfl; ifl++) rc = st_state(&A, ip, ifl);
+  free(A.last);
+  if (!rc && A.rank == 0 && !A.cli.quiet) printf("\n");
+  if (!rc) rc = tsr_report_finish(A.rep, &A.cli, A.comm); /* report */
+  tsr_report_destroy(&A.rep);
+  tsr_selection_free(&A.sel);
   TSR_CALL(rc);
   return TSR_SUCCESS;
 }

@@ -1,0 +1,59 @@
+/* apps/airfoil/airfoil_app.h: the state of one tsr-airfoil run, shared by
+ * airfoil.c (options, mesh, reference, output) and airfoil_run.c (the
+ * variants' runs, checks and profiles). */
+#ifndef AIRFOIL_APP_H
+#define AIRFOIL_APP_H
+
+#include <stdio.h>
+
+#include "tessera.h"
+#include "kernels/airfoil/airfoil_mesh.h"
+
+enum {
+#define X(id, name, dev, incr, layout, help) id,
+#include "kernels/airfoil/variants.def"
+#undef X
+  AIRFOIL_NVARIANTS
+};
+extern const tsr_variant_t af_variants[AIRFOIL_NVARIANTS];
+
+typedef struct {
+  /* options */
+  tsr_cli_t cli;
+  int64_t size[3];
+  const char *precision, *reorder, *partitioner, *halo;
+  int block, exact, nofuse, profile;
+  const char *profile_csv;
+  double imbalance, eps;
+  /* MPI and what the options decide */
+  int nranks, rank, say;
+  airfoil_setup_t setup;
+  airfoil_prec_t prec;
+  tsr_selection_t sel;
+  /* the mesh: the whole (read or generated) and this rank's part */
+  tsr_mesh_t *mesh;
+  char source[512];
+  airfoil_local_t loc;
+  airfoil_problem_t p;
+  int64_t gcount[4];     /* cells, edges, bedges, nodes of the whole mesh */
+  int standard;          /* OP2's standard mesh */
+  int niter;
+  size_t real;           /* bytes of a real */
+  double *ref;           /* [niter] the CPU reference's rms history, or NULL */
+  double *rms;           /* [niter] the current run's rms history */
+  double *qout;          /* [4 * p.ncell + 1] -o: the first variant's final q */
+  int have_q;
+  char qvariant[96];
+  tsr_report_t *rep;
+  /* --profile */
+  airfoil_counts_t counts;
+  FILE *pcsv;            /* rank 0: the CSV, written to pcsv_tmp */
+  char pcsv_tmp[1100];
+  double *prms;          /* [niter + 1] the profiled run's rms history */
+} af_app_t;
+
+/* airfoil_run.c: every selected variant through the harness, checked and
+ * (--profile) profiled; one row each in A->rep. */
+int af_run_variants(af_app_t *A);
+
+#endif

@@ -178,6 +178,12 @@ static int af_variant(af_app_t *A, int s) {
   tsr_result_init(&row, "airfoil", v, NULL, A->sel.required[s]);
   snprintf(row.precision, sizeof row.precision, "%s", A->precision);
   row.size[0] = A->gcount[0], row.size[1] = A->gcount[1], row.size[2] = niter;
+  /* the configuration beyond the name: CUDA block, reordering, fusion */
+  if (v->device == TSR_DEV_CUDA)
+    snprintf(row.config, sizeof row.config, "block=%d reorder=%s%s", A->block, A->reorder,
+             A->nofuse ? " fuse=no" : "");
+  else
+    snprintf(row.config, sizeof row.config, "reorder=%s", A->reorder);
   const char *why = tsr_variant_unavailable(v);
   if (why) {
     tsr_result_notrun(&row, "%s", why);

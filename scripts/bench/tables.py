@@ -60,6 +60,12 @@ def dims(row):
                     (("nx", "domain_x"), ("ny", "domain_y"), ("nz", "domain_z")))
 
 
+def label(row):
+    """A row's --variant name with its configuration (block, layout...) as the programs print it."""
+    c = (row.get("config") or "").strip()
+    return "%s (%s)" % (row["variant"], c) if c else row["variant"]
+
+
 def pct(floor, t):
     return 100.0 * floor / t if floor and t else None
 
@@ -198,10 +204,10 @@ def ok(r):
 # --------------------------------------------------------------------------------------- copy
 def t_copy(rep):
     rows = rep.rows("copy-*.csv")
-    cols = ["size", "variant (block)", "median_us", "min_us", "gbs", "floor_us", "pct_floor",
+    cols = ["size", "variant (configuration)", "median_us", "min_us", "gbs", "floor_us", "pct_floor",
             "pct_memcpy_gbs", "verify"]
     t = Table("Copy through the layout offset functions, median of each variant's runs",
-              ["size", "variant (block)", "median µs", "GB/s", "floor µs", "% of floor",
+              ["size", "variant (configuration)", "median µs", "GB/s", "floor µs", "% of floor",
                "% of memcpy GB/s", "verify"], ["---", "---"] + ["---:"] * 5 + ["---"])
     memcpy = {}
     for r in rows:
@@ -214,9 +220,9 @@ def t_copy(rep):
         fl = floor_us(r)
         m = memcpy.get((r["nx"], r["ny"], r["nz"]))
         pm = 100.0 * gbs / m if m and gbs else None
-        out.append([size, r["variant"], fmt(med, 2), fmt(num(r["min_us"]), 2), fmt(gbs), fmt(fl, 2),
+        out.append([size, label(r), fmt(med, 2), fmt(num(r["min_us"]), 2), fmt(gbs), fmt(fl, 2),
                     fmt(pct(fl, med)), fmt(pm), r["verify"]])
-        t.add(size, r["variant"], fmt_us(med), fmt(gbs), fmt(fl), fmt(pct(fl, med)), fmt(pm),
+        t.add(size, label(r), fmt_us(med), fmt(gbs), fmt(fl), fmt(pct(fl, med)), fmt(pm),
               r["verify"])
     rep.data(cols, out)
     rep.tables.append(t)
@@ -438,8 +444,8 @@ def t_airfoil(rep):
         if fl:
             floor_s = fl * 1e-6 * 1000 / it
         s = med * 1e-6 * 1000 / it if med else None
-        blk = "256" if r["variant"].startswith("cuda/") else "-"
-        out.append(["Tessera", r["variant"], blk, it, fmt(s, 4), fmt(floor_s, 4),
+        blk = re.search(r"block=(\d+)", r.get("config", ""))
+        out.append(["Tessera", r["variant"], blk.group(1) if blk else "-", it, fmt(s, 4), fmt(floor_s, 4),
                     fmt(pct(fl, med)), r.get("figure", "").replace("rms=", ""), r["verify"]])
     op2 = []
     for p in sorted(glob.glob(os.path.join(rep.raw, "op2-*-b*.log"))):

@@ -24,8 +24,8 @@ python3 -c "import ast, sys; ast.parse(open(sys.argv[1]).read())" "$b/tables.py"
 
 # SMOKE runs of the simplest scripts, against this build's programs
 OUT=$t/o SMOKE=1 PEERDIR=$t/none bash "$b/copy.sh" "$build/apps" > "$t/out" 2>&1 &&
-  grep -q '^| [0-9]*x[0-9]*x[0-9]* | cpu/rowmajor | .* | PASS |$' "$t/o/copy.md" &&
-  grep -q '^size,variant (block),median_us,' "$t/o/copy.csv" && grep -q 'cpu/zcurve' "$t/o/copy.csv" &&
+  grep -q '^| [0-9]*x[0-9]*x[0-9]* | cpu/rowmajor[ (].* | PASS |$' "$t/o/copy.md" &&
+  grep -q '^size,variant (configuration),median_us,' "$t/o/copy.csv" && grep -q 'cpu/zcurve' "$t/o/copy.csv" &&
   grep -q '^    \[copy-512, exit 0, .*BINDIR/tsr-copybench ' "$t/o/copy.md" &&
   grep -q '^- copy-bandwidth ceiling: [0-9.]* GB/s' "$t/o/copy.md" &&
   ok "copy.sh SMOKE: table, CSV, ceiling and the command" || no "copy.sh SMOKE"
@@ -72,8 +72,8 @@ mkdir -p "$r"
 cp "$t/stencil-raw/info.txt" "$r/"
 : > "$r/notes.txt"
 cat > "$r/tsr-airfoil.csv" <<'EOF'
-app,variant,device,precision,nx,ny,nz,ranks,runs,median_us,min_us,max_us,mean_us,bytes,gbs,ceiling_gbs,pct_floor,figure,verify
-airfoil,cuda/gather4/aos,GPU,double,720000,1438600,1000,1,3,195000.0,194000,196000,195000,564640064000,2895.6,2990.0,96.8,rms=1.06011e-04,PASS
+app,variant,device,precision,nx,ny,nz,ranks,runs,median_us,min_us,max_us,mean_us,bytes,gbs,ceiling_gbs,pct_floor,figure,verify,config,note
+airfoil,cuda/gather4/aos,GPU,double,720000,1438600,1000,1,3,195000.0,194000,196000,195000,564640064000,2895.6,2990.0,96.8,rms=1.06011e-04,PASS,block=256 reorder=none,
 EOF
 cat > "$r/op2-atomic_soa-b512.log" <<'EOF'
  1000  1.06011e-04 

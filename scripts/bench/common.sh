@@ -73,9 +73,6 @@ bench_header() {
     fi
     echo "host: $(uname -srm), $(nproc 2>/dev/null) cores, OMP_NUM_THREADS=$OMP_NUM_THREADS"
     [ "$SMOKE" = 1 ] && echo "mode: SMOKE (tiny sizes on the CPU: the figures mean nothing)"
-    local c
-    c=$(git -C "$BENCH_DIR" rev-parse --short HEAD 2>/dev/null) &&
-      echo "scripts: commit $c$(git -C "$BENCH_DIR" diff --quiet HEAD -- . 2>/dev/null || echo ' (modified)')"
   } > "$RAW/info.txt"
 }
 

@@ -8,7 +8,7 @@
 # only the run-time builds run). Every row verified. Writes $OUT/layout.csv and $OUT/layout.md;
 # see common.sh. About 80 s.
 . "$(dirname "$0")/common.sh"
-bench_init layout 90 "$@"
+bench_init layout 220 "$@"
 LB=$(bench_tool tsr-layoutbench)
 SEL='RxR=R RxC=R CxR=R RCxR=R RxRC=R RCxRC=R RRxRC=R RRxRC=RR RRxR=R CxC=C'
 sel() { local s out=; for s in $SEL; do out=$out${out:+,}$1/matmul/$s; done; echo "$out"; }
@@ -29,7 +29,8 @@ else
   step transform 15 "$LB" -q --device cuda --size 1008,4032 \
     --variant 'cuda/transform/R-C,cuda/transform/C-R,cuda/transform/R-RC,cuda/transform/RC-R' \
     --runs 20 --csv "$RAW/transform.csv"
-  step stencil 40 "$LB" -q --device cpu --variant 'cpu/stencil/*' --iterations 1 --stencil-runs 3 \
-    --csv "$RAW/stencil.csv"
+  # the constant-extent builds are compiled for this grid (apps/layoutbench/layoutbench.h)
+  step stencil 150 "$LB" -q --device cpu --variant 'cpu/stencil/*' --stencil-size 32x32x1048576 \
+    --iterations 1 --stencil-runs 3 --csv "$RAW/stencil.csv"
 fi
 bench_table

@@ -7,3 +7,11 @@ kernels_lulesh_libtsr_lulesh_la_SOURCES = kernels/lulesh/lulesh.h kernels/lulesh
 kernels_lulesh_libtsr_lulesh_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 LULESH_LDADD = kernels/lulesh/libtsr_lulesh.la lib/libtessera.la -lm
 
+# The CUDA step (lulesh_cuda.cu): the same arithmetic without FMA contraction.
+CU_FILES += kernels/lulesh/lulesh_cuda.cu
+EXTRA_DIST += kernels/lulesh/lulesh_cuda.h
+if HAVE_CUDA
+kernels_lulesh_libtsr_lulesh_la_SOURCES += kernels/lulesh/lulesh_cuda.cu kernels/lulesh/lulesh_cuda.h
+LULESH_LDADD += $(CUDA_LIBS) -lstdc++
+endif
+kernels/lulesh/lulesh_cuda.lo: NVCCFLAGS += --fmad=false

@@ -1,0 +1,474 @@
+/* kernels/lulesh/lulesh_cuda.cu: LULESH's time step on one GPU, one thread
+ * per element or node, calling the arithmetic of lulesh.h (the CPU's), built
+ * with --fmad=false (kernels/lulesh/local.mk). See lulesh_cuda.h.
+ *
+ * Kernels: corner forces (stress and hourglass of an element, 8 x 3 each),
+ * the per-node gather of those corner forces through the node -> corner CSR
+ * (the CPU's order: stress sum, then each hourglass force added on), the
+ * node update, kinematics with the Q gradients, the monotonic Q limiter,
+ * the EOS of one region (with its repetitions; also sound speed and the
+ * volume update), and a two-pass minimum of the time constraints. The run-
+ * time checks (VolumeError, QStopError) record the lowest failing element in
+ * a status word read back with the dt constraints once per cycle. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tessera/cuda.h"
+#include "tessera/error.h"
+#include "kernels/lulesh/lulesh_cuda.h"
+
+namespace {
+
+__device__ inline void gather8(const int32_t *c, const double *a, const double *b,
+                               const double *cc, double x[8], double y[8], double z[8]) {
+  for (int i = 0; i < 8; i++) {
+    x[i] = a[c[i]];
+    y[i] = b[c[i]];
+    z[i] = cc[c[i]];
+  }
+}
+
+__device__ inline void flag(lulesh_cuda_status_t *st, int check, int32_t e) {
+  if (st->bad[check] > e) atomicMin(&st->bad[check], e);
+}
+
+__global__ void k_corner_forces(lulesh_cuda_t d, int hg) {
+  int32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= d.num_elem) return;
+  const int32_t *c = &d.nodelist[8 * (int64_t)e];
+  double x[8], y[8], z[8], b[3][8], f[3][8];
+  gather8(c, d.x, d.y, d.z, x, y, z);
+  double detj = lulesh_shape_derivs(x, y, z, b);
+  if (detj <= 0.0) flag(d.status, LULESH_CUDA_BAD_JACOBIAN, e);
+  lulesh_node_normals(x, y, z, b);
+  lulesh_stress_forces(b, -d.p[e] - d.q[e], f);
+  int64_t k = 8 * (int64_t)e;
+  for (int m = 0; m < 3; m++)
+    for (int i = 0; i < 8; i++) d.fs[m][k + i] = f[m][i];
+  if (d.v[e] <= 0.0) flag(d.status, LULESH_CUDA_BAD_V, e);
+  if (!hg) return;
+  double xd[8], yd[8], zd[8];
+  gather8(c, d.xd, d.yd, d.zd, xd, yd, zd);
+  lulesh_hourglass_forces(x, y, z, xd, yd, zd, d.volo[e] * d.v[e], d.ss[e], d.elem_mass[e],
+                          d.par.hgcoef, f);
+  for (int m = 0; m < 3; m++)
+    for (int i = 0; i < 8; i++) d.fh[m][k + i] = f[m][i];
+}
+
+__global__ void k_gather_forces(lulesh_cuda_t d, int hg) {
+  int32_t n = blockIdx.x * blockDim.x + threadIdx.x;
+  if (n >= d.num_node) return;
+  const int32_t c0 = d.node_elem_start[n], c1 = d.node_elem_start[n + 1];
+  double *out[3] = {d.fx, d.fy, d.fz};
+  for (int m = 0; m < 3; m++) {
+    double f = 0.0;
+    for (int32_t c = c0; c < c1; c++) f += d.fs[m][d.node_elem_corner[c]];
+    if (hg)
+      for (int32_t c = c0; c < c1; c++) f += d.fh[m][d.node_elem_corner[c]];
+    out[m][n] = f;
+  }
+}
+
+__global__ void k_update_nodes(lulesh_cuda_t d, double dt) {
+  int32_t n = blockIdx.x * blockDim.x + threadIdx.x;
+  if (n >= d.num_node) return;
+  double *pos[3] = {d.x, d.y, d.z}, *vel[3] = {d.xd, d.yd, d.zd};
+  const double *frc[3] = {d.fx, d.fy, d.fz};
+  const double mass = d.nodal_mass[n];
+  const int mask = d.symm_mask[n];
+  for (int m = 0; m < 3; m++) {
+    double a = frc[m][n] / mass;
+    if (mask & (1 << m)) a = 0.0;
+    double v = vel[m][n] + a * dt;
+    if (fabs(v) < d.par.u_cut) v = 0.0;
+    vel[m][n] = v;
+    pos[m][n] += v * dt;
+  }
+}
+
+/* Kinematics (new volume, characteristic length, strain rate), then the Q
+ * gradients at the new positions with the new volume. */
+__global__ void k_kinematics(lulesh_cuda_t d, double dt) {
+  int32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= d.num_elem) return;
+  const int32_t *c = &d.nodelist[8 * (int64_t)e];
+  double x[8], y[8], z[8], xd[8], yd[8], zd[8], hx[8], hy[8], hz[8];
+  gather8(c, d.x, d.y, d.z, x, y, z);
+  gather8(c, d.xd, d.yd, d.zd, xd, yd, zd);
+  for (int i = 0; i < 8; i++) hx[i] = x[i], hy[i] = y[i], hz[i] = z[i];
+  double vnew, arealg, vdov;
+  const double volo = d.volo[e];
+  lulesh_kinematics(hx, hy, hz, xd, yd, zd, volo, dt, &vnew, &arealg, &vdov);
+  d.vnew[e] = vnew;
+  d.delv[e] = vnew - d.v[e];
+  d.arealg[e] = arealg;
+  d.vdov[e] = vdov;
+  if (vnew <= 0.0) flag(d.status, LULESH_CUDA_BAD_VNEW, e);
+  double dx[3], dv[3];
+  lulesh_monoq_gradients(x, y, z, xd, yd, zd, volo * vnew, dx, dv);
+  for (int m = 0; m < 3; m++) {
+    d.delx[m][e] = dx[m];
+    d.delvg[m][e] = dv[m];
+  }
+}
+
+/* The monotonic Q limiter with the face neighbours' velocity gradients, the
+ * linear and quadratic terms; the QStopError and EOS volume checks. */
+__global__ void k_monoq(lulesh_cuda_t d) {
+  int32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= d.num_elem) return;
+  const int32_t *nbm[3] = {d.lxim, d.letam, d.lzetam}, *nbp[3] = {d.lxip, d.letap, d.lzetap};
+  const int bc = d.elem_bc[e];
+  double phi[3], dx[3], dv[3];
+  for (int m = 0; m < 3; m++) {
+    const double *g = d.delvg[m];
+    int bm = (bc >> (6 * m)) & 7, bp = (bc >> (6 * m + 3)) & 7;
+    double ge = g[e];
+    double vm = lulesh_face_value(bm, 1, 2, ge, g[nbm[m][e]]);
+    double vp = lulesh_face_value(bp, 1, 2, ge, g[nbp[m][e]]);
+    phi[m] = lulesh_monoq_phi(ge, vm, vp, &d.par);
+    dx[m] = d.delx[m][e];
+    dv[m] = ge;
+  }
+  double rho = d.elem_mass[e] / (d.volo[e] * d.vnew[e]);
+  double ql, qq;
+  lulesh_monoq_terms(phi, dx, dv, d.vdov[e], rho, &d.par, &ql, &qq);
+  d.ql[e] = ql;
+  d.qq[e] = qq;
+  if (d.q[e] > d.par.qstop) flag(d.status, LULESH_CUDA_BAD_QSTOP, e);
+  double vc = d.v[e];
+  if (d.par.eosvmin != 0.0 && vc < d.par.eosvmin) vc = d.par.eosvmin;
+  if (d.par.eosvmax != 0.0 && vc > d.par.eosvmax) vc = d.par.eosvmax;
+  if (vc <= 0.0) flag(d.status, LULESH_CUDA_BAD_VC, e);
+}
+
+/* The EOS of the len elements list[] of one region, reps times (LULESH's
+ * cost model; each evaluation stores its results), then p, e, q, the sound
+ * speed and the new relative volume (element by element, as the CPU's
+ * later loop does). */
+__global__ void k_eos(lulesh_cuda_t d, const int32_t *list, int32_t len, int reps) {
+  int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= len) return;
+  const int32_t e = list[i];
+  const lulesh_params_t &c = d.par;
+  double vnewc = d.vnew[e];
+  if (c.eosvmin != 0.0 && vnewc < c.eosvmin) vnewc = c.eosvmin;
+  if (c.eosvmax != 0.0 && vnewc > c.eosvmax) vnewc = c.eosvmax;
+  const double e_old = d.e[e], p_old = d.p[e], q_old = d.q[e], ql = d.ql[e], qq = d.qq[e],
+               delv = d.delv[e];
+  double pn = 0.0, en = 0.0, qn = 0.0, bvc = 0.0;
+  for (int rep = 0; rep < reps; rep++) {
+    lulesh_eos(e_old, p_old, q_old, ql, qq, delv, vnewc, &c, &pn, &en, &qn, &bvc);
+    d.eos_p[e] = pn;
+    d.eos_e[e] = en;
+    d.eos_q[e] = qn;
+    d.eos_bvc[e] = bvc;
+  }
+  d.p[e] = pn;
+  d.e[e] = en;
+  d.q[e] = qn;
+  d.ss[e] = lulesh_sound_speed(en, pn, vnewc, bvc, &c);
+  double v = d.vnew[e];
+  if (fabs(v - 1.0) < c.v_cut) v = 1.0;
+  d.v[e] = v;
+}
+
+/* The CPU keeps a candidate only if it is below the running minimum, which
+ * starts at 1e20: so NaN and values >= 1e20 never count. */
+__device__ inline double dt_cand(double a) { return a < 1.0e+20 ? a : 1.0e+20; }
+__device__ inline double dmin(double a, double b) { return b < a ? b : a; }
+
+/* Shared-memory tree minimum of two values per thread (blockDim a power of 2). */
+__device__ inline void block_min2(double *sc, double *sh, double a, double b) {
+  const int t = threadIdx.x;
+  sc[t] = a;
+  sh[t] = b;
+  __syncthreads();
+  for (int w = blockDim.x / 2; w > 0; w /= 2) {
+    if (t < w) {
+      sc[t] = dmin(sc[t], sc[t + w]);
+      sh[t] = dmin(sh[t], sh[t + w]);
+    }
+    __syncthreads();
+  }
+}
+
+__global__ void k_dt_partial(lulesh_cuda_t d) {
+  extern __shared__ double sm[];
+  int32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+  double a = 1.0e+20, b = 1.0e+20;
+  if (e < d.num_elem) {
+    double vdov = d.vdov[e];
+    if (vdov != 0.0) {
+      a = dt_cand(lulesh_dt_courant(d.ss[e], vdov, d.arealg[e], &d.par));
+      b = dt_cand(lulesh_dt_hydro(vdov, &d.par));
+    }
+  }
+  block_min2(sm, sm + blockDim.x, a, b);
+  if (threadIdx.x == 0) {
+    d.partial[2 * blockIdx.x] = sm[0];
+    d.partial[2 * blockIdx.x + 1] = sm[blockDim.x];
+  }
+}
+
+__global__ void k_dt_final(lulesh_cuda_t d, int nblk) {
+  extern __shared__ double sm[];
+  double a = 1.0e+20, b = 1.0e+20;
+  for (int i = threadIdx.x; i < nblk; i += blockDim.x) {
+    a = dmin(a, d.partial[2 * i]);
+    b = dmin(b, d.partial[2 * i + 1]);
+  }
+  block_min2(sm, sm + blockDim.x, a, b);
+  if (threadIdx.x == 0) {
+    d.status->dtcourant = sm[0];
+    d.status->dthydro = sm[blockDim.x];
+  }
+}
+
+inline unsigned nblocks(int64_t n, int block) { return (unsigned)((n + block - 1) / block); }
+
+/* Every array of the device state with its host counterpart and size; mesh
+ * arrays (state 0) only travel to the device. */
+struct field {
+  void **dev;
+  const void *host;
+  size_t bytes;
+  int state;
+};
+enum { MAX_FIELDS = 64 };
+
+int fields(lulesh_cuda_t *d, const lulesh_state_t *s, field *f) {
+  const lulesh_mesh_t *m = s->mesh;
+  const size_t ne = (size_t)s->num_elem, nn = (size_t)s->num_node, I = sizeof(int32_t),
+               D = sizeof(double);
+  int k = 0;
+#define LF_(dv, hv, b, st) (f[k].dev = (void **)(dv), f[k].host = (hv), f[k].bytes = (b), \
+                            f[k].state = (st), k++)
+  LF_(&d->nodelist, m->nodelist, 8 * ne * I, 0);
+  LF_(&d->lxim, m->lxim, ne * I, 0);
+  LF_(&d->lxip, m->lxip, ne * I, 0);
+  LF_(&d->letam, m->letam, ne * I, 0);
+  LF_(&d->letap, m->letap, ne * I, 0);
+  LF_(&d->lzetam, m->lzetam, ne * I, 0);
+  LF_(&d->lzetap, m->lzetap, ne * I, 0);
+  LF_(&d->elem_bc, m->elem_bc, ne * I, 0);
+  LF_(&d->reg_elems, m->reg_elems, ne * I, 0);
+  LF_(&d->node_elem_start, m->node_elem_start, (nn + 1) * I, 0);
+  LF_(&d->node_elem_corner, m->node_elem_corner, 8 * ne * I, 0);
+  LF_(&d->symm_mask, s->symm_mask, nn, 0);
+  double **dn[] = {&d->x, &d->y, &d->z, &d->xd, &d->yd, &d->zd, &d->fx, &d->fy, &d->fz,
+                   &d->nodal_mass};
+  double *const hn[] = {s->x, s->y, s->z, s->xd, s->yd, s->zd, s->fx, s->fy, s->fz,
+                        s->nodal_mass};
+  for (size_t i = 0; i < sizeof dn / sizeof *dn; i++) LF_(dn[i], hn[i], nn * D, 1);
+  double **de[] = {&d->e, &d->p, &d->q, &d->ql, &d->qq, &d->v, &d->volo, &d->delv, &d->vdov,
+                   &d->arealg, &d->ss, &d->elem_mass, &d->vnew, &d->delx[0], &d->delx[1],
+                   &d->delx[2], &d->delvg[0], &d->delvg[1], &d->delvg[2], &d->eos_p,
+                   &d->eos_e, &d->eos_q, &d->eos_bvc};
+  double *const he[] = {s->e, s->p, s->q, s->ql, s->qq, s->v, s->volo, s->delv, s->vdov,
+                        s->arealg, s->ss, s->elem_mass, s->vnew, s->delx[0], s->delx[1],
+                        s->delx[2], s->delvg[0], s->delvg[1], s->delvg[2], s->eos_p,
+                        s->eos_e, s->eos_q, s->eos_bvc};
+  for (size_t i = 0; i < sizeof de / sizeof *de; i++) LF_(de[i], he[i], ne * D, 1);
+  for (int i = 0; i < 3; i++) LF_(&d->fs[i], s->fs[i], 8 * ne * D, 1);
+  for (int i = 0; i < 3; i++) LF_(&d->fh[i], s->fh[i], 8 * ne * D, 1);
+#undef LF_
+  return k;
+}
+
+int clear_status(const lulesh_cuda_t *d) {
+  lulesh_cuda_status_t h;
+  h.dtcourant = h.dthydro = 1.0e+20;
+  for (int i = 0; i < LULESH_CUDA_NCHECK; i++) h.bad[i] = d->num_elem;
+  TSR_CALL_CUDA(cudaMemcpy(d->status, &h, sizeof h, cudaMemcpyHostToDevice));
+  return 0;
+}
+
+/* Raise the first failed check of st (the CPU's order), else 0. */
+int raise_status(const lulesh_cuda_status_t *st, int32_t ne, int cycle) {
+  static const char *what[LULESH_CUDA_NCHECK] = {
+      "a non-positive Jacobian volume (corner forces)",
+      "a non-positive relative volume (corner forces)",
+      "a non-positive new relative volume (kinematics)", "",
+      "a non-positive relative volume (EOS)"};
+  for (int i = 0; i < LULESH_CUDA_NCHECK; i++) {
+    if (st->bad[i] >= ne) continue;
+    if (i == LULESH_CUDA_BAD_QSTOP)
+      return TSR_RAISE(LULESH_QSTOP_ERROR,
+                       "lulesh: QStopError at cycle %d: element %d has q above qstop (GPU)",
+                       cycle, st->bad[i]);
+    return TSR_RAISE(LULESH_VOLUME_ERROR, "lulesh: VolumeError at cycle %d: element %d has %s",
+                     cycle, st->bad[i], what[i]);
+  }
+  return 0;
+}
+
+} // namespace
+
+extern "C" void lulesh_cuda_free(lulesh_cuda_t *d) {
+  if (!d) return;
+  if (d->nodelist || d->x) {
+    /* fields() needs a state only for its host pointers and sizes */
+    lulesh_mesh_t m;
+    memset(&m, 0, sizeof m);
+    lulesh_state_t s;
+    memset(&s, 0, sizeof s);
+    s.mesh = &m;
+    field f[MAX_FIELDS];
+    int n = fields(d, &s, f);
+    for (int i = 0; i < n; i++) cudaFree(*f[i].dev);
+  }
+  cudaFree(d->partial);
+  cudaFree(d->status);
+  memset(d, 0, sizeof *d);
+}
+
+extern "C" int lulesh_cuda_init(lulesh_cuda_t *d, const lulesh_state_t *s, int block) {
+  memset(d, 0, sizeof *d);
+  if (block == 0) block = 128;
+  TSR_CHECK(block >= 32 && block <= 1024 && (block & (block - 1)) == 0, TSR_ERR_ARG,
+            "lulesh cuda: the block size must be a power of 2 in [32, 1024], not %d", block);
+  d->num_elem = s->num_elem;
+  d->num_node = s->num_node;
+  d->num_reg = s->mesh->num_reg;
+  d->cost = s->cost;
+  d->block = block;
+  d->par = s->par;
+  d->reg_start = s->mesh->reg_start;
+  field f[MAX_FIELDS];
+  int n = fields(d, s, f);
+  for (int i = 0; i < n; i++) {
+    cudaError_t rc = cudaMalloc(f[i].dev, f[i].bytes ? f[i].bytes : 1);
+    if (rc != cudaSuccess) {
+      lulesh_cuda_free(d);
+      return tsr__error_cuda((int)rc, "cudaMalloc (lulesh state)", __FILE__, __LINE__, __func__);
+    }
+  }
+  cudaError_t rc = cudaMalloc(&d->partial, sizeof(double) * 2 * (nblocks(d->num_elem, block) + 1));
+  if (rc == cudaSuccess) rc = cudaMalloc(&d->status, sizeof(lulesh_cuda_status_t));
+  if (rc != cudaSuccess) {
+    lulesh_cuda_free(d);
+    return tsr__error_cuda((int)rc, "cudaMalloc (lulesh reduction)", __FILE__, __LINE__, __func__);
+  }
+  int err = lulesh_cuda_copy(d, (lulesh_state_t *)s, LULESH_CUDA_TO_DEVICE);
+  if (err) lulesh_cuda_free(d);
+  return err;
+}
+
+extern "C" int lulesh_cuda_copy(lulesh_cuda_t *d, lulesh_state_t *s, lulesh_cuda_dir_t dir) {
+  TSR_CHECK(s->num_elem == d->num_elem && s->num_node == d->num_node, TSR_ERR_ARG,
+            "lulesh cuda: a state of %d elements, %d nodes does not match the device's %d, %d",
+            s->num_elem, s->num_node, d->num_elem, d->num_node);
+  field f[MAX_FIELDS];
+  int n = fields(d, s, f);
+  for (int i = 0; i < n; i++) {
+    if (dir == LULESH_CUDA_TO_DEVICE)
+      TSR_CALL_CUDA(cudaMemcpy(*f[i].dev, f[i].host, f[i].bytes, cudaMemcpyHostToDevice));
+    else if (f[i].state)
+      TSR_CALL_CUDA(cudaMemcpy((void *)f[i].host, *f[i].dev, f[i].bytes, cudaMemcpyDeviceToHost));
+  }
+  if (dir == LULESH_CUDA_TO_DEVICE) {
+    d->par = s->par;
+    TSR_CALL(clear_status(d));
+  }
+  return 0;
+}
+
+extern "C" int lulesh_cuda_corner_forces(const lulesh_cuda_t *d) {
+  if (d->num_elem == 0) return 0;
+  k_corner_forces<<<nblocks(d->num_elem, d->block), d->block>>>(*d, d->par.hgcoef > 0.0);
+  TSR_CHECK_LAUNCH("lulesh corner forces");
+  return 0;
+}
+
+extern "C" int lulesh_cuda_gather_forces(const lulesh_cuda_t *d) {
+  if (d->num_node == 0) return 0;
+  k_gather_forces<<<nblocks(d->num_node, d->block), d->block>>>(*d, d->par.hgcoef > 0.0);
+  TSR_CHECK_LAUNCH("lulesh force gather");
+  return 0;
+}
+
+extern "C" int lulesh_cuda_update_nodes(const lulesh_cuda_t *d, double dt) {
+  if (d->num_node == 0) return 0;
+  k_update_nodes<<<nblocks(d->num_node, d->block), d->block>>>(*d, dt);
+  TSR_CHECK_LAUNCH("lulesh node update");
+  return 0;
+}
+
+extern "C" int lulesh_cuda_lagrange_elements(const lulesh_cuda_t *d, double dt) {
+  if (d->num_elem == 0) return 0;
+  const unsigned g = nblocks(d->num_elem, d->block);
+  k_kinematics<<<g, d->block>>>(*d, dt);
+  TSR_CHECK_LAUNCH("lulesh kinematics");
+  k_monoq<<<g, d->block>>>(*d);
+  TSR_CHECK_LAUNCH("lulesh monotonic q");
+  for (int32_t r = 0; r < d->num_reg; r++) {
+    int32_t off = d->reg_start[r], len = d->reg_start[r + 1] - off;
+    if (len == 0) continue;
+    int reps = lulesh_region_reps(r, d->num_reg, d->cost);
+    k_eos<<<nblocks(len, d->block), d->block>>>(*d, d->reg_elems + off, len, reps);
+    TSR_CHECK_LAUNCH("lulesh eos");
+  }
+  return 0;
+}
+
+extern "C" int lulesh_cuda_check(lulesh_cuda_t *d, const lulesh_state_t *s) {
+  lulesh_cuda_status_t st;
+  TSR_CALL_CUDA(cudaMemcpy(&st, d->status, sizeof st, cudaMemcpyDeviceToHost));
+  return raise_status(&st, d->num_elem, s->cycle);
+}
+
+extern "C" int lulesh_cuda_time_constraints(lulesh_cuda_t *d, lulesh_state_t *s) {
+  const unsigned g = nblocks(d->num_elem, d->block);
+  const size_t sh = 2 * sizeof(double) * (size_t)d->block;
+  if (g > 0) {
+    k_dt_partial<<<g, d->block, sh>>>(*d);
+    TSR_CHECK_LAUNCH("lulesh dt constraints");
+  }
+  k_dt_final<<<1, d->block, sh>>>(*d, (int)g);
+  TSR_CHECK_LAUNCH("lulesh dt minimum");
+  lulesh_cuda_status_t st;
+  TSR_CALL_CUDA(cudaMemcpy(&st, d->status, sizeof st, cudaMemcpyDeviceToHost));
+  TSR_CALL(raise_status(&st, d->num_elem, s->cycle));
+  s->dtcourant = st.dtcourant;
+  s->dthydro = st.dthydro;
+  return 0;
+}
+
+extern "C" int lulesh_cuda_step(lulesh_cuda_t *d, lulesh_state_t *s) {
+  lulesh_time_increment(s);
+  TSR_CALL(lulesh_cuda_corner_forces(d));
+  TSR_CALL(lulesh_cuda_gather_forces(d));
+  TSR_CALL(lulesh_cuda_update_nodes(d, s->deltatime));
+  TSR_CALL(lulesh_cuda_lagrange_elements(d, s->deltatime));
+  TSR_CALL(lulesh_cuda_time_constraints(d, s));
+  return 0;
+}
+
+extern "C" int lulesh_cuda_steps(lulesh_cuda_t *d, lulesh_state_t *s, int max_cycles) {
+  while (s->time < s->stoptime && (max_cycles <= 0 || s->cycle < max_cycles))
+    TSR_CALL(lulesh_cuda_step(d, s));
+  return 0;
+}
+
+extern "C" int lulesh_cuda_run(lulesh_state_t *s, int max_cycles, lulesh_result_t *res) {
+  lulesh_cuda_t d;
+  TSR_CALL(lulesh_cuda_init(&d, s, 0));
+  int rc = lulesh_cuda_steps(&d, s, max_cycles);
+  int rc2 = lulesh_cuda_copy(&d, s, LULESH_CUDA_TO_HOST);
+  lulesh_cuda_free(&d);
+  TSR_CALL(rc);
+  TSR_CALL(rc2);
+  if (res) {
+    res->cycles = s->cycle;
+    res->time = s->time;
+    res->e_origin = s->e[s->mesh->origin];
+    double t = 0.0;
+    for (int32_t e = 0; e < s->num_elem; e++) t += s->e[e];
+    res->e_total = t;
+  }
+  return 0;
+}

@@ -1,0 +1,118 @@
+/* kernels/lulesh/lulesh_cuda.h: LULESH's time step on one GPU
+ * (lulesh_cuda.cu): a device copy of the serial state (lulesh_mesh.h), the
+ * launchers of each stage of the step, and a driver that runs whole cycles
+ * with the dt rule (lulesh_time_increment) on the host.
+ *
+ * The kernels call the per-element and per-node arithmetic of lulesh.h, the
+ * same code as the CPU loops of lulesh_cpu.c, compiled without contraction to
+ * FMA (nvcc --fmad=false), and keep the CPU's order of every sum (the force
+ * gather walks each node's corners in the CPU's order; the dt reductions are
+ * minima, which no order changes). + - * / and sqrt are correctly rounded on
+ * both sides, so every stage gives the CPU's bits except where the hourglass
+ * coefficient takes cbrt: CUDA's cbrt and glibc's are each within 1 ulp and
+ * may differ by one, which scales an element's hourglass forces by about
+ * 1e-16 relative and grows over a run (tests/cuda/check_lulesh_cuda.c
+ * states the tolerances).
+ *
+ * Plain C; every pointer in lulesh_cuda_t is device memory unless marked
+ * host. Launchers are asynchronous on the default stream and return 0 or a
+ * libtessera error (TSR_ERR_CUDA); lulesh_cuda_check and
+ * lulesh_cuda_time_constraints wait for the device. */
+#ifndef TSR_KERNELS_LULESH_CUDA_H
+#define TSR_KERNELS_LULESH_CUDA_H
+
+#include <stdint.h>
+#include "kernels/lulesh/lulesh.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+#include "kernels/lulesh/lulesh_mesh.h"
+
+/* The run-time checks of a step, in the order the CPU makes them: the
+ * status holds, for each, the lowest element that failed (num_elem: none). */
+enum {
+  LULESH_CUDA_BAD_JACOBIAN = 0, /* corner forces: Jacobian volume <= 0   */
+  LULESH_CUDA_BAD_V,            /* corner forces: relative volume <= 0   */
+  LULESH_CUDA_BAD_VNEW,         /* kinematics: new relative volume <= 0  */
+  LULESH_CUDA_BAD_QSTOP,        /* monotonic Q: q above qstop            */
+  LULESH_CUDA_BAD_VC,           /* before the EOS: bounded volume <= 0   */
+  LULESH_CUDA_NCHECK
+};
+
+typedef struct {
+  double dtcourant, dthydro;          /* the last time constraints          */
+  int32_t bad[LULESH_CUDA_NCHECK];    /* lowest failing element, or num_elem */
+} lulesh_cuda_status_t;
+
+/* The device state. Lengths: nn = num_node, ne = num_elem. */
+typedef struct {
+  int32_t num_elem, num_node, num_reg;
+  int cost;                       /* -c: EOS repetitions of costly regions   */
+  int block;                      /* threads per block (power of 2, 32-1024) */
+  lulesh_params_t par;
+  const int32_t *reg_start;       /* host [num_reg + 1], the mesh's (not owned) */
+  /* mesh, read only (uploaded, never copied back) */
+  int32_t *nodelist;              /* [8 ne] corners of each element          */
+  int32_t *lxim, *lxip, *letam, *letap, *lzetam, *lzetap; /* [ne] neighbours */
+  int32_t *elem_bc;               /* [ne] face flags                         */
+  int32_t *reg_elems;             /* [ne] elements by region (CSR values)    */
+  int32_t *node_elem_start;       /* [nn + 1] node -> corners CSR offsets    */
+  int32_t *node_elem_corner;      /* [8 ne] corners 8 e + i of each node     */
+  uint8_t *symm_mask;             /* [nn] symmetry-plane bits                */
+  /* nodes [nn] */
+  double *x, *y, *z, *xd, *yd, *zd, *fx, *fy, *fz, *nodal_mass;
+  /* elements [ne] */
+  double *e, *p, *q, *ql, *qq, *v, *volo, *delv, *vdov, *arealg, *ss, *elem_mass, *vnew;
+  /* corner forces [3][8 ne] (stress, hourglass); Q gradients [3][ne]; EOS
+   * results [ne] */
+  double *fs[3], *fh[3];
+  double *delx[3], *delvg[3];
+  double *eos_p, *eos_e, *eos_q, *eos_bvc;
+  /* dt reduction: block minima [2 ceil(ne / block)], and the status [1] */
+  double *partial;
+  lulesh_cuda_status_t *status;
+} lulesh_cuda_t;
+
+typedef enum { LULESH_CUDA_TO_DEVICE = 0, LULESH_CUDA_TO_HOST = 1 } lulesh_cuda_dir_t;
+
+/* Allocate d for state s (lulesh_state_init'ed, its mesh kept by pointer
+ * for the region offsets) and upload the mesh and the state. block: threads
+ * per block, 0 for the default (128). */
+int lulesh_cuda_init(lulesh_cuda_t *d, const lulesh_state_t *s, int block);
+void lulesh_cuda_free(lulesh_cuda_t *d);
+
+/* Move every array of the state between s and d: TO_DEVICE copies the mesh
+ * and the state fields (and clears the status), TO_HOST the state fields
+ * (nodes, elements, corner forces, gradients, EOS results). The scalars
+ * (time, dt, cycle) live in s only. Waits for the copies. */
+int lulesh_cuda_copy(lulesh_cuda_t *d, lulesh_state_t *s, lulesh_cuda_dir_t dir);
+
+/* The stages of a step (lulesh_cpu.c's of the same names). */
+int lulesh_cuda_corner_forces(const lulesh_cuda_t *d);    /* fs, fh          */
+int lulesh_cuda_gather_forces(const lulesh_cuda_t *d);    /* fx, fy, fz      */
+int lulesh_cuda_update_nodes(const lulesh_cuda_t *d, double dt);
+/* Kinematics and Q gradients, monotonic Q, EOS per region (LULESH's
+ * repetitions), sound speed, volume update. */
+int lulesh_cuda_lagrange_elements(const lulesh_cuda_t *d, double dt);
+/* The Courant and hydro constraints into s->dtcourant, s->dthydro; waits,
+ * and raises the step's VolumeError or QStopError as lulesh_cuda_check. */
+int lulesh_cuda_time_constraints(lulesh_cuda_t *d, lulesh_state_t *s);
+/* Wait; return LULESH_VOLUME_ERROR or LULESH_QSTOP_ERROR (with a message
+ * naming the element and s->cycle) if a check failed since the last
+ * upload, the first in the CPU's order of checks, else 0. */
+int lulesh_cuda_check(lulesh_cuda_t *d, const lulesh_state_t *s);
+
+/* One cycle: lulesh_time_increment(s) on the host, then the stages. */
+int lulesh_cuda_step(lulesh_cuda_t *d, lulesh_state_t *s);
+/* Cycles until s->time reaches s->stoptime or max_cycles (<= 0: no limit),
+ * on d (uploaded); the state stays on the device. */
+int lulesh_cuda_steps(lulesh_cuda_t *d, lulesh_state_t *s, int max_cycles);
+/* lulesh_run on the GPU: upload s, run, copy the final state back into s,
+ * fill res (as lulesh_run). */
+int lulesh_cuda_run(lulesh_state_t *s, int max_cycles, lulesh_result_t *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TSR_KERNELS_LULESH_CUDA_H */

@@ -49,4 +49,11 @@ TESTS += tests/cuda/check_stencil_cuda
 tests_cuda_check_stencil_cuda_SOURCES = tests/cuda/check_stencil_cuda.c
 tests_cuda_check_stencil_cuda_CFLAGS = $(TEST_CFLAGS)
 tests_cuda_check_stencil_cuda_LDADD = apps/stencil/libtsr_stencil_app.la $(STENCIL_LDADD) $(TEST_LDADD)
+
+# kernels/lulesh's CUDA step against its CPU reference.
+check_PROGRAMS += tests/cuda/check_lulesh_cuda
+TESTS += tests/cuda/check_lulesh_cuda
+tests_cuda_check_lulesh_cuda_SOURCES = tests/cuda/check_lulesh_cuda.c
+tests_cuda_check_lulesh_cuda_CFLAGS = $(TEST_CFLAGS)
+tests_cuda_check_lulesh_cuda_LDADD = $(LULESH_LDADD) $(TEST_LDADD)
 endif

@@ -1,0 +1,307 @@
+/* tests/cuda/check_lulesh_cuda.c: the CUDA time step of LULESH
+ * (kernels/lulesh/lulesh_cuda.cu) against the serial CPU reference
+ * (lulesh_cpu.c). Skips without a GPU.
+ *
+ * test_stages: on Sedov meshes of edge 4 and 5 with every node moved by up
+ * to 3 % of the element size, random velocities, energies, pressures, q,
+ * sound speeds and relative volumes, each stage runs on the CPU and on the
+ * GPU from the same input (the CPU's state uploaded before each stage):
+ * corner forces, force gather, node update, LagrangeElements (kinematics, Q
+ * gradients, monotonic Q, EOS per region with -c 1 repetitions, sound speed,
+ * volume update), time constraints; every array a stage writes is compared.
+ * test_runs: -s 5 to completion (72 cycles) and -s 10 -i 10 on the GPU
+ * against the CPU: cycles, time, e(0), sum of e, the final e array.
+ * test_volume_error: an element driven inside out gives VolumeError on
+ * both, naming the same element.
+ *
+ * Tolerances. Both sides run the same lulesh.h arithmetic without FMA
+ * contraction (-ffp-contract=off, nvcc --fmad=false); + - * / and sqrt are
+ * correctly rounded on both, so every stage must match bit for bit (0 ulp),
+ * except the hourglass forces: their coefficient divides by cbrt(volume),
+ * and CUDA's cbrt and glibc's are each within 1 ulp of the cube root, not
+ * always the same double. That scales an element's 24 hourglass forces
+ * alike, so they are held to TOL_HG = 1e-13 relative to the array's largest
+ * magnitude. Whole runs carry those differences along: TOL_RUN = 1e-12
+ * relative on time, e(0), sum e and the e array (normwise); cycle counts
+ * must be equal. Every comparison with a difference prints it as a TAP
+ * comment ("# ..."). */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tsr_check.h"
+#include "kernels/lulesh/lulesh_mesh.h"
+
+#ifndef TSR_HAVE_CUDA
+int main(void) { return tsr_test_skip_all("no CUDA device (built without CUDA)"); }
+#else
+#include "kernels/lulesh/lulesh_cuda.h"
+
+#define TOL_HG 1e-13
+#define TOL_RUN 1e-12
+
+/* Distance in units in the last place (UINT64_MAX if one is NaN). */
+static uint64_t ulps(double a, double b) {
+  if (a == b) return 0;
+  if (isnan(a) || isnan(b)) return UINT64_MAX;
+  int64_t ia, ib;
+  memcpy(&ia, &a, 8);
+  memcpy(&ib, &b, 8);
+  if (ia < 0) ia = INT64_MIN - ia;
+  if (ib < 0) ib = INT64_MIN - ib;
+  return ia > ib ? (uint64_t)ia - (uint64_t)ib : (uint64_t)ib - (uint64_t)ia;
+}
+
+/* got against ref[n]: tol 0 demands identical doubles, else the largest
+ * difference relative to max |ref| at most tol (and no NaN). */
+static void cmp(const char *stage, const char *name, const double *ref, const double *got,
+                int64_t n, double tol) {
+  double amax = 0.0, dmax = 0.0;
+  uint64_t umax = 0;
+  int64_t at = 0;
+  for (int64_t i = 0; i < n; i++) {
+    amax = fmax(amax, fabs(ref[i]));
+    uint64_t u = ulps(ref[i], got[i]);
+    if (u > umax) umax = u, at = i;
+    double d = fabs(ref[i] - got[i]);
+    if (d > dmax) dmax = d;
+  }
+  double rel = amax > 0.0 ? dmax / amax : dmax;
+  int ok = tol == 0.0 ? umax == 0 : (umax != UINT64_MAX && rel <= tol);
+  if (umax)
+    printf("# %s: %s: largest difference %llu ulp at %lld, %.3e relative to max |CPU| "
+           "(tolerance %s)\n",
+           stage, name, (unsigned long long)umax, (long long)at, rel,
+           tol == 0.0 ? "0 ulp" : "1e-13/1e-12 relative");
+  ck_assert_msg(ok, "%s: %s[%lld] = %.17g on the GPU, %.17g on the CPU (%llu ulp; largest "
+                "difference %.3e relative to max |CPU|, tolerance %g)",
+                stage, name, (long long)at, got[at], ref[at], (unsigned long long)umax, rel, tol);
+}
+
+static void cmp_scalar(const char *what, double ref, double got, double tol) {
+  double rel = ref != 0.0 ? fabs(got / ref - 1.0) : fabs(got);
+  if (got != ref)
+    printf("# %s: GPU %.17g, CPU %.17g, relative difference %.3e\n", what, got, ref, rel);
+  ck_assert_msg(tol == 0.0 ? got == ref : rel <= tol,
+                "%s: GPU %.17g, CPU %.17g (relative difference %.3e, tolerance %g)", what, got,
+                ref, rel, tol);
+}
+
+/* The Sedov mesh of edge nx, nodes moved by up to 3 % of the element size
+ * (same seed: same mesh), and a state on it with random fields. */
+static void perturbed_mesh(int nx, lulesh_mesh_t *m) {
+  unsigned long long seed = 0x5eed0000ULL + (unsigned long long)nx;
+  ck_tsr(lulesh_mesh_sedov(m, nx, 11, 1));
+  const double h = 1.125 / nx;
+  for (int32_t n = 0; n < m->num_node; n++) {
+    m->x[n] += tsr_test_rand(&seed, -0.03, 0.03) * h;
+    m->y[n] += tsr_test_rand(&seed, -0.03, 0.03) * h;
+    m->z[n] += tsr_test_rand(&seed, -0.03, 0.03) * h;
+  }
+}
+
+static void perturbed_state(const lulesh_mesh_t *m, lulesh_state_t *s) {
+  unsigned long long seed = 0xf1e1dULL;
+  ck_tsr(lulesh_state_init(s, m, 1));
+  for (int32_t n = 0; n < s->num_node; n++) {
+    s->xd[n] = tsr_test_rand(&seed, -1.0, 1.0);
+    s->yd[n] = tsr_test_rand(&seed, -1.0, 1.0);
+    s->zd[n] = tsr_test_rand(&seed, -1.0, 1.0);
+  }
+  for (int32_t e = 0; e < s->num_elem; e++) {
+    s->e[e] = tsr_test_rand(&seed, 0.0, 1.0e3);
+    s->p[e] = tsr_test_rand(&seed, 0.0, 10.0);
+    s->q[e] = tsr_test_rand(&seed, 0.0, 1.0);
+    s->ss[e] = tsr_test_rand(&seed, 0.1, 10.0);
+    s->v[e] = tsr_test_rand(&seed, 0.95, 1.05);
+  }
+  s->deltatime = 0.01 * 1.125 / m->edge;
+}
+
+#define CMP(st, f, n, tol) cmp(st, #f, c.f, g.f, n, tol)
+
+static void stages(int nx) {
+  lulesh_mesh_t m;
+  lulesh_state_t c, g; /* CPU; the GPU's results copied back */
+  lulesh_cuda_t d;
+  perturbed_mesh(nx, &m);
+  perturbed_state(&m, &c);
+  perturbed_state(&m, &g);
+  ck_tsr(lulesh_cuda_init(&d, &c, 0));
+  const int64_t ne = c.num_elem, nn = c.num_node, nc = 8 * ne;
+  char st[64];
+  for (int round = 0; round < 2; round++) {
+    snprintf(st, sizeof st, "-s %d round %d corner forces", nx, round);
+    ck_tsr(lulesh_cuda_copy(&d, &c, LULESH_CUDA_TO_DEVICE));
+    ck_tsr(lulesh_corner_forces(&c));
+    ck_tsr(lulesh_cuda_corner_forces(&d));
+    ck_tsr(lulesh_cuda_check(&d, &g));
+    ck_tsr(lulesh_cuda_copy(&d, &g, LULESH_CUDA_TO_HOST));
+    for (int k = 0; k < 3; k++) {
+      cmp(st, "fs", c.fs[k], g.fs[k], nc, 0.0);
+      cmp(st, "fh", c.fh[k], g.fh[k], nc, TOL_HG);
+    }
+
+    snprintf(st, sizeof st, "-s %d round %d force gather", nx, round);
+    ck_tsr(lulesh_cuda_copy(&d, &c, LULESH_CUDA_TO_DEVICE));
+    lulesh_gather_forces(&c);
+    ck_tsr(lulesh_cuda_gather_forces(&d));
+    ck_tsr(lulesh_cuda_copy(&d, &g, LULESH_CUDA_TO_HOST));
+    CMP(st, fx, nn, 0.0);
+    CMP(st, fy, nn, 0.0);
+    CMP(st, fz, nn, 0.0);
+
+    snprintf(st, sizeof st, "-s %d round %d node update", nx, round);
+    ck_tsr(lulesh_cuda_copy(&d, &c, LULESH_CUDA_TO_DEVICE));
+    lulesh_update_nodes(&c);
+    ck_tsr(lulesh_cuda_update_nodes(&d, c.deltatime));
+    ck_tsr(lulesh_cuda_copy(&d, &g, LULESH_CUDA_TO_HOST));
+    CMP(st, x, nn, 0.0);
+    CMP(st, y, nn, 0.0);
+    CMP(st, z, nn, 0.0);
+    CMP(st, xd, nn, 0.0);
+    CMP(st, yd, nn, 0.0);
+    CMP(st, zd, nn, 0.0);
+
+    snprintf(st, sizeof st, "-s %d round %d LagrangeElements", nx, round);
+    ck_tsr(lulesh_cuda_copy(&d, &c, LULESH_CUDA_TO_DEVICE));
+    ck_tsr(lulesh_lagrange_elements(&c));
+    ck_tsr(lulesh_cuda_lagrange_elements(&d, c.deltatime));
+    ck_tsr(lulesh_cuda_check(&d, &g));
+    ck_tsr(lulesh_cuda_copy(&d, &g, LULESH_CUDA_TO_HOST));
+    CMP(st, vnew, ne, 0.0);
+    CMP(st, delv, ne, 0.0);
+    CMP(st, arealg, ne, 0.0);
+    CMP(st, vdov, ne, 0.0);
+    for (int k = 0; k < 3; k++) {
+      cmp(st, "delx", c.delx[k], g.delx[k], ne, 0.0);
+      cmp(st, "delvg", c.delvg[k], g.delvg[k], ne, 0.0);
+    }
+    CMP(st, ql, ne, 0.0);
+    CMP(st, qq, ne, 0.0);
+    CMP(st, eos_p, ne, 0.0);
+    CMP(st, eos_e, ne, 0.0);
+    CMP(st, eos_q, ne, 0.0);
+    CMP(st, eos_bvc, ne, 0.0);
+    CMP(st, p, ne, 0.0);
+    CMP(st, e, ne, 0.0);
+    CMP(st, q, ne, 0.0);
+    CMP(st, ss, ne, 0.0);
+    CMP(st, v, ne, 0.0);
+
+    snprintf(st, sizeof st, "-s %d round %d time constraints", nx, round);
+    ck_tsr(lulesh_cuda_copy(&d, &c, LULESH_CUDA_TO_DEVICE));
+    lulesh_time_constraints(&c);
+    ck_tsr(lulesh_cuda_time_constraints(&d, &g));
+    cmp_scalar(st, c.dtcourant, g.dtcourant, 0.0);
+    cmp_scalar(st, c.dthydro, g.dthydro, 0.0);
+    ck_assert(c.dtcourant < 1.0e+20 && c.dthydro < 1.0e+20);
+  }
+  /* the random state exercised both branches of the Q terms and the EOS */
+  int compress = 0, expand = 0;
+  for (int32_t e = 0; e < c.num_elem; e++) compress += c.vdov[e] < 0.0, expand += c.vdov[e] > 0.0;
+  ck_assert_msg(compress > 0 && expand > 0, "-s %d: %d compressing, %d expanding elements", nx,
+                compress, expand);
+  lulesh_cuda_free(&d);
+  lulesh_state_free(&g);
+  lulesh_state_free(&c);
+  lulesh_mesh_free(&m);
+}
+
+START_TEST(test_stages) {
+  stages(4);
+  stages(5);
+}
+END_TEST
+
+static void whole_run(int nx, int its, int cycles_ref) {
+  lulesh_mesh_t m;
+  lulesh_state_t c, g;
+  lulesh_result_t rc, rg;
+  char st[64];
+  snprintf(st, sizeof st, "-s %d -i %d", nx, its);
+  ck_tsr(lulesh_mesh_sedov(&m, nx, 11, 1));
+  ck_tsr(lulesh_state_init(&c, &m, 1));
+  ck_tsr(lulesh_state_init(&g, &m, 1));
+  ck_tsr(lulesh_run(&c, its, &rc));
+  ck_tsr(lulesh_cuda_run(&g, its, &rg));
+  ck_assert_msg(rc.cycles == cycles_ref, "%s: the CPU ran %d cycles, not %d", st, rc.cycles,
+                cycles_ref);
+  ck_assert_msg(rg.cycles == rc.cycles, "%s: the GPU ran %d cycles, the CPU %d", st, rg.cycles,
+                rc.cycles);
+  char what[96];
+  snprintf(what, sizeof what, "%s time", st);
+  cmp_scalar(what, rc.time, rg.time, TOL_RUN);
+  snprintf(what, sizeof what, "%s e(0)", st);
+  cmp_scalar(what, rc.e_origin, rg.e_origin, TOL_RUN);
+  snprintf(what, sizeof what, "%s sum e", st);
+  cmp_scalar(what, rc.e_total, rg.e_total, TOL_RUN);
+  cmp(st, "final e", c.e, g.e, c.num_elem, TOL_RUN);
+  printf("# %s: %d cycles, e(0) GPU %.17e CPU %.17e\n", st, rg.cycles, rg.e_origin, rc.e_origin);
+  lulesh_state_free(&g);
+  lulesh_state_free(&c);
+  lulesh_mesh_free(&m);
+}
+
+START_TEST(test_runs) {
+  whole_run(5, 0, 72);
+  whole_run(10, 10, 10);
+}
+END_TEST
+
+/* The element number in "... element N has ..." of the last error. */
+static int error_element(void) {
+  const char *msg = tsr_error_message(), *p = msg ? strstr(msg, "element ") : NULL;
+  int e = -1;
+  if (!p || sscanf(p, "element %d", &e) != 1) return -1;
+  return e;
+}
+
+START_TEST(test_volume_error) {
+  lulesh_mesh_t m;
+  lulesh_state_t c, g;
+  lulesh_cuda_t d;
+  perturbed_mesh(4, &m);
+  perturbed_state(&m, &c);
+  perturbed_state(&m, &g);
+  /* node (2, 2, 2) runs 10 element sizes along the diagonal in one step */
+  const int32_t node = 2 + 5 * 2 + 25 * 2;
+  c.xd[node] = c.yd[node] = c.zd[node] = 1.0e3;
+  g.xd[node] = g.yd[node] = g.zd[node] = 1.0e3;
+  ck_tsr(lulesh_cuda_init(&d, &g, 0));
+  int ec = lulesh_step(&c), elem_c = error_element();
+  tsr_error_clear();
+  int eg = lulesh_cuda_step(&d, &g), elem_g = error_element();
+  tsr_error_clear();
+  ck_assert_msg(ec == LULESH_VOLUME_ERROR, "CPU step returned %d, not VolumeError", ec);
+  ck_assert_msg(eg == ec, "GPU step returned %d, the CPU %d", eg, ec);
+  ck_assert_msg(elem_g == elem_c && elem_c >= 0, "VolumeError at element %d on the GPU, %d on "
+                "the CPU", elem_g, elem_c);
+  lulesh_cuda_free(&d);
+  lulesh_state_free(&g);
+  lulesh_state_free(&c);
+  lulesh_mesh_free(&m);
+}
+END_TEST
+
+int main(void) {
+  if (!tsr_test_have_gpu()) return tsr_test_skip_all("no CUDA device");
+  Suite *s = suite_create("lulesh_cuda");
+  TCase *t = tcase_create("lulesh_cuda");
+  tcase_set_timeout(t, 300);
+  tcase_add_test(t, test_stages);
+  tcase_add_test(t, test_runs);
+  tcase_add_test(t, test_volume_error);
+  suite_add_tcase(s, t);
+  SRunner *sr = srunner_create(s);
+  srunner_set_fork_status(sr, CK_NOFORK);
+  srunner_run_all(sr, CK_ENV);
+  int nf = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+#endif

@@ -93,7 +93,8 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   }
   tsr_device_t dev;
   TSR_CALL(tsr_device_select(comm, v->device, &dev));
-  snprintf(row.device, sizeof row.device, "%s", dev.name);
+  /* the variant is serial: one thread, whatever OpenMP would give the rank */
+  snprintf(row.device, sizeof row.device, "CPU (1 thread)");
   snprintf(row.config, sizeof row.config, "r=%d b=%d c=%d", A->o.regions, A->o.balance,
            A->o.cost);
   lv_run_t x;

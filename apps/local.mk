@@ -7,3 +7,4 @@ include apps/halobench/local.mk
 include apps/stencil/local.mk
 include apps/layoutbench/local.mk
 include apps/info/local.mk
+include apps/lulesh/local.mk

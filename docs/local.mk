@@ -1,6 +1,6 @@
 # docs/: installed under $(docdir)
 dist_doc_DATA = README.md docs/CSV.md docs/NEIGH.md docs/LAYOUT.md docs/FORMAT.md docs/AIRFOIL.md \
-	docs/FASTSG.md docs/STENCIL.md docs/LAYOUTBENCH.md BENCHMARKS.md
+	docs/FASTSG.md docs/STENCIL.md docs/LAYOUTBENCH.md docs/LULESH.md BENCHMARKS.md
 # the figures the docs show (installed beside them), the CSVs they are made from and the
 # CSVs behind BENCHMARKS.md's tables
 imgdir = $(docdir)/img

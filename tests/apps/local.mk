@@ -52,3 +52,6 @@ EXTRA_DIST += tests/apps/cli.sh tests/apps/run_rules.sh
 # the benchmark scripts in their SMOKE mode
 TESTS += tests/apps/bench_scripts.sh
 EXTRA_DIST += tests/apps/bench_scripts.sh
+# tsr-lulesh: LULESH's reference values, flags and output
+TESTS += tests/apps/lulesh.sh
+EXTRA_DIST += tests/apps/lulesh.sh

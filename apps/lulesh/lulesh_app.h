@@ -1,0 +1,46 @@
+/* apps/lulesh/lulesh_app.h: the pieces of tsr-lulesh shared by its files:
+ * the run's parameters (LULESH's flags), the reference check against
+ * LULESH 2.0's serial results (lulesh_check.c) and LULESH's "Run completed"
+ * block. */
+#ifndef TSR_APPS_LULESH_APP_H
+#define TSR_APPS_LULESH_APP_H
+
+#include "kernels/lulesh/lulesh_mesh.h"
+#include "tessera/report.h"
+
+/* LULESH's flags, with its meanings. */
+typedef struct {
+  int edge;     /* -s: elements per cube edge */
+  int its;      /* -i: cycle limit; 0 = run to completion (stop time) */
+  int regions;  /* -r */
+  int balance;  /* -b */
+  int cost;     /* -c */
+  int progress; /* -p */
+} lulesh_opts_t;
+
+/* dt of the first LULESH_NDT cycles, recorded for the reference check. */
+#define LULESH_NDT 3
+
+/* The final state of a run and what the check needs of it. */
+typedef struct {
+  lulesh_result_t res;
+  double dt[LULESH_NDT];
+  int ndt;
+} lulesh_outcome_t;
+
+/* Compare the run with LULESH 2.0's serial results where one is known for
+ * its flags: row->verify becomes PASS or FAIL with the comparison in
+ * row->note, or "not verified" when no reference matches. Returns 1 when a
+ * reference matched. */
+int lulesh_reference_check(const lulesh_opts_t *o, const lulesh_outcome_t *out,
+                           tsr_result_t *row);
+
+/* LULESH's "Run completed" block for the final state s (on rank 0): sizes,
+ * ranks, cycles, the origin energy, LULESH's symmetry test of plane 0 of
+ * the energy array, then the energies to 17 digits, elapsed and grind time
+ * and the figure of merit in zone-cycles per second. */
+void lulesh_print_completed(const lulesh_opts_t *o, const lulesh_state_t *s,
+                            const lulesh_outcome_t *out, int ranks, double elapsed, int runs,
+                            const tsr_result_t *row);
+
+#endif /* TSR_APPS_LULESH_APP_H */

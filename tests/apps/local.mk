@@ -52,3 +52,7 @@ EXTRA_DIST += tests/apps/cli.sh tests/apps/run_rules.sh
 # the benchmark scripts in their SMOKE mode
 TESTS += tests/apps/bench_scripts.sh
 EXTRA_DIST += tests/apps/bench_scripts.sh
+
+# output modes, a bad -o found before computing, temporaries removed on signals
+TESTS += tests/apps/outputs.sh
+EXTRA_DIST += tests/apps/outputs.sh

@@ -56,3 +56,6 @@ EXTRA_DIST += tests/apps/bench_scripts.sh
 # output modes, a bad -o found before computing, temporaries removed on signals
 TESTS += tests/apps/outputs.sh
 EXTRA_DIST += tests/apps/outputs.sh
+check_PROGRAMS += tests/apps/abort_tmp
+tests_apps_abort_tmp_SOURCES = tests/apps/abort_tmp.c
+tests_apps_abort_tmp_LDADD = lib/libtessera.la $(HDF5_LIBS)

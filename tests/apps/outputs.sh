@@ -13,7 +13,7 @@ trap 'rm -rf "$dir"' EXIT
 for t in timeout pgrep; do
   command -v $t >/dev/null 2>&1 || { echo "1..0 # SKIP $t (Debian coreutils, procps) not found"; exit 0; }
 done
-echo "1..12"
+echo "1..14"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; [ -f "$dir/err" ] && sed 's/^/# /' "$dir/err"; fi; }
 
@@ -121,3 +121,13 @@ rm -f "$f"
   wait $pid ) >"$dir/err" 2>&1
 [ $? -eq 0 ] && [ -f "$f" ]
 ok $? "with SIGTERM ignored (as under nohup) the run goes on and writes its file"
+
+# ---- the abort path: one rank fails alone with the output open (tsr_abort)
+for np in 1 2; do
+  rm -f "$dir/ab.h5" "$dir"/ab.h5.tmp-*
+  timeout 60 "$MPIEXEC" -n $np --oversubscribe "$B/tests/apps/abort_tmp" "$dir/ab.h5" >"$dir/err" 2>&1
+  rc=$?
+  left=$(ls "$dir"/ab.h5.tmp-* 2>/dev/null)
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ -z "$left" ] && [ ! -e "$dir/ab.h5" ] && grep -q 'simulated' "$dir/err"
+  ok $? "tsr_abort on one of $np rank(s) with an output open: the temporary is removed"
+done

@@ -3,6 +3,7 @@
 #include "tessera/cli.h"
 #include "tessera/error.h"
 #include "tessera/node.h"
+#include "tessera/io.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -284,6 +285,11 @@ int tsr_cli_parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, 
                    cli->prog, size);
   TSR_CALL(tsr_error_agree(comm, rc));
   if (cli->exit_now) return TSR_SUCCESS;
+  /* a bad output path is found now, not after the computation */
+  if (!cli->list_variants) {
+    TSR_CALL(tsr_output_check(comm, "-o", cli->output));
+    TSR_CALL(tsr_output_check(comm, "--csv", cli->csv));
+  }
   TSR_CALL(tsr_node_omp_threads(comm, &cli->omp_threads, cli->omp_why, sizeof cli->omp_why));
   /* the choice is reported under the result table (tsr_report_finish) */
   return TSR_SUCCESS;

@@ -160,7 +160,10 @@ int tsr_error_agree(MPI_Comm comm, int code) {
   return rec.code;
 }
 
+void tsr__tmp_remove_all(void); /* io_file.c: temporary outputs left open */
+
 void tsr_abort(MPI_Comm comm, int code) {
+  tsr__tmp_remove_all();
   if (code == 0) code = TSR_ERR_INTERNAL;
   if (tsr__err.code == 0) tsr__err.code = code;
   if (!tsr__mpi_live()) {

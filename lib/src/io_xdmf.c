@@ -29,13 +29,15 @@ static const char *tsr__xdmf_num(tsr_dtype_t t) {
 
 static FILE *tsr__xdmf_begin(const char *h5path, char *xmf, char *tmp, size_t n) {
   tsr_xdmf_path(h5path, xmf, n);
-  snprintf(tmp, n, "%s.tmp-XXXXXX", xmf);
-  int fd = mkstemp(tmp);
+  int fd = tsr_tmp_create(xmf, tmp, n);
   if (fd < 0) return NULL;
   FILE *fp = fdopen(fd, "w");
   if (!fp) {
+    int e = errno;
     close(fd);
     unlink(tmp);
+    tsr_tmp_forget(tmp);
+    errno = e;
     return NULL;
   }
   fprintf(fp, "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
@@ -50,8 +52,10 @@ static int tsr__xdmf_end(FILE *fp, const char *xmf, const char *tmp) {
   if (bad || rename(tmp, xmf) != 0) {
     int e = errno;
     unlink(tmp);
+    tsr_tmp_forget(tmp);
     return TSR_RAISE(TSR_ERR_IO, "%s: cannot write the XDMF sidecar: %s", xmf, strerror(e));
   }
+  tsr_tmp_forget(tmp);
   return TSR_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
 #include "tessera/report.h"
 #include "tessera/error.h"
 #include "tessera/run.h"
+#include "tessera/io.h"
 
 #include <stdarg.h>
 
@@ -309,9 +310,10 @@ int tsr_report_write_csv(const tsr_report_t *r, MPI_Comm comm, const char *path)
   MPI_Initialized(&init);
   if (tsr__rank0(comm)) {
     char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
+    int fd = tsr_tmp_create(path, tmp, sizeof tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
+      if (fd >= 0) close(fd), unlink(tmp), tsr_tmp_forget(tmp);
       rc = TSR_RAISE(TSR_ERR_IO, "%s: cannot create the CSV file", path);
     } else {
       fprintf(f, "app,variant,device,precision,nx,ny,nz,ranks,runs,median_us,min_us,max_us,"
@@ -344,6 +346,7 @@ int tsr_report_write_csv(const tsr_report_t *r, MPI_Comm comm, const char *path)
         remove(tmp);
         rc = TSR_RAISE(TSR_ERR_IO, "%s: cannot write the CSV file", path);
       }
+      tsr_tmp_forget(tmp);
     }
   }
   if (init) rc = tsr_error_agree(comm, rc);

@@ -55,3 +55,10 @@ EXTRA_DIST += tests/apps/bench_scripts.sh
 # tsr-lulesh: LULESH's reference values, flags and output
 TESTS += tests/apps/lulesh.sh
 EXTRA_DIST += tests/apps/lulesh.sh
+
+# output modes, a bad -o found before computing, temporaries removed on signals
+TESTS += tests/apps/outputs.sh
+EXTRA_DIST += tests/apps/outputs.sh
+check_PROGRAMS += tests/apps/abort_tmp
+tests_apps_abort_tmp_SOURCES = tests/apps/abort_tmp.c
+tests_apps_abort_tmp_LDADD = lib/libtessera.la $(HDF5_LIBS)

@@ -33,6 +33,21 @@ typedef struct tsr_file tsr_file_t;
 /* Open an existing file read-only. A missing file, a file that is not HDF5
  * and a damaged (e.g. truncated) file each get their own message. */
 int tsr_file_open(MPI_Comm comm, const char *path, tsr_file_t **out);
+/* Temporary outputs (local, not collective). tsr_tmp_create makes
+ * PATH.tmp-XXXXXX with mode 0666 & ~umask (as PATH itself would get) and
+ * registers it: on SIGINT or SIGTERM every registered temporary is removed
+ * before the signal ends the process as before (handlers are installed with
+ * the first temporary; an ignored signal stays ignored), and tsr_abort
+ * removes them too. Returns an open descriptor, or -1 with errno set.
+ * tsr_tmp_forget unregisters one once it is renamed or removed. */
+int tsr_tmp_create(const char *path, char *tmp, size_t n);
+void tsr_tmp_register(const char *tmp);
+void tsr_tmp_forget(const char *tmp);
+/* Check an output path before any computation: rank 0 creates and removes
+ * a temporary next to it, so a missing or read-only directory (or a path
+ * that is a directory) is one agreed error naming the option `flag` ("-o")
+ * and the path. NULL path: nothing to check. Collective over comm. */
+int tsr_output_check(MPI_Comm comm, const char *flag, const char *path);
 /* Create PATH.tmp-XXXXXX for writing (PATH appears only at tsr_file_close). */
 int tsr_file_create(MPI_Comm comm, const char *path, tsr_file_t **out);
 /* Close; a file being written is renamed to its final name (rank 0, after a

@@ -220,11 +220,13 @@ static int af_profile_open(af_app_t *A) {
   A->prms = malloc(sizeof(double) * (size_t)(niter + 1));
   if (!rc && !A->prms) rc = TSR_RAISE(TSR_ERR_ALLOC, "no memory for %d iterations", niter);
   if (!rc && A->profile_csv && A->rank == 0) {
-    snprintf(A->pcsv_tmp, sizeof A->pcsv_tmp, "%s.tmp-%ld", A->profile_csv, (long)getpid());
-    A->pcsv = fopen(A->pcsv_tmp, "w");
-    if (!A->pcsv)
-      rc = TSR_RAISE(TSR_ERR_IO, "--profile-csv %s: cannot create %s", A->profile_csv, A->pcsv_tmp);
-    else
+    /* lib's temporary: the umask's mode, removed on SIGINT/SIGTERM */
+    const int fd = tsr_tmp_create(A->profile_csv, A->pcsv_tmp, sizeof A->pcsv_tmp);
+    A->pcsv = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!A->pcsv) {
+      if (fd >= 0) close(fd), unlink(A->pcsv_tmp), tsr_tmp_forget(A->pcsv_tmp);
+      rc = TSR_RAISE(TSR_ERR_IO, "--profile-csv %s: cannot create a file there", A->profile_csv);
+    } else
       airfoil_profile_csv_header(A->pcsv);
   }
   return tsr_error_agree(MPI_COMM_WORLD, rc);
@@ -236,7 +238,8 @@ static int af_profile_close(af_app_t *A, int rc) {
   if (A->pcsv) { /* rank 0 */
     int bad = fclose(A->pcsv) != 0;
     if (!bad && !rc) bad = rename(A->pcsv_tmp, A->profile_csv) != 0;
-    else remove(A->pcsv_tmp);
+    if (bad || rc) remove(A->pcsv_tmp);
+    tsr_tmp_forget(A->pcsv_tmp);
     if (bad && !rc) rc = TSR_RAISE(TSR_ERR_IO, "--profile-csv %s: cannot write it", A->profile_csv);
   }
   return rc;

@@ -34,14 +34,6 @@ static int tsr__named(const char *spec, const char *name) {
   return 0;
 }
 
-/* On an error the selection is freed (its spec kept for the message). */
-static void tsr__keep_spec(tsr_selection_t *sel) {
-  free(sel->index);
-  free(sel->required);
-  sel->index = NULL;
-  sel->required = NULL;
-}
-
 int tsr_selection_pick(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
                        const char *cpu_default, const char *cuda_default, tsr_selection_t *sel) {
   memset(sel, 0, sizeof *sel);
@@ -83,10 +75,11 @@ int tsr_selection_check(tsr_selection_t *sel, const tsr_variant_t *table, const 
   }
   const char *missing = first_missing >= 0 ? table[sel->index[first_missing]].name : NULL;
   const int by_name = missing && cli->variants && tsr__named(cli->variants, missing);
-  if ((sel->n > 0 && can == 0 && !by_name) || missing) tsr__keep_spec(sel);
-  if (sel->n > 0 && can == 0 && !by_name)
-    return TSR_RAISE(TSR_ERR_UNSUPPORTED, "nothing ran: %s (%d variant%s: %s)", why, sel->n,
-                     sel->n == 1 ? "" : "s", sel->spec);
+  const int nsel = sel->n; /* on an error the selection is freed; its spec stays for the message */
+  if ((nsel > 0 && can == 0 && !by_name) || missing) tsr_selection_free(sel);
+  if (nsel > 0 && can == 0 && !by_name)
+    return TSR_RAISE(TSR_ERR_UNSUPPORTED, "nothing ran: %s (%d variant%s: %s)", why, nsel,
+                     nsel == 1 ? "" : "s", sel->spec);
   if (missing)
     return TSR_RAISE(TSR_ERR_UNSUPPORTED, "%s not run: %s (asked for by %s)", missing, why_missing,
                      by_name ? "name" : "--device cuda");

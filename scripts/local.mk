@@ -10,6 +10,6 @@ EXTRA_DIST += scripts/bench/common.sh scripts/bench/tables.py scripts/bench/copy
 # "Comparing with OP2"), Tasmanian beside tsr-fastsg
 EXTRA_DIST += scripts/peers/build-gridbenchmark.sh scripts/peers/stencil-compare \
 	scripts/peers/build-op2-airfoil.sh scripts/peers/build-tasmanian.sh \
-	scripts/peers/tasmanian_fastsg.cpp
+	scripts/peers/tasmanian_fastsg.cpp scripts/peers/build-lulesh-cuda.sh
 # the figures and tables of tsr-fastsg and tsr-layoutbench (docs/FASTSG.md, docs/LAYOUTBENCH.md)
 EXTRA_DIST += scripts/fastsg-speedups scripts/layoutbench-plot

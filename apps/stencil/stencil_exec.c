@@ -168,21 +168,34 @@ static int st_step(st_exec_t *E, void *src, void *dst) {
   return TSR_SUCCESS;
 }
 
-/* Interior (lo+h .. hi-h) and the four strips around it. */
-static void st_split(st_exec_t *E, int h) {
+/* The interior, shrunk by h on each side where a neighbour rank's halo
+ * arrives (nbr: tsr_grid_part_t's), and a strip of width h on each such side
+ * (y strips across all x, x strips between them). Sides on the edge of the
+ * global grid need nothing from the exchange: the interior reaches them, so
+ * two ranks side by side launch one strip each, not four. */
+static void st_split(st_exec_t *E, int h, const int *nbr) {
   const stencil_grid_t *g = &E->gall;
-  for (int k = 0; k < 5; k++) E->parts[k] = *g;
-  stencil_grid_t *in = &E->parts[0];
-  in->lo[0] += h, in->hi[0] -= h, in->lo[1] += h, in->hi[1] -= h;
-  if (in->hi[0] < in->lo[0]) in->hi[0] = in->lo[0];
-  if (in->hi[1] < in->lo[1]) in->hi[1] = in->lo[1];
-  E->parts[1].hi[1] = in->lo[1];                              /* y low strip, all x */
-  E->parts[2].lo[1] = in->hi[1];                              /* y high strip */
-  E->parts[3].lo[1] = in->lo[1], E->parts[3].hi[1] = in->hi[1]; /* x low strip */
-  E->parts[3].hi[0] = in->lo[0];
-  E->parts[4].lo[1] = in->lo[1], E->parts[4].hi[1] = in->hi[1]; /* x high strip */
-  E->parts[4].lo[0] = in->hi[0];
-  E->nparts = 5;
+  const int ylo = nbr[TSR_NBR(0, -1)] != MPI_PROC_NULL, yhi = nbr[TSR_NBR(0, 1)] != MPI_PROC_NULL;
+  const int xlo = nbr[TSR_NBR(-1, 0)] != MPI_PROC_NULL, xhi = nbr[TSR_NBR(1, 0)] != MPI_PROC_NULL;
+  stencil_grid_t in = *g;
+  if (xlo) in.lo[0] += h;
+  if (xhi) in.hi[0] -= h;
+  if (ylo) in.lo[1] += h;
+  if (yhi) in.hi[1] -= h;
+  if (in.hi[0] < in.lo[0]) in.hi[0] = in.lo[0];
+  if (in.hi[1] < in.lo[1]) in.hi[1] = in.lo[1];
+  E->parts[0] = in;
+  E->nparts = 1;
+  stencil_grid_t s = *g;
+  if (ylo) s.hi[1] = in.lo[1], E->parts[E->nparts++] = s; /* y low strip, all x */
+  s = *g;
+  if (yhi) s.lo[1] = in.hi[1], E->parts[E->nparts++] = s; /* y high strip */
+  s = *g;
+  s.lo[1] = in.lo[1], s.hi[1] = in.hi[1];
+  stencil_grid_t t = s;
+  if (xlo) t.hi[0] = in.lo[0], E->parts[E->nparts++] = t; /* x low strip */
+  t = s;
+  if (xhi) t.lo[0] = in.hi[0], E->parts[E->nparts++] = t; /* x high strip */
 }
 
 static int st_setup(st_exec_t *E, stencil_run_t *r) {
@@ -264,7 +277,7 @@ static int st_setup(st_exec_t *E, stencil_run_t *r) {
       E->hoff[h] = aos ? L->base * nf : L->base + (int64_t)h * (nf > 1 ? P->Luv.sf : 0);
       TSR_CALL(tsr_halo_create_regular(&S->part, &box, &E->halo[h]));
     }
-    st_split(E, P->halo[0]);
+    st_split(E, P->halo[0], S->part.nbr);
   }
   if (r->halo_ipc && E->dev.kind == TSR_DEV_CUDA)
     for (int h = 0; h < E->nhalo; h++) TSR_CALL(tsr_halo_set_ipc(E->halo[h], 1));

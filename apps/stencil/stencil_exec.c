@@ -120,13 +120,16 @@ typedef struct {
   size_t es, bio, bcst;
   void *init, *a, *b, *c;       /* on dev: initial in, ping, pong, constants */
   tsr_halo_t *halo[2];
+  tsr_queue_t *q;               /* CUDA on several ranks: the exchange and the strips
+                                   beside the interior (st_step) */
   int nhalo, hdim;
   int64_t hoff[2];              /* element offset of each exchanged field */
   stencil_launch_t shape;
   int iterations;               /* steps per run */
 } st_exec_t;
 
-static int st_piece(st_exec_t *E, const stencil_grid_t *g, const void *src, void *dst, int strip) {
+static int st_piece(st_exec_t *E, const stencil_grid_t *g, const void *src, void *dst, int strip,
+                    void *stream) {
   const stencil_problem_t *P = &E->S->P;
   stencil_fields_t f = stencil_problem_fields(P, src, E->c, dst, E->S->flat);
   if (E->have_u && P->kind == STENCIL_FASTWAVES) f.Lc = E->U.Lc, f.Luv = E->U.Luv;
@@ -143,28 +146,45 @@ static int st_piece(st_exec_t *E, const stencil_grid_t *g, const void *src, void
     s.by = g->kind == STENCIL_GRID_REGULAR ? (int)TSR_MIN(8, g->hi[1] - g->lo[1]) : 1;
     s.bz = 1;
   }
-  TSR_CALL(stencil_cuda_run(P->kind, strategy, g, &f, s));
+  TSR_CALL(stencil_cuda_run_stream(P->kind, strategy, g, &f, s, stream));
   return TSR_SUCCESS;
 }
 
+/* One step src -> dst. On several ranks the interior (cells whose stencil
+ * reads no halo cell) runs while the halo is exchanged, then the strips next
+ * to the neighbours. On a GPU the exchange and the strips go on a queue of
+ * their own beside the interior on the default stream (E->q):
+ *   queue waits for the default stream  (the previous interior is done: the
+ *                                        cells it wrote are sent and read)
+ *   default stream: interior            (after the previous strips: the join)
+ *   queue: pack, copies (begin), unpack (end), strips
+ *   default stream waits for the queue  (the next interior, the timer)
+ * so the interior never waits for the exchange, nor the exchange for it. */
 static int st_step(st_exec_t *E, void *src, void *dst) {
   if (E->nhalo == 0 || E->strategy < 0) {
     for (int h = 0; h < E->nhalo; h++)
       TSR_CALL(tsr_halo_exchange(E->halo[h], &E->dev, (char *)src + E->hoff[h] * E->es, E->hdim,
                                  E->S->prec == STENCIL_FLOAT ? TSR_FLOAT : TSR_DOUBLE));
-    TSR_CALL(st_piece(E, &E->gall, src, dst, 0));
+    TSR_CALL(st_piece(E, &E->gall, src, dst, 0, NULL));
     return TSR_SUCCESS;
   }
   const tsr_dtype_t t = E->S->prec == STENCIL_FLOAT ? TSR_FLOAT : TSR_DOUBLE;
-  for (int h = 0; h < E->nhalo; h++)
+  void *qs = E->q ? tsr_queue_stream(E->q) : NULL;
+  /* the host-staged exchange's begin waits for its pack: on a GPU the
+     interior is queued first, on the CPU the messages are posted first */
+  if (E->q) TSR_CALL(tsr_queue_wait_default(E->q));
+  for (int h = 0; h < E->nhalo && !E->q; h++)
     TSR_CALL(tsr_halo_begin(E->halo[h], &E->dev, (char *)src + E->hoff[h] * E->es, E->hdim, t));
   if (E->parts[0].hi[0] > E->parts[0].lo[0] && E->parts[0].hi[1] > E->parts[0].lo[1])
-    TSR_CALL(st_piece(E, &E->parts[0], src, dst, 0));
+    TSR_CALL(st_piece(E, &E->parts[0], src, dst, 0, NULL));
+  for (int h = 0; h < E->nhalo && E->q; h++)
+    TSR_CALL(tsr_halo_begin(E->halo[h], &E->dev, (char *)src + E->hoff[h] * E->es, E->hdim, t));
   for (int h = 0; h < E->nhalo; h++)
     TSR_CALL(tsr_halo_end(E->halo[h], &E->dev, (char *)src + E->hoff[h] * E->es, E->hdim, t));
   for (int k = 1; k < E->nparts; k++)
     if (E->parts[k].hi[0] > E->parts[k].lo[0] && E->parts[k].hi[1] > E->parts[k].lo[1])
-      TSR_CALL(st_piece(E, &E->parts[k], src, dst, 1));
+      TSR_CALL(st_piece(E, &E->parts[k], src, dst, 1, qs));
+  if (E->q) TSR_CALL(tsr_queue_join_default(E->q));
   return TSR_SUCCESS;
 }
 
@@ -281,11 +301,17 @@ static int st_setup(st_exec_t *E, stencil_run_t *r) {
   }
   if (r->halo_ipc && E->dev.kind == TSR_DEV_CUDA)
     for (int h = 0; h < E->nhalo; h++) TSR_CALL(tsr_halo_set_ipc(E->halo[h], 1));
+  if (E->nhalo > 0 && E->dev.kind == TSR_DEV_CUDA && E->strategy >= 0) {
+    TSR_CALL(tsr_queue_create(&E->dev, &E->q));
+    for (int h = 0; h < E->nhalo; h++)
+      TSR_CALL(tsr_halo_set_stream(E->halo[h], tsr_queue_stream(E->q)));
+  }
   return TSR_SUCCESS;
 }
 
 static void st_teardown(st_exec_t *E) {
   for (int h = 0; h < E->nhalo; h++) tsr_halo_destroy(&E->halo[h]);
+  tsr_queue_destroy(&E->q);
   if (E->init) tsr_device_free(&E->dev, &E->init);
   if (E->a) tsr_device_free(&E->dev, &E->a);
   if (E->b) tsr_device_free(&E->dev, &E->b);

@@ -392,6 +392,7 @@ typedef struct {
   int jpt;          /* rows per thread (jwindow strategies), else 0 */
   int64_t z0, z1;
   stencil_kattr_t *attr;
+  void *stream;     /* cudaStream_t to launch on; NULL: the default stream */
 } stencil_cfg_t;
 /* The launch of a strategy on a region: 0, or 1 with a note (a skip: the
  * region is empty, a shuffle block not whole warps along x, a tile of more
@@ -470,6 +471,10 @@ int stencil_cuda_shape(int kind, int strategy, const stencil_grid_t *g, stencil_
 #define STENCIL_CUDA_DICT_BYTES 65536
 int stencil_cuda_run(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
                      stencil_launch_t s);
+/* The same on `stream` (a cudaStream_t; NULL: the default stream), for work
+ * beside the default stream's (the boundary strips of a halo exchange). */
+int stencil_cuda_run_stream(int kind, int strategy, const stencil_grid_t *g,
+                            const stencil_fields_t *f, stencil_launch_t s, void *stream);
 
 #ifdef __cplusplus
 }

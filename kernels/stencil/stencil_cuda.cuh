@@ -404,7 +404,7 @@ st_k_tile(StK13<T, HDIFF> st, StGridReg g, int64_t z0, int64_t z1, int kpt) {
 /* ------------------------------------------------------------ launching */
 
 /* Launch kernel k on stream sm (or, with cfg->attr, report its attributes
- * instead); st_go: on the default stream. */
+ * instead); st_go: on cfg->stream (NULL: the default stream). */
 template <typename... P, typename... A>
 static int st_go_s(void (*k)(P...), const stencil_cfg_t *cfg, cudaStream_t sm, A... args) {
   if (cfg->attr) {
@@ -428,7 +428,7 @@ static int st_go_s(void (*k)(P...), const stencil_cfg_t *cfg, cudaStream_t sm, A
 }
 template <typename... P, typename... A>
 static int st_go(void (*k)(P...), const stencil_cfg_t *cfg, A... args) {
-  return st_go_s(k, cfg, (cudaStream_t)0, args...);
+  return st_go_s(k, cfg, (cudaStream_t)cfg->stream, args...);
 }
 
 /* The load-lean strategies (jwindow, jwindow-shfl, patch-kloop). */

@@ -314,6 +314,11 @@ int stencil_cuda_shape(int kind, int strategy, const stencil_grid_t *g, stencil_
 
 int stencil_cuda_run(int kind, int strategy, const stencil_grid_t *g, const stencil_fields_t *f,
                      stencil_launch_t s) {
+  return stencil_cuda_run_stream(kind, strategy, g, f, s, NULL);
+}
+
+int stencil_cuda_run_stream(int kind, int strategy, const stencil_grid_t *g,
+                            const stencil_fields_t *f, stencil_launch_t s, void *stream) {
 #ifdef TSR_HAVE_CUDA
   /* the block cut to the region only: no attribute queries inside timed
      loops (the caller asks stencil_cuda_plan once before) */
@@ -323,12 +328,13 @@ int stencil_cuda_run(int kind, int strategy, const stencil_grid_t *g, const sten
                   sizeof why);
   if (rc == 1) return TSR_RAISE(TSR_ERR_UNSUPPORTED, "%s", note);
   TSR_CALL(rc);
+  cfg.stream = stream;
   if (kind == STENCIL_LAPLAP) TSR_CALL(stencil_cuda_laplap(strategy, g, f, &cfg));
   else if (kind == STENCIL_HDIFF) TSR_CALL(stencil_cuda_hdiff(strategy, g, f, &cfg));
   else TSR_CALL(stencil_cuda_fastwaves(strategy, g, f, &cfg));
   return TSR_SUCCESS;
 #else
-  (void)kind, (void)strategy, (void)g, (void)f, (void)s;
+  (void)kind, (void)strategy, (void)g, (void)f, (void)s, (void)stream;
   return TSR_RAISE(TSR_ERR_NOCUDA, "stencil: CUDA variants are not available in this build");
 #endif
 }

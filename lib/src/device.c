@@ -241,3 +241,82 @@ int tsr_timer_destroy(tsr_timer_t **t) {
   *t = NULL;
   return TSR_SUCCESS;
 }
+
+/* ------------------------------------------------------------ queues */
+
+struct tsr_queue {
+  tsr_devkind_t kind;
+#ifdef TSR_HAVE_CUDA
+  cudaStream_t stream;
+  cudaEvent_t ev_default, ev_queue; /* the last marks on each side */
+#endif
+};
+
+int tsr_queue_create(const tsr_device_t *dev, tsr_queue_t **out) {
+  TSR_CHECK(dev && out, TSR_ERR_ARG, "tsr_queue_create: NULL argument");
+  tsr_queue_t *q = calloc(1, sizeof *q);
+  TSR_CHECK(q, TSR_ERR_ALLOC, "cannot allocate a queue");
+  q->kind = dev->kind;
+#ifdef TSR_HAVE_CUDA
+  if (dev->kind == TSR_DEV_CUDA) {
+    cudaError_t e = cudaStreamCreateWithFlags(&q->stream, cudaStreamNonBlocking);
+    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&q->ev_default, cudaEventDisableTiming);
+    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&q->ev_queue, cudaEventDisableTiming);
+    if (e != cudaSuccess) {
+      tsr_queue_destroy(&q);
+      return TSR_RAISE(TSR_ERR_CUDA, "cannot create a CUDA stream and its events: %s",
+                       cudaGetErrorString(e));
+    }
+  }
+#else
+  TSR_CHECK(dev->kind == TSR_DEV_CPU, TSR_ERR_NOCUDA, "queue on a CUDA device: built without CUDA");
+#endif
+  *out = q;
+  return TSR_SUCCESS;
+}
+
+void *tsr_queue_stream(const tsr_queue_t *q) {
+#ifdef TSR_HAVE_CUDA
+  return q && q->kind == TSR_DEV_CUDA ? (void *)q->stream : NULL;
+#else
+  (void)q;
+  return NULL;
+#endif
+}
+
+int tsr_queue_wait_default(tsr_queue_t *q) {
+  TSR_CHECK(q, TSR_ERR_ARG, "tsr_queue_wait_default: queue is NULL");
+#ifdef TSR_HAVE_CUDA
+  if (q->kind == TSR_DEV_CUDA) {
+    TSR_CALL_CUDA(cudaEventRecord(q->ev_default, 0));
+    TSR_CALL_CUDA(cudaStreamWaitEvent(q->stream, q->ev_default, 0));
+  }
+#endif
+  return TSR_SUCCESS;
+}
+
+int tsr_queue_join_default(tsr_queue_t *q) {
+  TSR_CHECK(q, TSR_ERR_ARG, "tsr_queue_join_default: queue is NULL");
+#ifdef TSR_HAVE_CUDA
+  if (q->kind == TSR_DEV_CUDA) {
+    TSR_CALL_CUDA(cudaEventRecord(q->ev_queue, q->stream));
+    TSR_CALL_CUDA(cudaStreamWaitEvent(0, q->ev_queue, 0));
+  }
+#endif
+  return TSR_SUCCESS;
+}
+
+int tsr_queue_destroy(tsr_queue_t **q) {
+  if (!q || !*q) return TSR_SUCCESS;
+#ifdef TSR_HAVE_CUDA
+  if ((*q)->kind == TSR_DEV_CUDA) {
+    if ((*q)->stream) cudaStreamSynchronize((*q)->stream);
+    if ((*q)->ev_default) cudaEventDestroy((*q)->ev_default);
+    if ((*q)->ev_queue) cudaEventDestroy((*q)->ev_queue);
+    if ((*q)->stream) cudaStreamDestroy((*q)->stream);
+  }
+#endif
+  free(*q);
+  *q = NULL;
+  return TSR_SUCCESS;
+}

@@ -14,9 +14,9 @@
 #include "tessera/cuda.h"
 /* lib/src/cuda/halo_pack.cu */
 int tsr__halo_pack_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dim, int elsize,
-                        const void *data, void *buf);
+                        const void *data, void *buf, void *stream);
 int tsr__halo_unpack_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dim, int dtype,
-                          const void *buf, void *data, int add);
+                          const void *buf, void *data, int add, void *stream);
 #endif
 
 #include "halo_internal.h"
@@ -89,7 +89,7 @@ int tsr_halo_pack(const tsr_device_t *dev, tsr_idx_t n, const tsr_idx_t *idx, in
     return TSR_SUCCESS;
   }
 #ifdef TSR_HAVE_CUDA
-  TSR_CALL(tsr__halo_pack_cuda(n, idx, dim, (int)tsr_dtype_size(t), data, buf));
+  TSR_CALL(tsr__halo_pack_cuda(n, idx, dim, (int)tsr_dtype_size(t), data, buf, NULL));
   return TSR_SUCCESS;
 #else
   return TSR_RAISE(TSR_ERR_NOCUDA, "halo pack on a CUDA device: Tessera was built without CUDA");
@@ -106,7 +106,7 @@ int tsr_halo_unpack(const tsr_device_t *dev, tsr_idx_t n, const tsr_idx_t *idx, 
     return TSR_SUCCESS;
   }
 #ifdef TSR_HAVE_CUDA
-  TSR_CALL(tsr__halo_unpack_cuda(n, idx, dim, (int)t, buf, data, add));
+  TSR_CALL(tsr__halo_unpack_cuda(n, idx, dim, (int)t, buf, data, add, NULL));
   return TSR_SUCCESS;
 #else
   return TSR_RAISE(TSR_ERR_NOCUDA, "halo unpack on a CUDA device: Tessera was built without CUDA");
@@ -272,6 +272,7 @@ int tsr_halo_create_planes(const tsr_halo_t *h, int nplanes, tsr_idx_t stride, t
   if (!err) { /* the transport asked for on h carries over */
     (*out)->cuda_aware = h->cuda_aware;
     (*out)->ipc = h->ipc;
+    (*out)->stream = h->stream;
   }
   free(cnt);
   free(idx);
@@ -311,6 +312,13 @@ int tsr_halo_destroy(tsr_halo_t **hp) {
 }
 
 int tsr_halo_nneigh(const tsr_halo_t *h) { return h ? h->nneigh : 0; }
+
+int tsr_halo_set_stream(tsr_halo_t *h, void *stream) {
+  TSR_CHECK(h, TSR_ERR_ARG, "tsr_halo_set_stream: halo is NULL");
+  TSR_CHECK(h->state == 0, TSR_ERR_ARG, "tsr_halo_set_stream: an exchange is in flight");
+  h->stream = stream;
+  return TSR_SUCCESS;
+}
 tsr_idx_t tsr_halo_send_count(const tsr_halo_t *h) { return h ? h->s.off[h->nneigh] : 0; }
 tsr_idx_t tsr_halo_recv_count(const tsr_halo_t *h) { return h ? h->r.off[h->nneigh] : 0; }
 
@@ -436,7 +444,8 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, 
   if (cuda && h->ipc) {
     TSR_CALL(tsr__halo_ipc_setup(h, dev, es));
     TSR_CALL(device_prepare(h, dev, es));
-    TSR_CALL(tsr_halo_pack(dev, nout, out->d_idx, dim, t, data, out->dbuf));
+    TSR_CALL(tsr__halo_pack_cuda(nout, out->d_idx, dim, (int)tsr_dtype_size(t), data, out->dbuf,
+                                 h->stream));
     TSR_CALL(tsr__halo_ipc_post(h, state, out, es));
     in_flight(h, state, dev, data, dim, t);
     return TSR_SUCCESS;
@@ -454,11 +463,21 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, 
   } else {
 #ifdef TSR_HAVE_CUDA
     TSR_CALL(device_prepare(h, dev, es));
-    TSR_CALL(tsr_halo_pack(dev, nout, out->d_idx, dim, t, data, out->dbuf));
+    TSR_CALL(tsr__halo_pack_cuda(nout, out->d_idx, dim, (int)tsr_dtype_size(t), data, out->dbuf,
+                                 h->stream));
     if (direct) {
-      TSR_CALL_CUDA(cudaDeviceSynchronize()); /* packed before MPI reads it */
+      /* packed before MPI reads it */
+      if (h->stream) TSR_CALL_CUDA(cudaStreamSynchronize((cudaStream_t)h->stream));
+      else TSR_CALL_CUDA(cudaDeviceSynchronize());
       sbuf = out->dbuf;
       rbuf = in->dbuf;
+    } else if (h->stream) {
+      cudaStream_t sm = (cudaStream_t)h->stream;
+      TSR_CALL_CUDA(cudaMemcpyAsync(out->hbuf, out->dbuf, (size_t)nout * es,
+                                    cudaMemcpyDeviceToHost, sm));
+      TSR_CALL_CUDA(cudaStreamSynchronize(sm));
+      sbuf = out->hbuf;
+      rbuf = in->hbuf;
     } else {
       TSR_CALL_CUDA(cudaMemcpy(out->hbuf, out->dbuf, (size_t)nout * es, cudaMemcpyDeviceToHost));
       sbuf = out->hbuf;
@@ -510,13 +529,19 @@ static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data,
   }
 #ifdef TSR_HAVE_CUDA
   if (h->ipc) {
-    TSR_CALL(tsr_halo_unpack(dev, nin, in->d_idx, dim, t, tsr__halo_ipc_received(h, state), data,
-                             add));
+    TSR_CALL(tsr__halo_unpack_cuda(nin, in->d_idx, dim, (int)t, tsr__halo_ipc_received(h, state),
+                                   data, add, h->stream));
     return TSR_SUCCESS;
   }
-  if (!h->cuda_aware && nin > 0)
-    TSR_CALL_CUDA(cudaMemcpy(in->dbuf, in->hbuf, (size_t)nin * es, cudaMemcpyHostToDevice));
-  TSR_CALL(tsr_halo_unpack(dev, nin, in->d_idx, dim, t, in->dbuf, data, add));
+  if (!h->cuda_aware && nin > 0) {
+    if (h->stream) /* ordered before the unpack on the same stream; the next
+                      exchange's start waits for the stream before MPI writes hbuf */
+      TSR_CALL_CUDA(cudaMemcpyAsync(in->dbuf, in->hbuf, (size_t)nin * es, cudaMemcpyHostToDevice,
+                                    (cudaStream_t)h->stream));
+    else
+      TSR_CALL_CUDA(cudaMemcpy(in->dbuf, in->hbuf, (size_t)nin * es, cudaMemcpyHostToDevice));
+  }
+  TSR_CALL(tsr__halo_unpack_cuda(nin, in->d_idx, dim, (int)t, in->dbuf, data, add, h->stream));
   return TSR_SUCCESS;
 #else
   (void)es;

@@ -33,6 +33,8 @@ struct tsr_halo {
   int d_id;         /* device holding the d_idx copies; -1 none */
   MPI_Request *req; /* [2*nneigh] */
   int cuda_aware;
+  void *stream;     /* cudaStream_t of the packing, unpacking and copies; NULL:
+                       the default stream (tsr_halo_set_stream) */
   /* the exchange in flight */
   int state;        /* 0 idle, 1 forward, 2 reverse */
   const void *data;
@@ -66,7 +68,7 @@ struct tsr_halo {
 /* Map the neighbours' receive buffers for element size es on dev (again when
    es grows or the device changes); failures agreed on every rank. Collective. */
 int tsr__halo_ipc_setup(tsr_halo_t *h, const tsr_device_t *dev, size_t es);
-/* After the pack into out->dbuf (default stream): the device copies into the
+/* After the pack into out->dbuf (on h->stream): the device copies into the
    neighbours' buffers on the halo's stream, and the "ready" receives posted
    in h->req[0 .. nneigh). */
 int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, size_t es);

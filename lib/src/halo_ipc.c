@@ -172,7 +172,7 @@ int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, size_t es) {
      the neighbours) */
   const int d = state - 1; /* the receive buffers of this direction */
   const size_t par = (size_t)(h->ipx[d].n & 1);
-  TSR_CALL_CUDA(cudaEventRecord(h->ipc_packed, 0));
+  TSR_CALL_CUDA(cudaEventRecord(h->ipc_packed, (cudaStream_t)h->stream));
   TSR_CALL_CUDA(cudaStreamWaitEvent(h->ipc_stream, h->ipc_packed, 0));
   for (int k = 0; k < h->nneigh; k++) {
     size_t n = (size_t)(out->off[k + 1] - out->off[k]) * es;

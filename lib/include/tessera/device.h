@@ -58,6 +58,23 @@ int tsr_timer_start(tsr_timer_t *t);
 int tsr_timer_stop(tsr_timer_t *t, double *seconds);
 int tsr_timer_destroy(tsr_timer_t **t);
 
+/* A second queue of work on dev beside the default stream (a CUDA stream
+ * that does not synchronise with the default one), and the two orderings
+ * between them, for overlapping an exchange with interior work:
+ *   tsr_queue_wait_default(q): work queued on q from now on starts after
+ *     everything queued on the default stream so far;
+ *   tsr_queue_join_default(q): work queued on the default stream from now on
+ *     starts after everything queued on q so far.
+ * On the CPU (and in builds without CUDA for a CPU device) a queue is a
+ * no-op: work runs in program order. tsr_queue_stream: the cudaStream_t (NULL
+ * on the CPU), for launchers and tsr_halo_set_stream. */
+typedef struct tsr_queue tsr_queue_t;
+int tsr_queue_create(const tsr_device_t *dev, tsr_queue_t **out);
+void *tsr_queue_stream(const tsr_queue_t *q);
+int tsr_queue_wait_default(tsr_queue_t *q);
+int tsr_queue_join_default(tsr_queue_t *q);
+int tsr_queue_destroy(tsr_queue_t **q); /* sets *q = NULL; NULL ok */
+
 /* Wall clock in seconds (monotonic). */
 double tsr_wtime(void);
 

@@ -109,6 +109,14 @@ int tsr_halo_set_ipc(tsr_halo_t *h, int on);
 /* 1 when CUDA IPC was asked for and has not failed. */
 int tsr_halo_uses_ipc(const tsr_halo_t *h);
 
+/* Queue the device work of this halo's exchanges (pack, unpack, the staged
+ * path's device-host copies, the IPC copies) on `stream` (a cudaStream_t,
+ * e.g. tsr_queue_stream's) instead of the default stream, so that begin/end
+ * run beside the caller's kernels on the default stream: the caller orders
+ * the two (tsr_queue_wait_default, tsr_queue_join_default). NULL: the default
+ * stream (the initial state). Ignored on the CPU. */
+int tsr_halo_set_stream(tsr_halo_t *h, void *stream);
+
 /* Sizes: neighbours, and elements sent / received per exchange. */
 int tsr_halo_nneigh(const tsr_halo_t *h);
 tsr_idx_t tsr_halo_send_count(const tsr_halo_t *h);

@@ -1,5 +1,6 @@
-/* halo_pack.cu: halo pack/unpack kernels and their launchers (default
- * stream, asynchronous; the caller's next copy or sync orders them). */
+/* halo_pack.cu: halo pack/unpack kernels and their launchers (on the given
+ * stream, NULL: the default stream; asynchronous: the caller's next copy or
+ * sync orders them). */
 #include "config.h"
 #include "tessera/common.h"
 #include "tessera/cuda.h"
@@ -62,8 +63,9 @@ unsigned grid_for(tsr_idx_t total) {
 }
 
 template <typename T>
-int unpack_add(tsr_idx_t n, const tsr_idx_t *idx, int dim, const void *buf, void *data) {
-  unpack_add_kernel<T><<<grid_for(n * dim), kBlock>>>(n, idx, dim, (const T *)buf, (T *)data);
+int unpack_add(tsr_idx_t n, const tsr_idx_t *idx, int dim, const void *buf, void *data,
+               cudaStream_t sm) {
+  unpack_add_kernel<T><<<grid_for(n * dim), kBlock, 0, sm>>>(n, idx, dim, (const T *)buf, (T *)data);
   TSR_CHECK_LAUNCH("halo unpack-add kernel");
   return TSR_SUCCESS;
 }
@@ -71,36 +73,38 @@ int unpack_add(tsr_idx_t n, const tsr_idx_t *idx, int dim, const void *buf, void
 } // namespace
 
 extern "C" int tsr__halo_pack_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dim, int elsize,
-                                   const void *data, void *buf) {
+                                   const void *data, void *buf, void *stream) {
+  cudaStream_t sm = (cudaStream_t)stream;
   if (n == 0) return TSR_SUCCESS;
   if (elsize == 4)
-    pack_kernel<uint32_t><<<grid_for(n * dim), kBlock>>>(n, idx, dim, (const uint32_t *)data,
+    pack_kernel<uint32_t><<<grid_for(n * dim), kBlock, 0, sm>>>(n, idx, dim, (const uint32_t *)data,
                                                          (uint32_t *)buf);
   else
-    pack_kernel<uint64_t><<<grid_for(n * dim), kBlock>>>(n, idx, dim, (const uint64_t *)data,
+    pack_kernel<uint64_t><<<grid_for(n * dim), kBlock, 0, sm>>>(n, idx, dim, (const uint64_t *)data,
                                                          (uint64_t *)buf);
   TSR_CHECK_LAUNCH("halo pack kernel");
   return TSR_SUCCESS;
 }
 
 extern "C" int tsr__halo_unpack_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dim, int dtype,
-                                     const void *buf, void *data, int add) {
+                                     const void *buf, void *data, int add, void *stream) {
+  cudaStream_t sm = (cudaStream_t)stream;
   if (n == 0) return TSR_SUCCESS;
   if (add) {
     switch ((tsr_dtype_t)dtype) {
-      case TSR_INT32: return unpack_add<int32_t>(n, idx, dim, buf, data);
-      case TSR_INT64: return unpack_add<int64_t>(n, idx, dim, buf, data);
-      case TSR_FLOAT: return unpack_add<float>(n, idx, dim, buf, data);
-      case TSR_DOUBLE: return unpack_add<double>(n, idx, dim, buf, data);
+      case TSR_INT32: return unpack_add<int32_t>(n, idx, dim, buf, data, sm);
+      case TSR_INT64: return unpack_add<int64_t>(n, idx, dim, buf, data, sm);
+      case TSR_FLOAT: return unpack_add<float>(n, idx, dim, buf, data, sm);
+      case TSR_DOUBLE: return unpack_add<double>(n, idx, dim, buf, data, sm);
     }
     return tsr_error_raise(TSR_ERR_ARG, __FILE__, __LINE__, __func__,
                            "halo unpack: unknown type %d", dtype);
   }
   if (tsr_dtype_size((tsr_dtype_t)dtype) == 4)
-    unpack_kernel<uint32_t><<<grid_for(n * dim), kBlock>>>(n, idx, dim, (const uint32_t *)buf,
+    unpack_kernel<uint32_t><<<grid_for(n * dim), kBlock, 0, sm>>>(n, idx, dim, (const uint32_t *)buf,
                                                            (uint32_t *)data);
   else
-    unpack_kernel<uint64_t><<<grid_for(n * dim), kBlock>>>(n, idx, dim, (const uint64_t *)buf,
+    unpack_kernel<uint64_t><<<grid_for(n * dim), kBlock, 0, sm>>>(n, idx, dim, (const uint64_t *)buf,
                                                            (uint64_t *)data);
   TSR_CHECK_LAUNCH("halo unpack kernel");
   return TSR_SUCCESS;

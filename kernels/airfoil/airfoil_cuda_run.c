@@ -164,6 +164,7 @@ typedef struct {
   tsr_csr_t ce, cb;
   int32_t *celem;
   tsr_halo_t *hq, *ha;
+  tsr_queue_t *q; /* the exchanges beside the core edges (af_iterate) */
 } af_host_t;
 
 static void af_host_free(af_host_t *h) {
@@ -180,6 +181,7 @@ static void af_host_free(af_host_t *h) {
   free(h->celem);
   tsr_halo_destroy(&h->hq);
   tsr_halo_destroy(&h->ha);
+  tsr_queue_destroy(&h->q);
 }
 
 /* What each increment strategy needs, per part. */
@@ -336,6 +338,17 @@ static int af_iterate(const airfoil_problem_t *p, airfoil_cuda_t *d, af_host_t *
         if (halo) TSR_CALL(tsr_halo_begin(h->ha, dev, d->adt, 1, T));
         TSR_CALL(airfoil_cuda_incr(d, 0));
         if (halo) TSR_CALL(tsr_halo_end(h->ha, dev, d->adt, 1, T));
+      } else if (h->q) {
+        /* the exchanges of q and adt on their own queue, after the previous
+           update, beside the core edges (which read owned cells only); the
+           exec-halo edges after both */
+        TSR_CALL(tsr_queue_wait_default(h->q));
+        TSR_CALL(airfoil_cuda_incr(d, 0));
+        TSR_CALL(tsr_halo_begin(h->hq, dev, d->q, qdim, T));
+        TSR_CALL(tsr_halo_begin(h->ha, dev, d->adt, 1, T));
+        TSR_CALL(tsr_halo_end(h->hq, dev, d->q, qdim, T));
+        TSR_CALL(tsr_halo_end(h->ha, dev, d->adt, 1, T));
+        TSR_CALL(tsr_queue_join_default(h->q));
       } else {
         if (halo) TSR_CALL(tsr_halo_begin(h->hq, dev, d->q, qdim, T));
         if (halo) TSR_CALL(tsr_halo_begin(h->ha, dev, d->adt, 1, T));
@@ -404,6 +417,9 @@ int airfoil_cuda_run_profile(const airfoil_problem_t *p, const airfoil_cuda_opts
     rc = tsr_error_agree(p->comm, rc);
     if (!rc) rc = tsr_halo_create_planes(p->halo, soa ? 4 : 1, p->ncell, &h.hq);
     if (!rc) rc = tsr_halo_create_planes(p->halo, 1, p->ncell, &h.ha);
+    if (!rc && d.fuse) rc = tsr_queue_create(&m->dev, &h.q);
+    if (!rc && h.q) rc = tsr_halo_set_stream(h.hq, tsr_queue_stream(h.q));
+    if (!rc && h.q) rc = tsr_halo_set_stream(h.ha, tsr_queue_stream(h.q));
   }
   if (!rc) rc = tsr_device_sync(&m->dev);
   if (p->halo) rc = tsr_error_agree(p->comm, rc);

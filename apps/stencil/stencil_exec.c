@@ -140,10 +140,14 @@ static int st_piece(st_exec_t *E, const stencil_grid_t *g, const void *src, void
   }
   stencil_launch_t s = E->shape;
   int strategy = E->strategy;
-  if (strip) { /* boundary strips: idxvar with a block that fits them */
+  if (strip) { /* boundary strips: idxvar with a block that fits them: a strip
+                  a few cells wide in x gets tall blocks (2 x 64, not 2 x 8:
+                  blocks of a few threads would fill the SMs' block slots) */
     strategy = STENCIL_CU_IDXVAR;
     s.bx = (int)TSR_MIN(32, g->hi[0] - g->lo[0]);
-    s.by = g->kind == STENCIL_GRID_REGULAR ? (int)TSR_MIN(8, g->hi[1] - g->lo[1]) : 1;
+    s.by = g->kind == STENCIL_GRID_REGULAR
+               ? (int)TSR_MIN(TSR_MAX(8, 128 / s.bx), g->hi[1] - g->lo[1])
+               : 1;
     s.bz = 1;
   }
   TSR_CALL(stencil_cuda_run_stream(P->kind, strategy, g, &f, s, stream));

@@ -259,7 +259,13 @@ int tsr_queue_create(const tsr_device_t *dev, tsr_queue_t **out) {
   q->kind = dev->kind;
 #ifdef TSR_HAVE_CUDA
   if (dev->kind == TSR_DEV_CUDA) {
-    cudaError_t e = cudaStreamCreateWithFlags(&q->stream, cudaStreamNonBlocking);
+    /* the highest priority: the exchange's small kernels (pack, unpack,
+       boundary strips) are dispatched ahead of the interior kernel's pending
+       blocks instead of at its tail, which would serialise them after it */
+    int least = 0, greatest = 0;
+    cudaError_t e = cudaDeviceGetStreamPriorityRange(&least, &greatest);
+    if (e == cudaSuccess)
+      e = cudaStreamCreateWithPriority(&q->stream, cudaStreamNonBlocking, greatest);
     if (e == cudaSuccess) e = cudaEventCreateWithFlags(&q->ev_default, cudaEventDisableTiming);
     if (e == cudaSuccess) e = cudaEventCreateWithFlags(&q->ev_queue, cudaEventDisableTiming);
     if (e != cudaSuccess) {

@@ -59,7 +59,9 @@ int tsr_timer_stop(tsr_timer_t *t, double *seconds);
 int tsr_timer_destroy(tsr_timer_t **t);
 
 /* A second queue of work on dev beside the default stream (a CUDA stream
- * that does not synchronise with the default one), and the two orderings
+ * that does not synchronise with the default one, of the highest priority:
+ * its kernels' blocks are dispatched before the pending blocks of a large
+ * kernel on the default stream), and the two orderings
  * between them, for overlapping an exchange with interior work:
  *   tsr_queue_wait_default(q): work queued on q from now on starts after
  *     everything queued on the default stream so far;

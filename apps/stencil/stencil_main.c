@@ -242,9 +242,10 @@ static int st_select(st_app_t *A) {
     const int nu = unstr ? L->no * L->nc * (kind == STENCIL_FASTWAVES ? 1 : L->nh) : 1;
     const int nj = cuda && stencil_cuda_uses_jpt(stencil_variant_strategy(id)) ? L->nj : 1;
     const int runs = nsel * L->npr * L->nfl * nu * (cuda ? L->nt : 1) * nj;
-    TSR_CHECK(runs == 1, TSR_ERR_ARG, "--%s: checkpoints hold one run's state, but these options "
-              "make %d runs (give one variant, precision, --fields and configuration)",
-              A->cli.restart ? "restart" : "checkpoint-every", runs);
+    TSR_CALL(tsr_error_agree(A->comm, runs == 1 ? 0 : TSR_RAISE(TSR_ERR_ARG,
+             "--%s: checkpoints hold one run's state, but these options make %d runs (give one "
+             "variant, precision, --fields and configuration)",
+             A->cli.restart ? "restart" : "checkpoint-every", runs)));
     A->ck = (stencil_ckpt_t){A->cli.checkpoint_every, A->cli.checkpoint, A->cli.restart, 0,
                              A->cli.iterations, A->cli.command_line, A->cli.quiet,
                              {{0}, 0, {{0}}, {{0}}}};

@@ -54,6 +54,7 @@ typedef struct {
   tsr_checkpoint_match_t match;
   int k0;                /* iterations done by the restart's checkpoint (0: none) */
   double *hist;          /* [k0] their rms history */
+  int ck_run;            /* a run has written the checkpoints (the first that ran) */
 } af_app_t;
 
 /* airfoil_run.c: every selected variant through the harness, checked and

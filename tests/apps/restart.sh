@@ -17,7 +17,7 @@ done
 [ -x "$CMP" ] || { echo "1..0 # SKIP stencil_h5cmp not built (needs check)"; exit 0; }
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tsr-restart.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
-echo "1..25"
+echo "1..26"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; [ -f "$dir/err" ] && sed 's/^/# /' "$dir/err"; fi; }
 run() { # run NP COMMAND...: under mpiexec (1 rank: as a singleton), bounded
@@ -114,3 +114,5 @@ bad "airfoil: float against a double checkpoint" "written for precision=double, 
   "$AF" $A -p float --restart "$dir/ac1.h5"
 bad "stencil: checkpointing several variants" "make 2 runs" "$ST" laplap --variant cpu/ref,cpu/regular --checkpoint-every 2
 bad "--checkpoint without --checkpoint-every" "needs --checkpoint-every" "$AF" $A --checkpoint "$dir/x.h5"
+bad "--checkpoint in a missing directory, before computing" "option --checkpoint $dir/no/ck.h5: cannot create" \
+  "$ST" $L --checkpoint-every 2 --checkpoint "$dir/no/ck.h5"

@@ -28,3 +28,4 @@ include lib/app.mk
 include lib/colour.mk
 include lib/graph.mk
 include lib/reorder.mk
+include lib/checkpoint.mk

@@ -32,6 +32,7 @@ const tsr_variant_t af_variants[AIRFOIL_NVARIANTS] = {
 static int af_options(af_app_t *A, int argc, char **argv, int *done) {
   tsr_cli_t *cli = &A->cli;
   tsr_cli_init(cli, "tsr-airfoil", "OP2's Airfoil (2-D Euler, NACA0012) on OP2's HDF5 meshes");
+  cli->options |= TSR_CLI_CHECKPOINT;
   cli->iterations = 1000;
   cli->runs = 1;
   cli->warmup = 0;
@@ -129,7 +130,8 @@ static int af_mesh(af_app_t *A) {
              (long long)A->size[1]);
     TSR_CALL(airfoil_naca0012((int)A->size[0], (int)A->size[1], !A->exact, &A->mesh));
   }
-  int rc = airfoil_local_create(MPI_COMM_WORLD, A->mesh, A->source, &A->setup, &A->loc);
+  int rc = af_ckpt_begin(A); /* --restart: its q is the initial state */
+  if (!rc) rc = airfoil_local_create(MPI_COMM_WORLD, A->mesh, A->source, &A->setup, &A->loc);
   if (rc) {
     tsr_mesh_destroy(&A->mesh);
     TSR_CALL(rc);
@@ -196,7 +198,7 @@ static int af_reference(af_app_t *A) {
       A->ref = malloc(sizeof(double) * (size_t)niter);
       airfoil_run_t r = {niter, A->prec, A->ref, NULL, 0};
       if (!A->ref) rc = TSR_RAISE(TSR_ERR_ALLOC, "no memory for %d iterations", niter);
-      if (!rc) rc = airfoil_cpu_ref(&A->p, &r);
+      if (!rc) rc = af_ckpt_run(A, AIRFOIL_V_CPU_REF, &r, NULL, 0);
     }
   }
   return rc;
@@ -268,6 +270,7 @@ static void af_free(af_app_t *A) {
   free(A->ref);
   free(A->qout);
   free(A->prms);
+  free(A->hist);
   airfoil_local_free(&A->loc);
   tsr_mesh_destroy(&A->mesh);
 }

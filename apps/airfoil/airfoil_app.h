@@ -50,10 +50,28 @@ typedef struct {
   FILE *pcsv;            /* rank 0: the CSV, written to pcsv_tmp */
   char pcsv_tmp[1100];
   double *prms;          /* [niter + 1] the profiled run's rms history */
+  /* --checkpoint-every, --restart (airfoil_ckpt.c) */
+  tsr_checkpoint_match_t match;
+  int k0;                /* iterations done by the restart's checkpoint (0: none) */
+  double *hist;          /* [k0] their rms history */
+  int ck_run;            /* a run has written the checkpoints (the first that ran) */
 } af_app_t;
 
 /* airfoil_run.c: every selected variant through the harness, checked and
  * (--profile) profiled; one row each in A->rep. */
 int af_run_variants(af_app_t *A);
+/* One run of variant vid on p for r->niter iterations (airfoil_run.c). */
+int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, airfoil_run_t *r,
+               airfoil_profile_t *prof);
+
+/* airfoil_ckpt.c: with --restart or --checkpoint-every, the options a
+ * restart must repeat (A->match, from the whole mesh) and, with --restart,
+ * the checkpoint's q into the mesh's p_q, its history and iteration (A->k0):
+ * between reading the mesh and partitioning it. Collective. */
+int af_ckpt_begin(af_app_t *A);
+/* Iterations A->k0 .. r->niter of variant vid from A->p (the rms history
+ * before A->k0 is the checkpoint's); write: a checkpoint at every multiple
+ * of --checkpoint-every. r->seconds: the iterations' time only. */
+int af_ckpt_run(af_app_t *A, int vid, airfoil_run_t *r, airfoil_profile_t *prof, int write);
 
 #endif

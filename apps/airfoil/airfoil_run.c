@@ -85,8 +85,8 @@ static tsr_verify_t af_check(int standard, airfoil_prec_t prec, const double *rm
   return worst < tol ? TSR_VERIFY_PASS : TSR_VERIFY_FAIL;
 }
 
-static int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, airfoil_run_t *r,
-                      airfoil_profile_t *prof) {
+int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, airfoil_run_t *r,
+               airfoil_profile_t *prof) {
   if (vid == AIRFOIL_V_CPU_REF) TSR_CALL(airfoil_cpu_ref_profile(p, r, prof));
   else {
     airfoil_cuda_opts_t o = {af_incr[vid], af_layout[vid], block, fuse};
@@ -97,14 +97,15 @@ static int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, 
 
 /* One run of the harness: the time is the run's own (iterations only). */
 typedef struct {
-  const airfoil_problem_t *p;
-  int vid, block, fuse;
+  af_app_t *A;
+  int vid, write; /* write: checkpoints in this run (the first run of any variant) */
   airfoil_run_t *r;
 } af_job_t;
 
 static int af_timed(void *ctx, tsr_run_sample_t *s) {
   af_job_t *j = ctx;
-  TSR_CALL(af_run_one(j->p, j->vid, j->block, j->fuse, j->r, NULL));
+  TSR_CALL(af_ckpt_run(j->A, j->vid, j->r, NULL, j->write));
+  j->write = 0, j->A->ck_run = 1;
   s->seconds = j->r->seconds;
   return 0;
 }
@@ -139,7 +140,7 @@ static int af_variant_row(af_app_t *A, int vid, tsr_result_t *row, const tsr_dev
     for (int k = 99; k < niter; k += 100) printf(" %d  %10.5e \n", k + 1, rms[k]);
   }
   row->time = res->time;
-  row->bytes = af_floor_bytes(A->gcount, A->real) * niter;
+  row->bytes = af_floor_bytes(A->gcount, A->real) * (niter - A->k0); /* the iterations run */
   row->footprint = af_floor_bytes(A->gcount, A->real); /* one iteration touches every array */
   if (tsr_bandwidth_ceiling(dev, &row->ceiling)) tsr_error_clear(), row->ceiling = 0;
   snprintf(row->figure, sizeof row->figure, "rms=%.17g", niter > 0 ? rms[niter - 1] : 0.0);
@@ -194,7 +195,7 @@ static int af_variant(af_app_t *A, int s) {
   if (rc) return rc;
   snprintf(row.device, sizeof row.device, "%s", dev.name);
   airfoil_run_t r = {niter, A->prec, A->rms, A->have_q ? NULL : A->qout, 0};
-  af_job_t job = {&A->p, vid, A->block, !A->nofuse, &r};
+  af_job_t job = {A, vid, !A->ck_run, &r};
   tsr_run_t sp = {.prog = "tsr-airfoil", .label = v->name, .comm = MPI_COMM_WORLD,
                   .dev = &dev, .timing = TSR_TIME_REPORTED, .warmup = cli->warmup,
                   .runs = cli->runs, .quiet = cli->quiet, .run = af_timed, .ctx = &job};
@@ -212,7 +213,7 @@ static int af_variant(af_app_t *A, int s) {
   tsr_verify_t pv = TSR_VERIFY_NA;
   char pnote[240] = "";
   if (!rc && A->profile) {
-    rc = af_run_one(&A->p, vid, A->block, !A->nofuse, &rp, &prof);
+    rc = af_ckpt_run(A, vid, &rp, &prof, 0);
     if (!rc)
       pv = af_check(A->standard, A->prec, A->prms, A->ref, niter, cli->verify, !A->say, pnote,
                     sizeof pnote);

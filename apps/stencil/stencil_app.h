@@ -115,4 +115,32 @@ int stencil_io_put(const stencil_state_t *S, tsr_file_t *f, const char *group, c
 int stencil_io_close(const stencil_state_t *S, tsr_file_t **f, const char *variants,
                      const char *command_line, const char *device, int failed);
 
+/* Checkpoints (stencil_io.c): the state fields (out / u_out, v_out) of
+ * `group` into this rank's input array (its box, halo included); a hash of
+ * the constant fields (coeff / cst) over the ranks' output boxes
+ * (tessera/checkpoint.h's tsr_checkpoint_hash_add; reduce it over comm). */
+int stencil_io_read_state(stencil_state_t *S, tsr_file_t *f, const char *group);
+uint64_t stencil_io_hash_constants(const stencil_state_t *S);
+
+/* --checkpoint-every, --restart (stencil_ckpt.c): one run (one variant,
+ * precision, placement and configuration) whose state is checkpointed. */
+typedef struct {
+  int every;                 /* --checkpoint-every (0: none) */
+  const char *path;          /* --checkpoint */
+  const char *restart;       /* --restart or NULL */
+  int64_t k0;                /* iterations done before this run (the restart's) */
+  int64_t total;             /* --iterations */
+  const char *command_line;
+  int quiet;                 /* --quiet: no lines about checkpoints */
+  tsr_checkpoint_match_t match;
+} stencil_ckpt_t;
+/* The match of S's problem; with --restart its state into S's input and
+ * C->k0. Collective, after stencil_state_init. */
+int stencil_ckpt_begin(stencil_state_t *S, stencil_ckpt_t *C);
+/* stencil_run_variant for r->iterations (= total - k0) steps, in pieces
+ * ending at the multiples of C->every (each piece run --warmup + --runs
+ * times from its start), a checkpoint after each; r gets the last piece's result and verdict and the step-weighted
+ * mean of the pieces' times. */
+int stencil_ckpt_run(stencil_state_t *S, stencil_run_t *r, stencil_ckpt_t *C);
+
 #endif

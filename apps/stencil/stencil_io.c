@@ -273,3 +273,52 @@ int stencil_io_close(const stencil_state_t *S, tsr_file_t **f, const char *varia
   TSR_CALL(rc);
   return TSR_SUCCESS;
 }
+
+/* Checkpoints (stencil_ckpt.c). */
+int stencil_io_read_state(stencil_state_t *S, tsr_file_t *f, const char *group) {
+  const stencil_problem_t *P = &S->P;
+  const int fw = S->kind == STENCIL_FASTWAVES, nout = fw ? 2 : 1;
+  const char *names[2] = {fw ? "u_out" : "out", "v_out"};
+  tsr_grid_t g = {S->gsize[0], S->gsize[1], S->gsize[2], {P->halo[0], P->halo[1], P->halo[2]}};
+  const size_t es = stencil_problem_esize(P);
+  const tsr_idx_t lo[3] = {S->off[0], S->off[1], 0}, n[3] = {P->L.d[0], P->L.d[1], P->L.d[2]};
+  void *buf = malloc((size_t)(n[0] * n[1] * n[2] + 1) * es);
+  int rc = tsr_error_agree(S->comm, buf ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "%s: no memory for the state",
+                                                        tsr_file_path(f)));
+  const tsr_dtype_t t = S->prec == STENCIL_FLOAT ? TSR_FLOAT : TSR_DOUBLE;
+  char ds[TSR_NAME_MAX * 2];
+  for (int k = 0; !rc && k < nout; k++) { /* this rank's box, halo included */
+    snprintf(ds, sizeof ds, "%s/%s", group, names[k]);
+    rc = tsr_grid_read_box(f, &g, ds, t, lo, n, buf);
+    if (!rc) st_put(&S->P, k, buf);
+  }
+  free(buf);
+  TSR_CALL(rc);
+  return TSR_SUCCESS;
+}
+
+uint64_t stencil_io_hash_constants(const stencil_state_t *S) {
+  stencil_problem_t *P = (stencil_problem_t *)&S->P;
+  const char *names[16];
+  const int nf = st_fields(S->kind, names), nin = S->kind == STENCIL_FASTWAVES ? STENCIL_FW_NUV : 1;
+  const size_t es = stencil_problem_esize(P);
+  int64_t l0[3], l1[3];
+  tsr_idx_t lo[3];
+  st_out_box(S, l0, l1, lo); /* every cell of the domain on exactly one rank */
+  uint64_t h = 0;
+  for (int k = nin; k < nf; k++) {
+    void *a;
+    const tsr_layout_t *L;
+    int fld;
+    st_target(P, k, &a, &L, &fld);
+    for (int64_t z = l0[2]; z < l1[2]; z++)
+      for (int64_t y = l0[1]; y < l1[1]; y++)
+        for (int64_t x = l0[0]; x < l1[0]; x++) {
+          const int64_t gi = (x + S->off[0]) + S->gsize[0] * ((y + S->off[1]) + S->gsize[1] * z);
+          h = tsr_checkpoint_hash_add(
+              h, (const char *)a + (size_t)stencil__off(L, tsr_layout_rm_cell(L, x, y, z), fld) * es,
+              es, gi * 16 + k);
+        }
+  }
+  return h;
+}

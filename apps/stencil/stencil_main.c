@@ -44,6 +44,7 @@ typedef struct {
   tsr_report_t *rep;
   void *last;
   char lastname[160], lastdev[64];
+  stencil_ckpt_t ck;     /* --checkpoint-every, --restart (stencil_ckpt.c) */
 } st_app_t;
 
 static const char *const st_order_names[3] = {"rowmajor", "zcurve", "random"};
@@ -142,6 +143,7 @@ static int st_options(st_app_t *A, int argc, char **argv, int *done) {
   tsr_cli_init(cli, "tsr-stencil",
                "laplap, hdiff and fastwaves on regular and X-Y-unstructured grids.");
   cli->args = "laplap|hdiff|fastwaves";
+  cli->options |= TSR_CLI_CHECKPOINT;
   *o = (st_opts_t){"128x1x8", "zcurve", "no", "yes", "soa", "double", "8", 4, 8, STENCIL_FW_FLAT_LIMIT, 1,
                    {64, 64, 16}, "staged"};
   const tsr_opt_t opts[] = {
@@ -232,6 +234,22 @@ static int st_select(st_app_t *A) {
       for (int t = 0; t < A->L.nt; t++)
         TSR_CALL(stencil_cuda_shape_valid(stencil_variant_strategy(sel->index[s]), A->L.shapes[t]));
   TSR_CALL(tsr_selection_check(sel, stencil_variants, &A->cli));
+  if (A->cli.checkpoint_every > 0 || A->cli.restart) { /* a checkpoint is one run's state */
+    const int id = nsel == 1 ? sel->index[0] : 0, kind = A->kind;
+    const st_lists_t *L = &A->L;
+    const int unstr = stencil_variant_grid(id) == STENCIL_GRID_UNSTR;
+    const int cuda = stencil_variants[id].device == TSR_DEV_CUDA;
+    const int nu = unstr ? L->no * L->nc * (kind == STENCIL_FASTWAVES ? 1 : L->nh) : 1;
+    const int nj = cuda && stencil_cuda_uses_jpt(stencil_variant_strategy(id)) ? L->nj : 1;
+    const int runs = nsel * L->npr * L->nfl * nu * (cuda ? L->nt : 1) * nj;
+    TSR_CALL(tsr_error_agree(A->comm, runs == 1 ? 0 : TSR_RAISE(TSR_ERR_ARG,
+             "--%s: checkpoints hold one run's state, but these options make %d runs (give one "
+             "variant, precision, --fields and configuration)",
+             A->cli.restart ? "restart" : "checkpoint-every", runs)));
+    A->ck = (stencil_ckpt_t){A->cli.checkpoint_every, A->cli.checkpoint, A->cli.restart, 0,
+                             A->cli.iterations, A->cli.command_line, A->cli.quiet,
+                             {{0}, 0, {{0}}, {{0}}}};
+  }
   return TSR_SUCCESS;
 }
 
@@ -282,12 +300,12 @@ static int st_variant(st_app_t *A, stencil_state_t *S, int s, tsr_file_t *of, in
       r.u.depth = kind == STENCIL_FASTWAVES ? 1 : (L->chs[(u / no / nc) % nh] ? 1 : 2);
       r.shape = L->shapes[t / njv];
       r.shape.jpt = L->jv[t % njv];
-      r.iterations = cli->iterations, r.runs = cli->runs, r.warmup = cli->warmup;
+      r.iterations = cli->iterations - (int)A->ck.k0, r.runs = cli->runs, r.warmup = cli->warmup;
       r.quiet = cli->quiet;
       r.halo_ipc = !strcmp(A->o.halo, "ipc");
       r.verify = cli->verify && id != STENCIL_V_CPU_REF;
       if (why) r.skipped = 1, snprintf(r.note, sizeof r.note, "%s", why);
-      else rc = stencil_run_variant(S, &r);
+      else rc = stencil_ckpt_run(S, &r, &A->ck);
       if (!rc && !r.skipped) {
         tsr_device_t dev;
         ceiling = 0;
@@ -315,7 +333,8 @@ static int st_state(st_app_t *A, int ip, int ifl) {
   stencil_state_t S;
   int rc = stencil_state_init(&S, comm, kind, L->prc[ip], L->plc[ifl], A->gsize, (uint64_t)A->o.seed,
                               cli->input, A->o.flat);
-  if (!rc && cli->verify) rc = stencil_state_reference(&S, cli->iterations);
+  if (!rc) rc = stencil_ckpt_begin(&S, &A->ck); /* --restart: the state to go on from */
+  if (!rc && cli->verify) rc = stencil_state_reference(&S, cli->iterations - (int)A->ck.k0);
   if (!rc && A->rank == 0 && !cli->quiet)
     printf("tsr-stencil %s: %lldx%lldx%lld (halo %d,%d,%d), %s, %s, %d iteration%s, %d rank%s\n",
            stencil_name(kind), (long long)gsize[0], (long long)gsize[1], (long long)gsize[2],

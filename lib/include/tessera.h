@@ -20,4 +20,5 @@
 #include "tessera/colour.h"
 #include "tessera/graph.h"
 #include "tessera/reorder.h"
+#include "tessera/checkpoint.h"
 #endif

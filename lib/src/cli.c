@@ -58,10 +58,11 @@ static int tsr__parse_long(const char *flag, const char *s, long long lo, long l
 
 /* The common options, expressed as a table over the cli struct; returns how
  * many of them the program takes (cli->options). */
-enum { TSR__NCOMMON = 11 };
+enum { TSR__NCOMMON = 14 };
 static const unsigned tsr__common_bit[TSR__NCOMMON] = {
     TSR_CLI_INPUT, TSR_CLI_OUTPUT, TSR_CLI_VARIANTS, TSR_CLI_VARIANTS, TSR_CLI_DEVICE,
-    TSR_CLI_ITERATIONS, TSR_CLI_RUNS, TSR_CLI_RUNS, TSR_CLI_CSV, TSR_CLI_VERIFY, TSR_CLI_QUIET};
+    TSR_CLI_ITERATIONS, TSR_CLI_RUNS, TSR_CLI_RUNS, TSR_CLI_CSV, TSR_CLI_VERIFY, TSR_CLI_QUIET,
+    TSR_CLI_CHECKPOINT, TSR_CLI_CHECKPOINT, TSR_CLI_CHECKPOINT};
 static int tsr__common(tsr_cli_t *c, tsr_opt_t t[TSR__NCOMMON]) {
   tsr_opt_t tab[TSR__NCOMMON] = {
       {"input", 'i', TSR_OPT_STRING, &c->input, "FILE.h5", "read the input from an HDF5 file"},
@@ -79,6 +80,12 @@ static int tsr__common(tsr_cli_t *c, tsr_opt_t t[TSR__NCOMMON]) {
       {"quiet", 'q', TSR_OPT_FLAG, &c->quiet, NULL,
        c->options & TSR_CLI_VARIANTS ? "print only the result table and errors"
                                      : "print only errors"},
+      {"checkpoint-every", 0, TSR_OPT_INT, &c->checkpoint_every, "N",
+       "write a checkpoint after every N iterations (atomically; docs/FORMAT.md)"},
+      {"checkpoint", 0, TSR_OPT_STRING, &c->checkpoint, "FILE",
+       "the checkpoint's file (default PROG.ckpt.h5)"},
+      {"restart", 0, TSR_OPT_STRING, &c->restart, "FILE",
+       "resume from a checkpoint (any rank count; the same problem and options)"},
   };
   int n = 0;
   for (int i = 0; i < TSR__NCOMMON; i++)
@@ -268,6 +275,14 @@ static int tsr__parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *op
   TSR_CHECK(strcmp(cli->device, "auto") == 0 || strcmp(cli->device, "cpu") == 0 ||
                 strcmp(cli->device, "cuda") == 0,
             TSR_ERR_ARG, "option --device: expected auto, cpu or cuda, got '%s'", cli->device);
+  TSR_CHECK(cli->checkpoint_every >= 0, TSR_ERR_ARG,
+            "option --checkpoint-every: must be >= 0, got %d", cli->checkpoint_every);
+  TSR_CHECK(!cli->checkpoint || cli->checkpoint_every > 0, TSR_ERR_ARG,
+            "option --checkpoint %s: needs --checkpoint-every N", cli->checkpoint);
+  if (cli->checkpoint_every > 0 && !cli->checkpoint) { /* the default name */
+    snprintf(cli->checkpoint_default, sizeof cli->checkpoint_default, "%s.ckpt.h5", cli->prog);
+    cli->checkpoint = cli->checkpoint_default;
+  }
   return TSR_SUCCESS;
 }
 
@@ -289,6 +304,7 @@ int tsr_cli_parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, 
   if (!cli->list_variants) {
     TSR_CALL(tsr_output_check(comm, "-o", cli->output));
     TSR_CALL(tsr_output_check(comm, "--csv", cli->csv));
+    if (cli->checkpoint_every > 0) TSR_CALL(tsr_output_check(comm, "--checkpoint", cli->checkpoint));
   }
   TSR_CALL(tsr_node_omp_threads(comm, &cli->omp_threads, cli->omp_why, sizeof cli->omp_why));
   /* the choice is reported under the result table (tsr_report_finish) */

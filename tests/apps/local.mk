@@ -62,3 +62,6 @@ EXTRA_DIST += tests/apps/outputs.sh
 check_PROGRAMS += tests/apps/abort_tmp
 tests_apps_abort_tmp_SOURCES = tests/apps/abort_tmp.c
 tests_apps_abort_tmp_LDADD = lib/libtessera.la $(HDF5_LIBS)
+# --checkpoint-every / --restart of tsr-stencil and tsr-airfoil at 1, 2 and 3 ranks
+TESTS += tests/apps/restart.sh
+EXTRA_DIST += tests/apps/restart.sh

@@ -3,7 +3,9 @@
  * Common flags: --help, --version, --list-variants, --variant NAME[,NAME…]
  * (or "all", or shell patterns such as 'cuda/…'), -i/--input FILE.h5,
  * -o/--output FILE.h5, --csv FILE, --iterations N, --runs N, --warmup N,
- * --device auto|cpu|cuda, --verify/--no-verify, --quiet. A program takes
+ * --device auto|cpu|cuda, --verify/--no-verify, --quiet, and in programs that
+ * checkpoint (TSR_CLI_CHECKPOINT) --checkpoint-every N, --checkpoint FILE,
+ * --restart FILE (tessera/checkpoint.h). A program takes
  * only those it honours (tsr_cli_t.options) and adds its own through a
  * table of tsr_opt_t; --help lists exactly what it accepts.
  */
@@ -53,7 +55,9 @@ enum {
   TSR_CLI_CSV = 1 << 6,        /* --csv */
   TSR_CLI_VERIFY = 1 << 7,     /* --verify/--no-verify */
   TSR_CLI_QUIET = 1 << 8,      /* -q/--quiet */
-  TSR_CLI_ALL = (1 << 9) - 1
+  TSR_CLI_ALL = (1 << 9) - 1,
+  /* not in TSR_CLI_ALL: a program that checkpoints adds it */
+  TSR_CLI_CHECKPOINT = 1 << 9  /* --checkpoint-every, --checkpoint, --restart */
 };
 
 typedef struct {
@@ -74,6 +78,11 @@ typedef struct {
   int warmup;            /* --warmup: untimed repetitions first (default 2) */
   int verify;            /* 1 unless --no-verify */
   int quiet;             /* --quiet */
+  int checkpoint_every;  /* --checkpoint-every N: a checkpoint every N iterations (0: none) */
+  const char *checkpoint; /* --checkpoint FILE (default PROG.ckpt.h5 in the working
+                             directory, set by tsr_cli_parse when checkpointing) */
+  const char *restart;   /* --restart FILE or NULL (tessera/checkpoint.h) */
+  char checkpoint_default[80];
   int list_variants;     /* --list-variants was given */
   int exit_now;          /* --help or --version was handled: exit 0 */
   int omp_threads;       /* OpenMP threads of this rank (tsr_node_omp_threads) */

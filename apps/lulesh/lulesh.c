@@ -148,7 +148,8 @@ static int app(int argc, char **argv) {
   int its = -1;
   const char *decomp = NULL;
   tsr_opt_t opts[] = {
-      {"size", 's', TSR_OPT_INT, &A.o.edge, "N", "LULESH: elements per cube edge (default 30)"},
+      {"size", 's', TSR_OPT_INT, &A.o.edge, "N",
+       "LULESH: elements per cube edge (default 30): each rank's box with --decomp cube"},
       {"its", 'i', TSR_OPT_INT, &its, "N", "LULESH: stop after N cycles (default: run to the stop time)"},
       {"regions", 'r', TSR_OPT_INT, &A.o.regions, "N", "LULESH: number of regions (default 11)"},
       {"balance", 'b', TSR_OPT_INT, &A.o.balance, "N", "LULESH: region balance (default 1)"},
@@ -156,7 +157,8 @@ static int app(int argc, char **argv) {
       {"progress", 'p', TSR_OPT_FLAG, &A.o.progress, NULL,
        "LULESH: print \"cycle = N, time = T, dt=D\" every cycle"},
       {"decomp", 0, TSR_OPT_STRING, &decomp, "cube|metis",
-       "several ranks: LULESH's (rank count a cube, -s per rank) or METIS (any, -s in all)"},
+       "ranks: cube = LULESH's (p^3 ranks, global edge p*N), metis = any count (global "
+       "edge N); default cube when the rank count is a cube"},
   };
   TSR_CALL(tsr_cli_parse(&A.cli, argc, argv, opts, (int)(sizeof opts / sizeof *opts), comm, NULL,
                          0, NULL));

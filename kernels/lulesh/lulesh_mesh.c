@@ -287,6 +287,9 @@ int lulesh_mesh_check(const lulesh_mesh_t *m, const char *name) {
       int bits = (bc >> (3 * f)) & 7;
       TSR_CHECK(bits == 0 || bits == 1 || bits == 2 || bits == 4, TSR_ERR_FORMAT,
                 "%s: elem_bc: element %d face %s has more than one flag", name, e, fname[f]);
+      TSR_CHECK(bits != 4 || ng > 0, TSR_ERR_UNSUPPORTED,
+                "%s: elem_bc: element %d face %s is a COMM face (needs ghost elements)", name, e,
+                fname[f]);
       int32_t nb = face[f][e];
       /* a COMM face's neighbour is a ghost element, and only a COMM face's */
       TSR_CHECK(bits != 4 || (nb >= ne && nb < ne + ng), TSR_ERR_FORMAT,

@@ -8,6 +8,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -399,7 +400,17 @@ static int ex_sum(void *ctx, int n, double *v) {
   return 0;
 }
 
-static int ex_agree(void *ctx, int code) { return tsr_error_agree(((lulesh_dist_t *)ctx)->comm, code); }
+/* A step's VolumeError or QStopError names a local element: say whose. */
+static int ex_agree(void *ctx, int code) {
+  lulesh_dist_t *d = ctx;
+  if ((code == LULESH_VOLUME_ERROR || code == LULESH_QSTOP_ERROR) && tsr_error_code() == code) {
+    char msg[400];
+    snprintf(msg, sizeof msg, "%s", tsr_error_message());
+    tsr_error_raise(code, __FILE__, __LINE__, __func__, "%s (on rank %d of %d; element in its "
+                    "local numbering)", msg, d->rank, d->nranks);
+  }
+  return tsr_error_agree(d->comm, code);
+}
 
 /* ---- the object ---------------------------------------------------------- */
 

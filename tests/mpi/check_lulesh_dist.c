@@ -259,8 +259,11 @@ START_TEST(test_volume_error) {
     }
   int rc = lulesh_step(&s);
   ck_assert_int_eq(rc, LULESH_VOLUME_ERROR);
-  ck_assert_msg(strstr(tsr_error_message(), "VolumeError at cycle 2") != NULL, "%s",
-                tsr_error_message());
+  char want[64];
+  snprintf(want, sizeof want, "(on rank %d of %d;", g_size - 1, g_size);
+  ck_assert_msg(strstr(tsr_error_message(), "VolumeError at cycle 2") != NULL &&
+                    strstr(tsr_error_message(), want) != NULL,
+                "%s", tsr_error_message());
   tsr_error_clear();
   lulesh_state_free(&s);
   lulesh_dist_destroy(&d);

@@ -11,7 +11,12 @@
  *
  * Variants: cpu/gather, the serial CPU reference: per-corner forces of
  * every element, then a gather over each node's corners (CSR), LULESH's
- * own order of operations. It runs on one rank.
+ * own order of operations, on each rank.
+ *
+ * Several ranks (lulesh_dist.c): LULESH's decomposition (--decomp cube,
+ * the default when the rank count is a cube: -s elements per edge of each
+ * rank's box) or a METIS partition of the cube of edge -s (--decomp metis,
+ * any rank count), with the exchanges of kernels/lulesh/lulesh_dist.h.
  *
  * Verification (unless --no-verify): the cycle count, e(0), the total
  * energy and the first dt against LULESH 2.0's serial results where the
@@ -37,6 +42,7 @@ typedef struct {
   tsr_cli_t cli;
   lulesh_opts_t o;
   lulesh_mesh_t mesh;
+  lulesh_dist_t *dist; /* several ranks: the exchanges */
 } app_t;
 
 /* One run's context: the state is rebuilt before every run (untimed). */
@@ -52,7 +58,8 @@ static int lv_reset(void *p, const tsr_run_sample_t *smp) {
   (void)smp;
   if (x->have_state) lulesh_state_free(&x->s);
   x->have_state = 0;
-  TSR_CALL(lulesh_state_init(&x->s, &x->A->mesh, x->A->o.cost));
+  TSR_CALL(lulesh_state_init_ex(&x->s, &x->A->mesh, x->A->o.cost,
+                                x->A->dist ? lulesh_dist_exchange(x->A->dist) : NULL));
   x->have_state = 1;
   memset(&x->out, 0, sizeof x->out);
   return TSR_SUCCESS;
@@ -64,20 +71,15 @@ static int lv_run(void *p, tsr_run_sample_t *smp) {
   lv_run_t *x = p;
   lulesh_state_t *s = &x->s;
   const lulesh_opts_t *o = &x->A->o;
-  int show = o->progress && !x->A->cli.quiet && !smp->warmup && smp->k == 0;
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int show = o->progress && !x->A->cli.quiet && !smp->warmup && smp->k == 0 && rank == 0;
   while (s->time < s->stoptime && (o->its <= 0 || s->cycle < o->its)) {
     TSR_CALL(lulesh_step(s));
     if (s->cycle <= LULESH_NDT) x->out.dt[s->cycle - 1] = s->deltatime, x->out.ndt = s->cycle;
     if (show) printf("cycle = %d, time = %e, dt=%e\n", s->cycle, s->time, s->deltatime);
   }
-  lulesh_result_t *r = &x->out.res;
-  r->cycles = s->cycle;
-  r->time = s->time;
-  r->e_origin = s->e[x->A->mesh.origin];
-  double t = 0.0;
-  for (int32_t e = 0; e < s->num_elem; e++) t += s->e[e];
-  r->e_total = t;
-  return TSR_SUCCESS;
+  return lulesh_app_outcome(x->A->dist, o, s, &x->out);
 }
 
 static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_report_t *rep) {
@@ -95,8 +97,8 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   TSR_CALL(tsr_device_select(comm, v->device, &dev));
   /* the variant is serial: one thread, whatever OpenMP would give the rank */
   snprintf(row.device, sizeof row.device, "CPU (1 thread)");
-  snprintf(row.config, sizeof row.config, "r=%d b=%d c=%d", A->o.regions, A->o.balance,
-           A->o.cost);
+  snprintf(row.config, sizeof row.config, "r=%d b=%d c=%d%s%s", A->o.regions, A->o.balance,
+           A->o.cost, A->o.decomp ? " decomp=" : "", A->o.decomp ? A->o.decomp : "");
   lv_run_t x;
   memset(&x, 0, sizeof x);
   x.A = A;
@@ -111,7 +113,7 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
     return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
   }
   row.time = res.time;
-  double zc = (double)x.s.num_elem * (double)x.out.res.cycles;
+  double zc = x.out.zones * (double)x.out.res.cycles;
   snprintf(row.fom_name, sizeof row.fom_name, "zone_cycles_per_s");
   snprintf(row.fom_unit, sizeof row.fom_unit, "zc/s");
   row.fom = zc / res.time.median;
@@ -141,18 +143,22 @@ static int app(int argc, char **argv) {
                "LULESH 2.0 shock hydrodynamics (Sedov blast, hex mesh); -s -i -r -b -c -p -q "
                "are LULESH's flags with LULESH's meanings");
   A.cli.options = TSR_CLI_VARIANTS | TSR_CLI_RUNS | TSR_CLI_CSV | TSR_CLI_VERIFY | TSR_CLI_QUIET;
-  A.cli.single_rank = 1;
   A.cli.runs = 1;
   A.cli.warmup = 0;
   int its = -1;
+  const char *decomp = NULL;
   tsr_opt_t opts[] = {
-      {"size", 's', TSR_OPT_INT, &A.o.edge, "N", "LULESH: elements per cube edge (default 30)"},
+      {"size", 's', TSR_OPT_INT, &A.o.edge, "N",
+       "LULESH: elements per cube edge (default 30): each rank's box with --decomp cube"},
       {"its", 'i', TSR_OPT_INT, &its, "N", "LULESH: stop after N cycles (default: run to the stop time)"},
       {"regions", 'r', TSR_OPT_INT, &A.o.regions, "N", "LULESH: number of regions (default 11)"},
       {"balance", 'b', TSR_OPT_INT, &A.o.balance, "N", "LULESH: region balance (default 1)"},
       {"cost", 'c', TSR_OPT_INT, &A.o.cost, "N", "LULESH: extra EOS cost of costly regions (default 1)"},
       {"progress", 'p', TSR_OPT_FLAG, &A.o.progress, NULL,
        "LULESH: print \"cycle = N, time = T, dt=D\" every cycle"},
+      {"decomp", 0, TSR_OPT_STRING, &decomp, "cube|metis",
+       "ranks: cube = LULESH's (p^3 ranks, global edge p*N), metis = any count (global "
+       "edge N); default cube when the rank count is a cube"},
   };
   TSR_CALL(tsr_cli_parse(&A.cli, argc, argv, opts, (int)(sizeof opts / sizeof *opts), comm, NULL,
                          0, NULL));
@@ -167,20 +173,13 @@ static int app(int argc, char **argv) {
   /* variants: cpu/gather only so far (the CPU default whatever the machine) */
   tsr_selection_t sel;
   TSR_CALL(tsr_run_select(&A.cli, variants, NVAR, "cpu/gather", "cpu/gather", &sel));
-  /* problem: LULESH's Sedov cube */
-  int rc = lulesh_mesh_sedov(&A.mesh, A.o.edge, A.o.regions, A.o.balance);
+  /* problem: LULESH's Sedov cube, or this rank's part of it */
+  int rc = lulesh_app_mesh(comm, &A.o, decomp, &A.mesh, &A.dist);
   if (rc) {
     tsr_selection_free(&sel);
     return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
   }
-  if (!A.cli.quiet) {
-    if (A.o.its > 0)
-      printf("Running problem size %d^3 per domain for at most %d cycles\n", A.o.edge, A.o.its);
-    else
-      printf("Running problem size %d^3 per domain until completion\n", A.o.edge);
-    printf("Num processors: 1\nTotal number of elements: %d\n", A.mesh.num_elem);
-    printf("Regions: %d, balance %d, cost %d\n\n", A.o.regions, A.o.balance, A.o.cost);
-  }
+  if (!A.cli.quiet) lulesh_app_banner(&A.o, &A.mesh);
   tsr_report_t *rep;
   TSR_CALL(tsr_report_create(&rep));
   for (int i = 0; i < sel.n && !rc; i++)
@@ -188,6 +187,7 @@ static int app(int argc, char **argv) {
   if (!rc) rc = tsr_report_finish(rep, &A.cli, comm);
   tsr_report_destroy(&rep);
   tsr_selection_free(&sel);
+  lulesh_dist_destroy(&A.dist);
   lulesh_mesh_free(&A.mesh);
   return rc ? tsr_error_trace(rc, __FILE__, __LINE__, __func__) : TSR_SUCCESS;
 }

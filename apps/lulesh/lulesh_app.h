@@ -6,6 +6,7 @@
 #define TSR_APPS_LULESH_APP_H
 
 #include "kernels/lulesh/lulesh_mesh.h"
+#include "kernels/lulesh/lulesh_dist.h"
 #include "tessera/report.h"
 
 /* LULESH's flags, with its meanings. */
@@ -16,6 +17,11 @@ typedef struct {
   int balance;  /* -b */
   int cost;     /* -c */
   int progress; /* -p */
+  /* the run's problem (lulesh_app_mesh): global elements per cube edge
+   * (-s times the cube root of the rank count for LULESH's decomposition),
+   * ranks and decomposition ("cube", "metis"; NULL on one rank) */
+  int global_edge, ranks;
+  const char *decomp;
 } lulesh_opts_t;
 
 /* dt of the first LULESH_NDT cycles, recorded for the reference check. */
@@ -26,6 +32,10 @@ typedef struct {
   lulesh_result_t res;
   double dt[LULESH_NDT];
   int ndt;
+  /* global zones; LULESH's symmetry test of plane 0 of the global cube
+   * (max abs, total abs, max rel diff) when have_sym (lulesh_app_outcome) */
+  double zones, sym[3];
+  int have_sym;
 } lulesh_outcome_t;
 
 /* Compare the run with LULESH 2.0's serial results where one is known for
@@ -42,5 +52,27 @@ int lulesh_reference_check(const lulesh_opts_t *o, const lulesh_outcome_t *out,
 void lulesh_print_completed(const lulesh_opts_t *o, const lulesh_state_t *s,
                             const lulesh_outcome_t *out, int ranks, double elapsed, int runs,
                             const tsr_result_t *row);
+
+/* LULESH's symmetry test of plane 0 (the first nx^2 values of e, element
+ * (i, j) at j nx + i): e(i, j) against e(j, i), giving the largest and total
+ * absolute and the largest relative difference in sym[3]. */
+void lulesh_symmetry_test(const double *e, int nx, double sym[3]);
+
+/* ---- several ranks (lulesh_dist.c) ---- */
+
+/* The run's mesh: on one rank the whole cube of edge -s; on several, this
+ * rank's part of the decomposition named by decomp ("cube", "metis", NULL:
+ * cube when the rank count is a cube, else METIS) in *mesh, with *dist its
+ * exchanges (NULL on one rank). Sets o->global_edge, o->ranks, o->decomp.
+ * Collective; a rank count the decomposition cannot use fails on every
+ * rank with one message. */
+int lulesh_app_mesh(MPI_Comm comm, lulesh_opts_t *o, const char *decomp, lulesh_mesh_t *mesh,
+                    lulesh_dist_t **dist);
+/* LULESH's banner (problem size, ranks, elements) on rank 0. */
+void lulesh_app_banner(const lulesh_opts_t *o, const lulesh_mesh_t *mesh);
+/* The global outcome of state s (collective with dist): res, zones and the
+ * symmetry test (rank 0). */
+int lulesh_app_outcome(lulesh_dist_t *dist, const lulesh_opts_t *o, const lulesh_state_t *s,
+                       lulesh_outcome_t *out);
 
 #endif /* TSR_APPS_LULESH_APP_H */

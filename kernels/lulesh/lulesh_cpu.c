@@ -10,6 +10,7 @@
 
 #include "tessera/error.h"
 #include "kernels/lulesh/lulesh_mesh.h"
+#include "kernels/lulesh/lulesh_dist.h"
 
 /* ---- state --------------------------------------------------------------- */
 
@@ -32,8 +33,9 @@ static int state_alloc(lulesh_state_t *s) {
                      &s->nodal_mass};
   double **elem[] = {&s->e, &s->p, &s->q, &s->ql, &s->qq, &s->v, &s->volo, &s->delv, &s->vdov,
                      &s->arealg, &s->ss, &s->elem_mass, &s->vnew, &s->delx[0], &s->delx[1],
-                     &s->delx[2], &s->delvg[0], &s->delvg[1], &s->delvg[2], &s->eos_p,
-                     &s->eos_e, &s->eos_q, &s->eos_bvc};
+                     &s->delx[2], &s->eos_p, &s->eos_e, &s->eos_q, &s->eos_bvc};
+  /* the velocity gradients of ghost elements follow the owned ones */
+  int64_t ng = s->mesh->num_ghost;
   double **corner[] = {&s->fs[0], &s->fs[1], &s->fs[2], &s->fh[0], &s->fh[1], &s->fh[2]};
   for (size_t i = 0; i < sizeof node / sizeof *node; i++)
     TSR_CHECK(*node[i] = calloc((size_t)nn, sizeof(double)), TSR_ERR_ALLOC,
@@ -41,6 +43,9 @@ static int state_alloc(lulesh_state_t *s) {
   for (size_t i = 0; i < sizeof elem / sizeof *elem; i++)
     TSR_CHECK(*elem[i] = calloc((size_t)ne, sizeof(double)), TSR_ERR_ALLOC,
               "lulesh: cannot allocate element fields of %lld elements", (long long)ne);
+  for (int d = 0; d < 3; d++)
+    TSR_CHECK(s->delvg[d] = calloc((size_t)(ne + ng), sizeof(double)), TSR_ERR_ALLOC,
+              "lulesh: cannot allocate gradients of %lld elements", (long long)(ne + ng));
   for (size_t i = 0; i < sizeof corner / sizeof *corner; i++)
     TSR_CHECK(*corner[i] = calloc((size_t)(8 * ne), sizeof(double)), TSR_ERR_ALLOC,
               "lulesh: cannot allocate corner forces of %lld elements", (long long)ne);
@@ -60,20 +65,17 @@ static void gather_corners(const lulesh_state_t *s, int32_t e, const double *fx,
   }
 }
 
-int lulesh_state_init(lulesh_state_t *s, const lulesh_mesh_t *m, int cost) {
-  memset(s, 0, sizeof *s);
+/* The rank-local part of the initial state. */
+static int state_init_local(lulesh_state_t *s, const lulesh_mesh_t *m, int cost) {
   TSR_CALL(lulesh_mesh_check(m, "lulesh mesh"));
+  TSR_CHECK(m->origin >= 0 || s->ex, TSR_ERR_FORMAT, "lulesh mesh: no origin element");
   TSR_CHECK(cost >= 0, TSR_ERR_ARG, "lulesh: the cost (-c) must be >= 0, not %d", cost);
   s->mesh = m;
   s->par = lulesh_default_params();
   s->cost = cost;
   s->num_elem = m->num_elem;
   s->num_node = m->num_node;
-  int rc = state_alloc(s);
-  if (rc) {
-    lulesh_state_free(s);
-    return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
-  }
+  TSR_CALL(state_alloc(s));
   memcpy(s->x, m->x, sizeof(double) * (size_t)m->num_node);
   memcpy(s->y, m->y, sizeof(double) * (size_t)m->num_node);
   memcpy(s->z, m->z, sizeof(double) * (size_t)m->num_node);
@@ -84,18 +86,16 @@ int lulesh_state_init(lulesh_state_t *s, const lulesh_mesh_t *m, int cost) {
     double x[8], y[8], z[8];
     gather_corners(s, e, s->x, s->y, s->z, x, y, z);
     double vol = lulesh_elem_volume(x, y, z);
-    if (!(vol > 0.0)) {
-      lulesh_state_free(s);
+    if (!(vol > 0.0))
       return TSR_RAISE(TSR_ERR_FORMAT, "lulesh mesh: element %d has volume %g (inverted or "
                        "degenerate hex; corners in LULESH's order?)", e, vol);
-    }
     s->v[e] = 1.0;
     s->volo[e] = vol;
     s->elem_mass[e] = vol;
     const int32_t *c = &m->nodelist[8 * (int64_t)e];
     for (int i = 0; i < 8; i++) s->nodal_mass[c[i]] += vol / 8.0;
   }
-  s->e[m->origin] = m->einit;
+  if (m->origin >= 0) s->e[m->origin] = m->einit;
   s->dtfixed = -1.0e-6;
   s->stoptime = 1.0e-2;
   s->deltatimemultlb = 1.1;
@@ -105,8 +105,33 @@ int lulesh_state_init(lulesh_state_t *s, const lulesh_mesh_t *m, int cost) {
   s->dtmax = 1.0e-2;
   s->time = 0.0;
   s->cycle = 0;
-  s->deltatime = (0.5 * cbrt(s->volo[m->origin])) / sqrt(2.0 * m->einit);
+  s->deltatime = m->origin >= 0 ? (0.5 * cbrt(s->volo[m->origin])) / sqrt(2.0 * m->einit)
+                                 : 1.0e+20;
   return 0;
+}
+
+int lulesh_state_init_ex(lulesh_state_t *s, const lulesh_mesh_t *m, int cost,
+                         const lulesh_exchange_t *ex) {
+  memset(s, 0, sizeof *s);
+  s->ex = ex;
+  int rc = state_init_local(s, m, cost);
+  if (ex) rc = ex->agree(ex->ctx, rc);
+  if (!rc && ex) { /* nodal masses summed over the copies; the first dt from the origin */
+    double *mass[1] = {s->nodal_mass};
+    rc = ex->node_sum(ex->ctx, NULL, 1, mass);
+    if (!rc) rc = ex->min(ex->ctx, 1, &s->deltatime);
+    if (!rc && !(s->deltatime < 1.0e+20))
+      rc = TSR_RAISE(TSR_ERR_FORMAT, "lulesh mesh: no rank holds the origin element");
+  }
+  if (rc) {
+    lulesh_state_free(s);
+    return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
+  }
+  return 0;
+}
+
+int lulesh_state_init(lulesh_state_t *s, const lulesh_mesh_t *m, int cost) {
+  return lulesh_state_init_ex(s, m, cost, NULL);
 }
 
 /* ---- time increment ------------------------------------------------------ */
@@ -285,12 +310,18 @@ static void apply_material(lulesh_state_t *s) {
   }
 }
 
-int lulesh_lagrange_elements(lulesh_state_t *s) {
-  const lulesh_params_t *c = &s->par;
+/* The element phase up to the Q gradients, and from the monotonic Q on
+ * (between them, a distributed step fills the ghosts' gradients). */
+static int elements_gradients(lulesh_state_t *s) {
   calc_kinematics(s);
   for (int32_t e = 0; e < s->num_elem; e++)
     if (s->vnew[e] <= 0.0) return volume_error(s, e, "new relative volume", s->vnew[e]);
   calc_monoq_gradients(s);
+  return 0;
+}
+
+static int elements_q_eos(lulesh_state_t *s) {
+  const lulesh_params_t *c = &s->par;
   calc_monoq(s);
   for (int32_t e = 0; e < s->num_elem; e++)
     if (s->q[e] > c->qstop)
@@ -312,6 +343,13 @@ int lulesh_lagrange_elements(lulesh_state_t *s) {
   return 0;
 }
 
+int lulesh_lagrange_elements(lulesh_state_t *s) {
+  TSR_CALL(elements_gradients(s));
+  if (s->ex) TSR_CALL(s->ex->elem_ghosts(s->ex->ctx, NULL, 3, s->delvg));
+  TSR_CALL(elements_q_eos(s));
+  return 0;
+}
+
 void lulesh_time_constraints(lulesh_state_t *s) {
   double dtc = 1.0e+20, dth = 1.0e+20;
   for (int32_t e = 0; e < s->num_elem; e++) {
@@ -326,7 +364,33 @@ void lulesh_time_constraints(lulesh_state_t *s) {
   s->dthydro = dth;
 }
 
+/* A step on one rank of a distributed run: the exchanges between the
+ * stages. A rank whose stage fails (VolumeError, QStopError) skips the
+ * remaining computation but still takes part in every exchange of the
+ * step; the dt reduction carries a flag, and on a failure every rank
+ * returns the lowest failing rank's error. */
+static int step_dist(lulesh_state_t *s) {
+  const lulesh_exchange_t *ex = s->ex;
+  lulesh_time_increment(s);
+  int err = lulesh_corner_forces(s);
+  if (!err) lulesh_gather_forces(s);
+  double *f[3] = {s->fx, s->fy, s->fz};
+  TSR_CALL(ex->node_sum(ex->ctx, NULL, 3, f));
+  if (!err) lulesh_update_nodes(s);
+  if (!err) err = elements_gradients(s);
+  TSR_CALL(ex->elem_ghosts(ex->ctx, NULL, 3, s->delvg));
+  if (!err) err = elements_q_eos(s);
+  if (!err) lulesh_time_constraints(s);
+  double v[3] = {s->dtcourant, s->dthydro, err ? 0.0 : 1.0};
+  TSR_CALL(ex->min(ex->ctx, 3, v));
+  if (v[2] == 0.0) return ex->agree(ex->ctx, err);
+  s->dtcourant = v[0];
+  s->dthydro = v[1];
+  return 0;
+}
+
 int lulesh_step(lulesh_state_t *s) {
+  if (s->ex) return step_dist(s);
   lulesh_time_increment(s);
   TSR_CALL(lulesh_lagrange_nodal(s));
   TSR_CALL(lulesh_lagrange_elements(s));
@@ -337,13 +401,20 @@ int lulesh_step(lulesh_state_t *s) {
 int lulesh_run(lulesh_state_t *s, int max_cycles, lulesh_result_t *res) {
   while (s->time < s->stoptime && (max_cycles <= 0 || s->cycle < max_cycles))
     TSR_CALL(lulesh_step(s));
-  if (res) {
-    res->cycles = s->cycle;
-    res->time = s->time;
-    res->e_origin = s->e[s->mesh->origin];
-    double t = 0.0;
-    for (int32_t e = 0; e < s->num_elem; e++) t += s->e[e];
-    res->e_total = t;
-  }
+  if (res) TSR_CALL(lulesh_state_result(s, res));
+  return 0;
+}
+
+int lulesh_state_result(const lulesh_state_t *s, lulesh_result_t *res) {
+  res->cycles = s->cycle;
+  res->time = s->time;
+  double t = 0.0, v[2];
+  for (int32_t e = 0; e < s->num_elem; e++) t += s->e[e];
+  v[0] = s->mesh->origin >= 0 ? s->e[s->mesh->origin] : 0.0;
+  v[1] = t;
+  /* one rank holds the origin: its e(0) plus zeros is e(0) exactly */
+  if (s->ex) TSR_CALL(s->ex->sum(s->ex->ctx, 2, v));
+  res->e_origin = v[0];
+  res->e_total = v[1];
   return 0;
 }

@@ -84,6 +84,11 @@ static void rand_seed(lulesh_rand_t *g, unsigned seed) {
 }
 
 int lulesh_regions_assign(int32_t num_elem, int nr, int balance, int32_t *reg_num) {
+  return lulesh_regions_assign_seed(num_elem, nr, balance, 0, reg_num);
+}
+
+int lulesh_regions_assign_seed(int32_t num_elem, int nr, int balance, unsigned seed,
+                               int32_t *reg_num) {
   TSR_CHECK(nr >= 1, TSR_ERR_ARG, "lulesh: the region count (-r) must be at least 1, not %d", nr);
   TSR_CHECK(balance >= 0, TSR_ERR_ARG, "lulesh: the balance (-b) must be >= 0, not %d", balance);
   if (nr == 1) {
@@ -104,7 +109,7 @@ int lulesh_regions_assign(int32_t num_elem, int nr, int balance, int32_t *reg_nu
                      balance);
   }
   lulesh_rand_t g;
-  rand_seed(&g, 0);
+  rand_seed(&g, seed);
   int32_t next = 0;
   int last = -1;
   while (next < num_elem) {
@@ -253,9 +258,10 @@ int lulesh_mesh_sedov(lulesh_mesh_t *m, int nx, int nr, int balance) {
 /* ---- checks -------------------------------------------------------------- */
 
 int lulesh_mesh_check(const lulesh_mesh_t *m, const char *name) {
-  int32_t ne = m->num_elem, nn = m->num_node;
+  int32_t ne = m->num_elem, nn = m->num_node, ng = m->num_ghost;
   TSR_CHECK(ne >= 1 && nn >= 8, TSR_ERR_FORMAT, "%s: needs at least one element and 8 nodes",
             name);
+  TSR_CHECK(ng >= 0 && ng <= INT32_MAX - ne, TSR_ERR_FORMAT, "%s: %d ghost elements", name, ng);
   TSR_CHECK(ne <= INT32_MAX / 8, TSR_ERR_FORMAT, "%s: %d elements exceed the 32-bit corner index",
             name, ne);
   TSR_CHECK(m->x && m->y && m->z && m->nodelist && m->elem_bc && m->reg_num, TSR_ERR_ARG,
@@ -281,12 +287,17 @@ int lulesh_mesh_check(const lulesh_mesh_t *m, const char *name) {
       int bits = (bc >> (3 * f)) & 7;
       TSR_CHECK(bits == 0 || bits == 1 || bits == 2 || bits == 4, TSR_ERR_FORMAT,
                 "%s: elem_bc: element %d face %s has more than one flag", name, e, fname[f]);
-      TSR_CHECK(bits != 4, TSR_ERR_UNSUPPORTED,
+      TSR_CHECK(bits != 4 || ng > 0, TSR_ERR_UNSUPPORTED,
                 "%s: elem_bc: element %d face %s is a COMM face (needs ghost elements)", name, e,
                 fname[f]);
       int32_t nb = face[f][e];
-      TSR_CHECK(nb >= 0 && nb < ne, TSR_ERR_RANGE, "%s: %s: element %d has neighbour %d, outside 0..%d",
-                name, fname[f], e, nb, ne - 1);
+      /* a COMM face's neighbour is a ghost element, and only a COMM face's */
+      TSR_CHECK(bits != 4 || (nb >= ne && nb < ne + ng), TSR_ERR_FORMAT,
+                "%s: %s: element %d has a COMM face but neighbour %d is no ghost element "
+                "(%d..%d)", name, fname[f], e, nb, ne, ne + ng - 1);
+      TSR_CHECK(nb >= 0 && (nb < ne || bits == 4), TSR_ERR_RANGE,
+                "%s: %s: element %d has neighbour %d, outside 0..%d", name, fname[f], e, nb,
+                ne - 1);
       TSR_CHECK(bits != 0 || nb != e, TSR_ERR_FORMAT,
                 "%s: %s: element %d is its own neighbour on a face without SYMM or FREE flag",
                 name, fname[f], e);
@@ -306,7 +317,7 @@ int lulesh_mesh_check(const lulesh_mesh_t *m, const char *name) {
     TSR_CHECK(m->reg_num[e] >= 0 && m->reg_num[e] < m->num_reg, TSR_ERR_RANGE,
               "%s: reg_num: element %d has region %d, outside 0..%d", name, e, m->reg_num[e],
               m->num_reg - 1);
-  TSR_CHECK(m->origin >= 0 && m->origin < ne, TSR_ERR_RANGE,
+  TSR_CHECK(m->origin >= -1 && m->origin < ne, TSR_ERR_RANGE,
             "%s: origin element %d outside 0..%d", name, m->origin, ne - 1);
   TSR_CHECK(m->einit > 0.0 && isfinite(m->einit), TSR_ERR_FORMAT,
             "%s: initial energy %g is not positive", name, m->einit);
@@ -338,6 +349,9 @@ static int check_perm(const int32_t *p, int32_t n, const char *what) {
 int lulesh_mesh_permute(const lulesh_mesh_t *m, const int32_t *ep, const int32_t *np,
                         lulesh_mesh_t *o) {
   memset(o, 0, sizeof *o);
+  TSR_CHECK(m->num_ghost == 0, TSR_ERR_UNSUPPORTED,
+            "lulesh: renumbering a rank's part of a distributed mesh (ghost elements) is not "
+            "supported");
   TSR_CALL(check_perm(ep, m->num_elem, "element"));
   TSR_CALL(check_perm(np, m->num_node, "node"));
   o->num_elem = m->num_elem;
@@ -368,7 +382,7 @@ int lulesh_mesh_permute(const lulesh_mesh_t *m, const int32_t *ep, const int32_t
   for (int32_t i = 0; i < m->num_symm_x; i++) o->symm_x[i] = np[m->symm_x[i]];
   for (int32_t i = 0; i < m->num_symm_y; i++) o->symm_y[i] = np[m->symm_y[i]];
   for (int32_t i = 0; i < m->num_symm_z; i++) o->symm_z[i] = np[m->symm_z[i]];
-  o->origin = ep[m->origin];
+  o->origin = m->origin >= 0 ? ep[m->origin] : -1;
   o->einit = m->einit;
   o->edge = m->edge;
   rc = lulesh_mesh_build_csr(o);

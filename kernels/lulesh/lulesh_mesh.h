@@ -34,8 +34,16 @@ enum { LULESH_VOLUME_ERROR = -1, LULESH_QSTOP_ERROR = -2 };
  *                                   node, the corners (8 x element + corner)
  *                                   that touch it, in increasing order (CSR)
  *   origin, einit: the element receiving the initial energy deposit and the
- *                  energy; edge: elements per cube edge of a generated mesh
- *                  (0 when unknown). */
+ *                  energy (origin -1: on another rank of a distributed run);
+ *                  edge: elements per cube edge of a generated mesh (0 when
+ *                  unknown).
+ *   num_ghost:     ghost elements of a rank's part of a distributed mesh
+ *                  (lulesh_dist.h; 0 for a whole mesh): copies of face
+ *                  neighbours owned by other ranks, numbered num_elem ..
+ *                  num_elem + num_ghost - 1. Face-neighbour arrays of owned
+ *                  elements point at them across faces flagged COMM; they
+ *                  have no nodes, regions or state but their velocity
+ *                  gradients (delvg), which an exchange fills. */
 typedef struct {
   int32_t num_elem, num_node;
   double *x, *y, *z;
@@ -50,6 +58,7 @@ typedef struct {
   int32_t origin;
   double einit;
   int32_t edge;
+  int32_t num_ghost;
 } lulesh_mesh_t;
 
 /* LULESH's Sedov cube of edge nx elements on [0, 1.125]^3 (serial problem:
@@ -78,6 +87,10 @@ void lulesh_mesh_free(lulesh_mesh_t *m);
 /* The region assignment of LULESH's -r/-b rule (its random sequence:
  * glibc's rand() after srand(0)), written to reg_num[num_elem]. */
 int lulesh_regions_assign(int32_t num_elem, int nr, int balance, int32_t *reg_num);
+/* The same rule with the sequence seeded as srand(seed) (LULESH's MPI
+ * build seeds each rank's sequence with the rank: srand(myRank)). */
+int lulesh_regions_assign_seed(int32_t num_elem, int nr, int balance, unsigned seed,
+                               int32_t *reg_num);
 
 /* LULESH's repetition count of the EOS evaluation in region r of nr with
  * cost c (its -c option): 1 for the cheaper half, 1 + c, and 10 (1 + c) for
@@ -85,6 +98,9 @@ int lulesh_regions_assign(int32_t num_elem, int nr, int balance, int32_t *reg_nu
 int lulesh_region_reps(int r, int nr, int cost);
 
 /* ---- simulation state (lulesh_cpu.c) ------------------------------------ */
+
+/* The exchanges of a distributed run (lulesh_dist.h); NULL: serial. */
+struct lulesh_exchange;
 
 typedef struct {
   const lulesh_mesh_t *mesh; /* not owned */
@@ -105,6 +121,7 @@ typedef struct {
   double time, deltatime, stoptime, dtcourant, dthydro, dtmax, dtfixed;
   double deltatimemultlb, deltatimemultub;
   int cycle;
+  const struct lulesh_exchange *ex; /* not owned; NULL: serial */
 } lulesh_state_t;
 
 /* Allocate and initialise LULESH's initial state on mesh m (kept, not
@@ -112,6 +129,13 @@ typedef struct {
  * deposit and the first dt from the origin element. Fails (TSR_ERR_FORMAT)
  * on an element of non-positive volume. cost is LULESH's -c. */
 int lulesh_state_init(lulesh_state_t *s, const lulesh_mesh_t *m, int cost);
+/* The same on one rank's part of a distributed mesh: ex (kept, not copied;
+ * NULL = lulesh_state_init) sums the nodal masses over the copies of shared
+ * nodes and takes the first dt from the rank holding the origin element.
+ * Collective over ex's ranks; an error on one rank fails all of them. Every
+ * step of s then runs ex's exchanges. */
+int lulesh_state_init_ex(lulesh_state_t *s, const lulesh_mesh_t *m, int cost,
+                         const struct lulesh_exchange *ex);
 void lulesh_state_free(lulesh_state_t *s);
 
 /* The pieces of one step, in order (lulesh_step runs them all). */
@@ -135,5 +159,9 @@ typedef struct {
   double time, e_origin, e_total; /* e_total: sum of e in element order */
 } lulesh_result_t;
 int lulesh_run(lulesh_state_t *s, int max_cycles, lulesh_result_t *res);
+/* The result of s's current state. Distributed (s->ex set; collective):
+ * e_origin from the rank holding the origin, e_total the sum over ranks of
+ * each rank's sum of its owned elements in element order. */
+int lulesh_state_result(const lulesh_state_t *s, lulesh_result_t *res);
 
 #endif /* TSR_KERNELS_LULESH_MESH_H */

@@ -53,8 +53,8 @@ EXTRA_DIST += tests/apps/cli.sh tests/apps/run_rules.sh
 TESTS += tests/apps/bench_scripts.sh
 EXTRA_DIST += tests/apps/bench_scripts.sh
 # tsr-lulesh: LULESH's reference values, flags and output
-TESTS += tests/apps/lulesh.sh
-EXTRA_DIST += tests/apps/lulesh.sh
+TESTS += tests/apps/lulesh.sh tests/apps/lulesh_mpi.sh
+EXTRA_DIST += tests/apps/lulesh.sh tests/apps/lulesh_mpi.sh
 
 # output modes, a bad -o found before computing, temporaries removed on signals
 TESTS += tests/apps/outputs.sh

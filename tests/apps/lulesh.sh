@@ -3,7 +3,7 @@
 # 2.0's serial reference values (cycles to completion at -s 5 and -s 10, e(0)
 # after -s 10 -i 10, the dt of cycles 1-3 in -p's progress lines), the Run
 # completed block, the CSV row, a run without a reference "not verified", bad
-# flags and two ranks refused in one line.
+# flags and LULESH's decomposition on two ranks refused in one line.
 b=${TSR_TOP_BUILDDIR:-.}
 x="$b/apps/tsr-lulesh"
 MPIEXEC=${MPIEXEC:-mpiexec}
@@ -85,9 +85,10 @@ for a in "-s 0" "-s x" "-i 0" "-c -1" "-r 0" "-b -1" "-i" "--input f.h5" "--devi
 done
 [ -z "$bad" ] && ok "bad flags: one line each, non-zero exit" || no "bad flags:$bad" "$t/e"
 
-# two ranks: refused in one line
-"$MPIEXEC" -n 2 --oversubscribe "$x" -s 5 > "$t/o" 2> "$t/e"; rc=$?
-[ $rc -ne 0 ] && [ "$(cat "$t/o" "$t/e" | grep -c '^tsr-lulesh: ')" = 1 ] &&
-  grep -q '^tsr-lulesh: error: tsr-lulesh runs on one rank, not 2' "$t/e" &&
-  ok "-np 2: refused in one line" || no "-np 2 (rc $rc)" "$t/e"
+# two ranks for LULESH's cube decomposition: refused in one line (more in
+# tests/apps/lulesh_mpi.sh)
+timeout -k 5 120 "$MPIEXEC" -n 2 --oversubscribe "$x" -s 5 --decomp cube > "$t/o" 2> "$t/e"; rc=$?
+[ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$(cat "$t/o" "$t/e" | grep -c '^tsr-lulesh: ')" = 1 ] &&
+  grep -q '^tsr-lulesh: error: lulesh: the cube decomposition needs a cube number of ranks (1, 8, 27, 64, ...), not 2' "$t/e" &&
+  ok "-np 2 --decomp cube: refused in one line" || no "-np 2 --decomp cube (rc $rc)" "$t/e"
 exit $fail

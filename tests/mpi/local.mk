@@ -44,6 +44,13 @@ tests_mpi_check_airfoil_mpi_SOURCES = tests/mpi/check_airfoil_mpi.c
 tests_mpi_check_airfoil_mpi_CFLAGS = $(TEST_CFLAGS)
 tests_mpi_check_airfoil_mpi_LDADD = inputs/libtsr_inputs.la $(AIRFOIL_LDADD) $(TEST_LDADD)
 
+# kernels/lulesh: the distributed Sedov problem (parts, exchanges, runs)
+check_PROGRAMS += tests/mpi/check_lulesh_dist
+TESTS += tests/mpi/check_lulesh_dist
+tests_mpi_check_lulesh_dist_SOURCES = tests/mpi/check_lulesh_dist.c
+tests_mpi_check_lulesh_dist_CFLAGS = $(TEST_CFLAGS)
+tests_mpi_check_lulesh_dist_LDADD = $(LULESH_LDADD) $(TEST_LDADD)
+
 # kernels/sparse: the distributed hierarchization
 check_PROGRAMS += tests/mpi/check_fastsg_dist
 TESTS += tests/mpi/check_fastsg_dist

@@ -1,0 +1,130 @@
+/* kernels/lulesh/lulesh_dist.h: the LULESH problem on several MPI ranks.
+ *
+ * Decompositions of the global Sedov cube (global numbering as
+ * lulesh_mesh_sedov: element (i, j, k) is (k E + j) E + i, node (i, j, k)
+ * is (k (E+1) + j) (E+1) + i for global edge E):
+ *   LULESH_DECOMP_CUBE   LULESH's: np = p^3 ranks, each owning an n^3 box
+ *                        (global edge E = p n); rank r is box (r mod p,
+ *                        (r / p) mod p, r / p^2) as LULESH numbers its
+ *                        domains. Each rank builds only its own box (memory
+ *                        independent of p). Regions: LULESH's MPI rule, each
+ *                        rank drawing its own elements' regions from the
+ *                        sequence seeded with its rank (srand(myRank)).
+ *   LULESH_DECOMP_METIS  any rank count: the global cube of edge E is
+ *                        partitioned by METIS (tsr_graph_partition, fixed
+ *                        seed) on its face graph. Regions: LULESH's rule on
+ *                        the global element numbering (as one rank), so the
+ *                        region of an element does not depend on the rank
+ *                        count.
+ * (The EOS is the same in every region; regions set only how often it is
+ * evaluated, so the physics and LULESH's reference values do not depend
+ * on the region rule.)
+ *
+ * Each rank's part is a lulesh_mesh_t of its owned elements (in increasing
+ * global id: LULESH's own local order for the cube decomposition) and the
+ * nodes they touch (in increasing global id), plus ghost elements (the
+ * face neighbours owned elsewhere, in increasing global id, numbered after
+ * the owned ones) behind faces flagged COMM. Interface nodes are duplicated
+ * on every rank that touches them; the lowest such rank is their owner.
+ *
+ * Exchanges per cycle (lulesh_exchange_t, called by the CPU step of
+ * lulesh_cpu.c and meant for a GPU step on device arrays, through
+ * tessera/halo.h): (1) the nodal forces summed over the copies of each
+ * shared node: each copy's partial sum is added at the owner (reverse
+ * exchange, contributions in increasing rank order; on a GPU the halo adds
+ * them with atomics, so a node with three or more holders may see another
+ * order from run to run) and the owner's total is sent back (forward), so
+ * every copy holds the same bits; likewise the
+ * nodal mass at setup. Positions and velocities are then updated from
+ * identical forces, masses and dt on every copy and stay identical without
+ * a further exchange (tests/mpi/check_lulesh_dist checks it bit for bit).
+ * (2) the ghost elements' velocity gradients (delvg) after the Q
+ * gradients. (3) the dt constraints, MPI_Allreduce(MIN).
+ */
+#ifndef TSR_KERNELS_LULESH_DIST_H
+#define TSR_KERNELS_LULESH_DIST_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "tessera/device.h"
+#include "kernels/lulesh/lulesh_mesh.h"
+
+/* The hook table of a distributed step. dev: where the arrays live (NULL:
+ * host memory); the index lists and buffers follow them to the device at
+ * the first call on it. Each function is collective over the run's ranks
+ * and returns 0 or a libtessera error code. */
+typedef struct lulesh_exchange {
+  void *ctx;
+  /* Sum n (<= 3) node arrays over the copies of shared nodes. */
+  int (*node_sum)(void *ctx, const tsr_device_t *dev, int n, double *const *arrays);
+  /* Fill the ghost entries [num_elem, num_elem + num_ghost) of n (<= 3)
+   * element arrays from their owners. */
+  int (*elem_ghosts)(void *ctx, const tsr_device_t *dev, int n, double *const *arrays);
+  /* v[n] (host) becomes the minimum, or the sum, over all ranks. */
+  int (*min)(void *ctx, int n, double *v);
+  int (*sum)(void *ctx, int n, double *v);
+  /* Agree on an error: every rank passes its code; all return the lowest
+   * failing rank's code and message (tsr_error_agree). */
+  int (*agree)(void *ctx, int code);
+} lulesh_exchange_t;
+
+typedef enum { LULESH_DECOMP_CUBE = 0, LULESH_DECOMP_METIS } lulesh_decomp_t;
+
+typedef struct lulesh_dist lulesh_dist_t;
+
+/* What a rank count allows: the decomposition a run gets for "auto" (cube
+ * when nranks is a cube, else METIS). */
+lulesh_decomp_t lulesh_decomp_default(int nranks);
+/* "cube" / "metis" (NULL on an unknown value). */
+const char *lulesh_decomp_name(lulesh_decomp_t d);
+
+/* Build this rank's part (collective over comm; the same arguments on
+ * every rank). size: LULESH's -s (cube: elements per edge of each rank's
+ * box; METIS: of the global cube); nr, balance: -r, -b. The part is
+ * written to *mesh (the caller frees it with lulesh_mesh_free after
+ * lulesh_dist_destroy). A rank count the decomposition cannot use (cube: not
+ * a cube; METIS: more ranks than elements) fails on every rank with one
+ * message. */
+int lulesh_dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
+                       lulesh_mesh_t *mesh, lulesh_dist_t **out);
+void lulesh_dist_destroy(lulesh_dist_t **d);
+
+/* This rank's part alone (lulesh_dist_create's first half): the mesh, the
+ * global ids of its elements [num_elem + num_ghost] and nodes [num_node]
+ * (malloc'ed, the caller frees them) and the global edge. Collective. */
+int lulesh_dist_part(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
+                     lulesh_mesh_t *m, int64_t **elem_gid, int64_t **node_gid, int *edge);
+
+/* The exchanges of d, for lulesh_state_init_ex / a GPU step. */
+const lulesh_exchange_t *lulesh_dist_exchange(lulesh_dist_t *d);
+
+/* Facts of d. */
+typedef struct {
+  lulesh_decomp_t decomp;
+  int rank, nranks;
+  int edge;              /* global elements per cube edge */
+  int64_t num_elem;      /* global elements */
+  int origin_rank;       /* rank holding the origin element */
+  int32_t num_shared;    /* this rank's nodes held by other ranks too */
+  int32_t num_send_elem; /* owned elements that are ghosts elsewhere */
+  int nneigh;            /* ranks this rank exchanges nodes or elements with */
+} lulesh_dist_info_t;
+void lulesh_dist_info(const lulesh_dist_t *d, lulesh_dist_info_t *info);
+
+/* Global ids of this rank's elements [num_elem + num_ghost] and nodes
+ * [num_node] (owned by d). */
+const int64_t *lulesh_dist_elem_gid(const lulesh_dist_t *d);
+const int64_t *lulesh_dist_node_gid(const lulesh_dist_t *d);
+
+/* Gather the element array e (owned part) of the global plane k = 0 (the
+ * E x E elements of global id < E^2, in global order) into plane[E E] on
+ * rank 0 (other ranks may pass NULL). Collective. */
+int lulesh_dist_gather_plane0(const lulesh_dist_t *d, const double *e, double *plane);
+
+/* Largest difference between this rank's copy of the shared nodes' n arrays
+ * and the owner's copy (0 when all copies hold the same bits). Collective;
+ * every rank gets the global maximum. For tests and debugging. */
+int lulesh_dist_node_copy_diff(lulesh_dist_t *d, int n, double *const *arrays, double *maxdiff);
+
+#endif /* TSR_KERNELS_LULESH_DIST_H */

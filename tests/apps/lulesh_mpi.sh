@@ -1,0 +1,78 @@
+#!/bin/sh
+# tests/apps/lulesh_mpi.sh: tsr-lulesh on several ranks (TAP).
+# - rank-count invariance: the global cube of edge 8 to completion at 1, 2, 3,
+#   4 and 8 ranks (METIS; 8 ranks also LULESH's cube decomposition at -s 4)
+#   gives the 1-rank cycle count, e(0) and total energy within REL (below);
+# - LULESH's decomposition: -np 8 -s 5 is 1-rank -s 10: 231 cycles, LULESH's
+#   e(0) = 2.7205311684703469e+04 (reference check PASS) and the 1-rank e(0)
+#   and total energy within REL;
+# - -p prints its progress lines once (rank 0);
+# - rank counts a decomposition cannot use (-np 2 --decomp cube, more ranks
+#   than elements for METIS): one line, non-zero exit, no hang (timeout).
+# REL = 1e-12: the rank count only regroups the sums of the forces and masses
+# of shared nodes (per-rank partial sums, then their sum), a rounding
+# difference of a few ulp per node and cycle. Measured: e(0) and the total
+# energy within 2e-15 relative of the 1-rank run at every rank count here;
+# 1e-12 is LULESH reference check's tolerance, far below any error in an
+# exchange (a missed ghost or force contribution moves e(0) in the 3rd digit).
+b=${TSR_TOP_BUILDDIR:-.}
+x="$b/apps/tsr-lulesh"
+MPIEXEC=${MPIEXEC:-mpiexec}
+t=${TMPDIR:-/tmp}/tsr-lulesh-mpi.$$
+mkdir -p "$t" || exit 1
+trap 'rm -rf "$t"' EXIT
+OMP_NUM_THREADS=1; export OMP_NUM_THREADS
+REL=1e-12
+n=0; fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; [ -n "$2" ] && sed 's/^/# /' "$2"; }
+run() { # NP OUT ARGS...: tsr-lulesh on NP ranks, 300 s at most
+  np=$1; out=$2; shift 2
+  timeout -k 10 300 "$MPIEXEC" -n "$np" --oversubscribe "$x" "$@" > "$out" 2>&1
+}
+val() { sed -n "s/^   $2 *=  //p" "$1"; } # FILE LABEL
+same() { # FILE REFFILE: cycles equal, e(0) and sum e within REL
+  c1=$(val "$1" "Iteration count"); c0=$(val "$2" "Iteration count")
+  [ -n "$c1" ] && [ "$c1" = "$c0" ] || return 1
+  for l in "Origin energy e(0)" "Total energy sum e"; do
+    awk -v a="$(val "$1" "$l")" -v r="$(val "$2" "$l")" -v tol=$REL \
+      'BEGIN { d = (a - r) / r; if (d < 0) d = -d; exit !(a != "" && d <= tol) }' || return 1
+  done
+}
+echo "1..8"
+
+run 1 "$t/r1" -s 8
+for np in 2 3 4 8; do
+  run $np "$t/r$np" -s 8 --decomp metis; rc=$?
+  [ $rc -eq 0 ] && same "$t/r$np" "$t/r1" &&
+    ok "-s 8 --decomp metis at $np ranks: 1 rank's cycles, e(0), sum e within $REL" ||
+    no "-s 8 --decomp metis at $np ranks (rc $rc)" "$t/r$np"
+done
+run 8 "$t/c8" -s 4; rc=$?
+[ $rc -eq 0 ] && grep -q '^Num processors: 8 (cube decomposition, global cube 8^3)$' "$t/c8" &&
+  same "$t/c8" "$t/r1" && ok "-np 8 -s 4 (cube): 1-rank -s 8's cycles, e(0), sum e" ||
+  no "-np 8 -s 4 (rc $rc)" "$t/c8"
+
+run 8 "$t/c10" -s 5; rc=$?
+run 1 "$t/s10" -s 10
+[ $rc -eq 0 ] && grep -q '^   Iteration count     =  231$' "$t/c10" &&
+  grep -q '^Reference check      = PASS (231 cycles as LULESH; e(0) rel diff' "$t/c10" &&
+  grep -q '^   MPI tasks           =  8$' "$t/c10" && same "$t/c10" "$t/s10" &&
+  ok "-np 8 -s 5 is -s 10: 231 cycles, LULESH's e(0) (PASS), 1 rank's energies" ||
+  no "-np 8 -s 5 (rc $rc)" "$t/c10"
+
+run 2 "$t/p" -s 6 -i 5 -p; rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '^cycle = [1-5], time = ' "$t/p")" = 5 ] &&
+  [ "$(grep -c '^Run completed:$' "$t/p")" = 1 ] &&
+  ok "-np 2 -p: 5 progress lines and one Run completed block" || no "-np 2 -p (rc $rc)" "$t/p"
+
+# rank counts a decomposition cannot use: one line, non-zero exit, no hang
+bad=""
+for c in "2 -s 5 --decomp cube" "3 -s 1 --decomp metis"; do
+  set -- $c; np=$1; shift
+  timeout -k 10 120 "$MPIEXEC" -n "$np" --oversubscribe "$x" "$@" > "$t/o" 2> "$t/e"; rc=$?
+  { [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$(cat "$t/o" "$t/e" | grep -c '^tsr-lulesh: ')" = 1 ] &&
+    grep -q '^tsr-lulesh: error: lulesh: .*rank' "$t/e"; } || bad="$bad [-np $c: rc $rc]"
+done
+[ -z "$bad" ] && ok "bad rank counts: one line, non-zero exit, no hang" || no "bad rank counts:$bad" "$t/e"
+exit $fail

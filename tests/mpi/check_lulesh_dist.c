@@ -1,0 +1,291 @@
+/* check_lulesh_dist: the distributed LULESH problem (kernels/lulesh/
+ * lulesh_dist.h) at the rank count it runs under, against the whole cube
+ * built on every rank:
+ * - the parts (METIS; the cube decomposition where the rank count is a
+ *   cube): every global element owned once; nodes, coordinates, corner
+ *   order, face neighbours, boundary flags (COMM exactly where the
+ *   neighbour is on another rank), symmetry sets and, for METIS, regions
+ *   equal the whole cube's; the origin on one rank;
+ * - the exchanges: ghost gradients equal their owners' values; the node sum
+ *   of each part's corner counts is every node's global corner count, the
+ *   same bits on every copy;
+ * - runs: the Sedov problem on the parts gives the serial run's cycle count,
+ *   e(0) and total energy within REL_TOL, node positions and velocities
+ *   within REL_TOL of the serial ones and the same bits on every copy of a
+ *   shared node;
+ * - errors: a cube decomposition on a non-cube rank count fails on every
+ *   rank with one message; a VolumeError on one rank ends the step on every
+ *   rank with that rank's message (no hang).
+ *
+ * REL_TOL: the rank count changes only the order in which the forces (and
+ * the initial nodal masses) of a shared node are summed: each rank's
+ * partial sum over its own elements, then the partial sums, instead of one
+ * sum over all elements in global order. That is a rounding difference of
+ * a few ulp per shared node per cycle, which the blast wave carries and
+ * amplifies over the cycles. Measured on -s 6 to completion (METIS; and
+ * the cube decomposition -s 3 at 8 ranks) at 2, 3, 4 and 8 ranks: e(0) and
+ * the total energy within 1.1e-15 relative, positions within 4e-16 and
+ * velocities within 3.1e-15 of the largest value; the test allows 1e-10,
+ * orders above that rounding and far below any exchange error (a missed
+ * ghost or force contribution moves e(0) in the third digit). */
+#include "config.h"
+#include <math.h>
+#include <unistd.h>
+#include "tsr_check.h"
+#include "kernels/lulesh/lulesh_dist.h"
+
+#define REL_TOL 1e-10
+#define EDGE 6
+
+static int g_rank, g_size;
+
+static int count_owned_by_all(const lulesh_mesh_t *m, const int64_t *eg, int64_t nglob,
+                              int *dup) {
+  int *own = calloc((size_t)nglob, sizeof *own);
+  for (int32_t e = 0; e < m->num_elem; e++) own[eg[e]]++;
+  MPI_Allreduce(MPI_IN_PLACE, own, (int)nglob, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  int bad = 0;
+  for (int64_t i = 0; i < nglob; i++) bad += own[i] != 1;
+  free(own);
+  *dup = bad;
+  return 0;
+}
+
+/* The part m (global ids eg, ng) against the whole cube g. */
+static void check_part(const lulesh_mesh_t *m, const int64_t *eg, const int64_t *ng,
+                       const lulesh_mesh_t *g, int regions_global) {
+  int dup;
+  count_owned_by_all(m, eg, g->num_elem, &dup);
+  REQ_EQ(dup, 0);
+  int has = m->origin >= 0, n = 0;
+  MPI_Allreduce(&has, &n, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  REQ_EQ(n, 1);
+  if (has) REQ_EQ(eg[m->origin], g->origin);
+  REQ_DEQ(m->einit, g->einit);
+  const int32_t *fl[6] = {m->lxim, m->lxip, m->letam, m->letap, m->lzetam, m->lzetap};
+  const int32_t *fg[6] = {g->lxim, g->lxip, g->letam, g->letap, g->lzetam, g->lzetap};
+  for (int32_t e = 0; e < m->num_elem; e++) {
+    int64_t G = eg[e];
+    if (e > 0) REQUIRE(eg[e] > eg[e - 1], "owned elements not in increasing global id");
+    for (int c = 0; c < 8; c++) REQ_EQ(ng[m->nodelist[8 * e + c]], g->nodelist[8 * G + c]);
+    int bc = g->elem_bc[G];
+    for (int f = 0; f < 6; f++) {
+      int32_t l = fl[f][e];
+      REQ_EQ(eg[l], fg[f][G]);
+      if (l >= m->num_elem) bc |= LULESH_XI_M_COMM << (3 * f);
+    }
+    REQ_EQ(m->elem_bc[e], bc);
+    if (regions_global) REQ_EQ(m->reg_num[e], g->reg_num[G]);
+  }
+  for (int32_t i = 0; i < m->num_node; i++) {
+    REQ_DEQ(m->x[i], g->x[ng[i]]);
+    REQ_DEQ(m->y[i], g->y[ng[i]]);
+    REQ_DEQ(m->z[i], g->z[ng[i]]);
+  }
+  /* symmetry sets: exactly the local nodes of the global sets */
+  const int32_t *sl[3] = {m->symm_x, m->symm_y, m->symm_z}, *sg[3] = {g->symm_x, g->symm_y, g->symm_z};
+  int32_t nl[3] = {m->num_symm_x, m->num_symm_y, m->num_symm_z};
+  int32_t ngl[3] = {g->num_symm_x, g->num_symm_y, g->num_symm_z};
+  for (int d = 0; d < 3; d++) {
+    char *in = calloc((size_t)g->num_node, 1);
+    for (int32_t i = 0; i < ngl[d]; i++) in[sg[d][i]] = 1;
+    int32_t want = 0;
+    for (int32_t i = 0; i < m->num_node; i++) want += in[ng[i]];
+    REQ_EQ(nl[d], want);
+    for (int32_t i = 0; i < nl[d]; i++) REQUIRE(in[ng[sl[d][i]]], "symm node not on the plane");
+    free(in);
+  }
+}
+
+START_TEST(test_parts_metis) {
+  lulesh_mesh_t g, m;
+  lulesh_dist_t *d;
+  ck_tsr(lulesh_mesh_sedov(&g, EDGE, 11, 1));
+  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_METIS, EDGE, 11, 1, &m, &d));
+  lulesh_dist_info_t in;
+  lulesh_dist_info(d, &in);
+  REQ_EQ(in.edge, EDGE);
+  REQ_EQ(in.num_elem, EDGE * EDGE * EDGE);
+  check_part(&m, lulesh_dist_elem_gid(d), lulesh_dist_node_gid(d), &g, 1);
+  lulesh_dist_destroy(&d);
+  lulesh_mesh_free(&m);
+  lulesh_mesh_free(&g);
+}
+END_TEST
+
+START_TEST(test_parts_cube) {
+  int p = (int)lround(cbrt((double)g_size));
+  lulesh_mesh_t m;
+  lulesh_dist_t *d;
+  if (p * p * p != g_size) { /* the agreed error, on every rank */
+    ck_tsr_fails(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_CUBE, 3, 11, 1, &m, &d),
+                 TSR_ERR_ARG);
+    return;
+  }
+  lulesh_mesh_t g;
+  ck_tsr(lulesh_mesh_sedov(&g, 3 * p, 11, 1));
+  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_CUBE, 3, 11, 1, &m, &d));
+  REQ_EQ(m.num_elem, 27);
+  check_part(&m, lulesh_dist_elem_gid(d), lulesh_dist_node_gid(d), &g, g_size == 1);
+  lulesh_dist_destroy(&d);
+  lulesh_mesh_free(&m);
+  lulesh_mesh_free(&g);
+}
+END_TEST
+
+START_TEST(test_cube_refused) {
+  if (g_size == 1 || g_size == 8) return;
+  lulesh_mesh_t m;
+  lulesh_dist_t *d;
+  int rc = lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_CUBE, 3, 11, 1, &m, &d);
+  ck_assert_int_eq(rc, TSR_ERR_ARG);
+  ck_assert_msg(strstr(tsr_error_message(), "cube number of ranks") != NULL, "%s",
+                tsr_error_message());
+  tsr_error_clear();
+}
+END_TEST
+
+START_TEST(test_exchanges) {
+  lulesh_mesh_t g, m;
+  lulesh_dist_t *d;
+  ck_tsr(lulesh_mesh_sedov(&g, EDGE, 11, 1));
+  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_METIS, EDGE, 11, 1, &m, &d));
+  const lulesh_exchange_t *ex = lulesh_dist_exchange(d);
+  const int64_t *eg = lulesh_dist_elem_gid(d), *ng = lulesh_dist_node_gid(d);
+  int32_t ne = m.num_elem, nt = ne + m.num_ghost, nn = m.num_node;
+  double *a[3], *c[3];
+  for (int k = 0; k < 3; k++) {
+    a[k] = malloc(sizeof(double) * (size_t)nt);
+    c[k] = calloc((size_t)nn, sizeof(double));
+    for (int32_t e = 0; e < nt; e++) a[k][e] = e < ne ? 1.5 * (double)eg[e] + k : -1.0;
+  }
+  ck_tsr(ex->elem_ghosts(ex->ctx, NULL, 3, a));
+  for (int k = 0; k < 3; k++)
+    for (int32_t e = ne; e < nt; e++) REQ_DEQ(a[k][e], 1.5 * (double)eg[e] + k);
+  for (int32_t e = 0; e < ne; e++)
+    for (int q = 0; q < 8; q++)
+      for (int k = 0; k < 3; k++) c[k][m.nodelist[8 * e + q]] += 1.0 + k;
+  ck_tsr(ex->node_sum(ex->ctx, NULL, 3, c));
+  for (int32_t i = 0; i < nn; i++) {
+    double want = (double)(g.node_elem_start[ng[i] + 1] - g.node_elem_start[ng[i]]);
+    for (int k = 0; k < 3; k++) REQ_DEQ(c[k][i], want * (1.0 + k));
+  }
+  double diff;
+  ck_tsr(lulesh_dist_node_copy_diff(d, 3, c, &diff));
+  REQ_DEQ(diff, 0.0);
+  double v[2] = {(double)g_rank, 1.0};
+  ck_tsr(ex->min(ex->ctx, 2, v));
+  REQ_DEQ(v[0], 0.0);
+  ck_tsr(ex->sum(ex->ctx, 2, v));
+  REQ_DEQ(v[1], (double)g_size);
+  for (int k = 0; k < 3; k++) free(a[k]), free(c[k]);
+  lulesh_dist_destroy(&d);
+  lulesh_mesh_free(&m);
+  lulesh_mesh_free(&g);
+}
+END_TEST
+
+static double rel(double a, double b) { return fabs(a - b) / fmax(fabs(b), 1e-300); }
+
+/* The serial run of the whole cube against the distributed one. */
+static void compare_run(lulesh_decomp_t dec, int size, int gedge, int its) {
+  lulesh_mesh_t g, m;
+  lulesh_state_t sg, sd;
+  lulesh_result_t rg, rd;
+  lulesh_dist_t *d;
+  ck_tsr(lulesh_mesh_sedov(&g, gedge, 11, 1));
+  ck_tsr(lulesh_state_init(&sg, &g, 1));
+  ck_tsr(lulesh_run(&sg, its, &rg));
+  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, dec, size, 11, 1, &m, &d));
+  ck_tsr(lulesh_state_init_ex(&sd, &m, 1, lulesh_dist_exchange(d)));
+  ck_tsr(lulesh_run(&sd, its, &rd));
+  REQ_EQ(rd.cycles, rg.cycles);
+  double de = rel(rd.e_origin, rg.e_origin), dt = rel(rd.e_total, rg.e_total), dx = 0, dv = 0;
+  double xmax = 0, vmax = 0;
+  for (int32_t n = 0; n < g.num_node; n++) {
+    xmax = fmax(xmax, fabs(sg.x[n]));
+    vmax = fmax(vmax, fmax(fabs(sg.xd[n]), fmax(fabs(sg.yd[n]), fabs(sg.zd[n]))));
+  }
+  const int64_t *ng = lulesh_dist_node_gid(d);
+  for (int32_t i = 0; i < m.num_node; i++) {
+    int64_t G = ng[i];
+    dx = fmax(dx, fmax(fabs(sd.x[i] - sg.x[G]), fmax(fabs(sd.y[i] - sg.y[G]), fabs(sd.z[i] - sg.z[G]))));
+    dv = fmax(dv, fmax(fabs(sd.xd[i] - sg.xd[G]),
+                       fmax(fabs(sd.yd[i] - sg.yd[G]), fabs(sd.zd[i] - sg.zd[G]))));
+  }
+  double w[2] = {dx / xmax, dv / vmax};
+  MPI_Allreduce(MPI_IN_PLACE, w, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  double *pos[3] = {sd.x, sd.y, sd.z}, *vel[3] = {sd.xd, sd.yd, sd.zd}, cx, cv;
+  ck_tsr(lulesh_dist_node_copy_diff(d, 3, pos, &cx));
+  ck_tsr(lulesh_dist_node_copy_diff(d, 3, vel, &cv));
+  if (g_rank == 0)
+    printf("%s -s %d, %d ranks, %d cycles: rel diff e(0) %.2e, sum e %.2e, x %.2e, xd %.2e; "
+           "copies differ by %g, %g\n",
+           lulesh_decomp_name(dec), size, g_size, rd.cycles, de, dt, w[0], w[1], cx, cv);
+  REQUIRE(de <= REL_TOL && dt <= REL_TOL, "e(0) rel diff %.3e, sum e %.3e above %.0e", de, dt,
+          REL_TOL);
+  REQUIRE(w[0] <= REL_TOL && w[1] <= REL_TOL, "positions %.3e, velocities %.3e above %.0e", w[0],
+          w[1], REL_TOL);
+  REQ_DEQ(cx, 0.0);
+  REQ_DEQ(cv, 0.0);
+  lulesh_state_free(&sd);
+  lulesh_state_free(&sg);
+  lulesh_dist_destroy(&d);
+  lulesh_mesh_free(&m);
+  lulesh_mesh_free(&g);
+}
+
+START_TEST(test_run_metis) { compare_run(LULESH_DECOMP_METIS, EDGE, EDGE, 0); }
+END_TEST
+
+START_TEST(test_run_cube) {
+  int p = (int)lround(cbrt((double)g_size));
+  if (p * p * p == g_size) compare_run(LULESH_DECOMP_CUBE, 3, 3 * p, 0);
+}
+END_TEST
+
+/* A VolumeError on the last rank alone: every rank's step fails with it. */
+START_TEST(test_volume_error) {
+  lulesh_mesh_t m;
+  lulesh_state_t s;
+  lulesh_dist_t *d;
+  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_METIS, EDGE, 11, 1, &m, &d));
+  ck_tsr(lulesh_state_init_ex(&s, &m, 1, lulesh_dist_exchange(d)));
+  ck_tsr(lulesh_step(&s));
+  if (g_rank == g_size - 1) /* collapse one element onto its first corner */
+    for (int q = 1; q < 8; q++) {
+      int32_t a = m.nodelist[0], b = m.nodelist[q];
+      s.x[b] = s.x[a], s.y[b] = s.y[a], s.z[b] = s.z[a];
+    }
+  int rc = lulesh_step(&s);
+  ck_assert_int_eq(rc, LULESH_VOLUME_ERROR);
+  char want[64];
+  snprintf(want, sizeof want, "(on rank %d of %d;", g_size - 1, g_size);
+  ck_assert_msg(strstr(tsr_error_message(), "VolumeError at cycle 2") != NULL &&
+                    strstr(tsr_error_message(), want) != NULL,
+                "%s", tsr_error_message());
+  tsr_error_clear();
+  lulesh_state_free(&s);
+  lulesh_dist_destroy(&d);
+  lulesh_mesh_free(&m);
+}
+END_TEST
+
+static Suite *suite(void) {
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  Suite *s = suite_create("lulesh_dist");
+  TCase *tc = tcase_create("dist");
+  tcase_set_timeout(tc, 240);
+  tcase_add_test(tc, test_parts_metis);
+  tcase_add_test(tc, test_parts_cube);
+  tcase_add_test(tc, test_cube_refused);
+  tcase_add_test(tc, test_exchanges);
+  tcase_add_test(tc, test_run_metis);
+  tcase_add_test(tc, test_run_cube);
+  tcase_add_test(tc, test_volume_error);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(int argc, char **argv) { return tsr_test_run_mpi(&argc, &argv, suite); }

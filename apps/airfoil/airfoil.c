@@ -62,9 +62,10 @@ static int af_options(af_app_t *A, int argc, char **argv, int *done) {
        "synchronised per launcher; CPU timers): calls, seconds, bytes, GB/s, % of floor"},
       {"profile-csv", 0, TSR_OPT_STRING, &A->profile_csv, "FILE",
        "--profile's rows as CSV (docs/CSV.md); implies --profile"},
-      {"halo", 0, TSR_OPT_STRING, &A->halo, "staged|ipc",
-       "CUDA halo exchange between ranks: pinned host buffers, or device to device by CUDA IPC "
-       "(ranks on one node) (staged)"},
+      {"halo", 0, TSR_OPT_STRING, &A->halo, "staged|ipc|aware|auto",
+       "CUDA halo exchange between ranks: pinned host buffers (staged), device to device by CUDA "
+       "IPC (ranks on one node), device buffers to a CUDA-aware MPI (aware; across nodes), or "
+       "auto (aware where the MPI is CUDA-aware, else staged) (default staged)"},
   };
   TSR_CALL(tsr_error_agree(MPI_COMM_WORLD,
                            tsr_cli_parse(cli, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]),
@@ -87,10 +88,10 @@ static int af_check_options(af_app_t *A) {
   MPI_Comm_size(MPI_COMM_WORLD, &A->nranks);
   MPI_Comm_rank(MPI_COMM_WORLD, &A->rank);
   A->say = !A->cli.quiet && A->rank == 0;
-  TSR_CHECK(!strcmp(halo, "staged") || !strcmp(halo, "ipc"), TSR_ERR_ARG,
-            "--halo: '%s', expected staged or ipc", halo);
+  tsr_halo_transport_t transport;
+  TSR_CALL(tsr_halo_transport_parse(halo, &transport));
   airfoil_setup_t setup = {AIRFOIL_REORDER_NONE, block, imbalance, eps, TSR_PARTITIONER_METIS,
-                           !strcmp(halo, "ipc")};
+                           (int)transport};
   A->setup = setup;
   if (tsr_partitioner_parse(partitioner, &A->setup.partitioner) ||
       A->setup.partitioner == TSR_PARTITIONER_BLOCK) {

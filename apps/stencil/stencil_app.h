@@ -57,7 +57,7 @@ typedef struct {
   stencil_ucfg_t u;          /* unstructured grids */
   stencil_launch_t shape;    /* CUDA */
   int iterations, runs, warmup, verify, quiet;
-  int halo_ipc;              /* CUDA, several ranks: halo exchange by CUDA IPC (tsr_halo_set_ipc) */
+  int halo_transport;        /* CUDA, several ranks: tsr_halo_transport_t (--halo) */
   /* out */
   int skipped;               /* 1: not run, note says why */
   char note[240];

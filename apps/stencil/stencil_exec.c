@@ -303,8 +303,9 @@ static int st_setup(st_exec_t *E, stencil_run_t *r) {
     }
     st_split(E, P->halo[0], S->part.nbr);
   }
-  if (r->halo_ipc && E->dev.kind == TSR_DEV_CUDA)
-    for (int h = 0; h < E->nhalo; h++) TSR_CALL(tsr_halo_set_ipc(E->halo[h], 1));
+  if (E->dev.kind == TSR_DEV_CUDA)
+    for (int h = 0; h < E->nhalo; h++)
+      TSR_CALL(tsr_halo_set_transport(E->halo[h], (tsr_halo_transport_t)r->halo_transport));
   if (E->nhalo > 0 && E->dev.kind == TSR_DEV_CUDA && E->strategy >= 0) {
     TSR_CALL(tsr_queue_create(&E->dev, &E->q));
     for (int h = 0; h < E->nhalo; h++)

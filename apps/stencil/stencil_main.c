@@ -159,7 +159,7 @@ static int st_options(st_app_t *A, int argc, char **argv, int *done) {
       {"chase", 0, TSR_OPT_STRING, &o->chase, "LIST", "depth-2 points through depth 1: yes,no (default yes)"},
       {"fields", 0, TSR_OPT_STRING, &o->fields, "LIST", "fastwaves placement: soa,aos,aosoa (default soa)"},
       {"flat-limit", 0, TSR_OPT_INT, &o->flat, "K", "fastwaves: flat levels below K (default 0)"},
-      {"halo", 0, TSR_OPT_STRING, &o->halo, "MODE", "CUDA halo exchange between ranks: staged (pinned host buffers) or ipc (device to device, CUDA IPC; ranks on one node) (default staged)"},
+      {"halo", 0, TSR_OPT_STRING, &o->halo, "MODE", "CUDA halo exchange between ranks: staged (pinned host buffers), ipc (device to device, CUDA IPC; ranks on one node), aware (device buffers to a CUDA-aware MPI; across nodes) or auto (aware where the MPI is CUDA-aware, else staged) (default staged)"},
   };
   const int nopts = (int)(sizeof opts / sizeof opts[0]);
   const char *pos[2];
@@ -179,8 +179,8 @@ static int st_options(st_app_t *A, int argc, char **argv, int *done) {
   TSR_CHECK(o->zw >= 0 && o->zw <= TSR_ZORDER_MAX_W, TSR_ERR_ARG, "--zcurve-width: expected 0..%d, got %d",
             TSR_ZORDER_MAX_W, o->zw);
   TSR_CHECK(o->flat >= 0, TSR_ERR_ARG, "--flat-limit must be >= 0");
-  TSR_CHECK(!strcmp(o->halo, "staged") || !strcmp(o->halo, "ipc"), TSR_ERR_ARG,
-            "--halo: expected staged or ipc, got '%s'", o->halo);
+  tsr_halo_transport_t transport;
+  TSR_CALL(tsr_halo_transport_parse(o->halo, &transport));
   return TSR_SUCCESS;
 }
 
@@ -302,7 +302,7 @@ static int st_variant(st_app_t *A, stencil_state_t *S, int s, tsr_file_t *of, in
       r.shape.jpt = L->jv[t % njv];
       r.iterations = cli->iterations - (int)A->ck.k0, r.runs = cli->runs, r.warmup = cli->warmup;
       r.quiet = cli->quiet;
-      r.halo_ipc = !strcmp(A->o.halo, "ipc");
+      TSR_CALL(tsr_halo_transport_parse(A->o.halo, (tsr_halo_transport_t *)&r.halo_transport));
       r.verify = cli->verify && id != STENCIL_V_CPU_REF;
       if (why) r.skipped = 1, snprintf(r.note, sizeof r.note, "%s", why);
       else rc = stencil_ckpt_run(S, &r, &A->ck);

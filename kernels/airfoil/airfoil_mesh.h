@@ -56,7 +56,7 @@ typedef struct {
   double eps;       /* PARTITION: margin eps of l' = (S + eps) / S' (0)        */
   tsr_partitioner_t partitioner; /* cells over the ranks: METIS (default) or
                                     PT-Scotch (built --with-ptscotch)         */
-  int halo_ipc;     /* several ranks: the cells' halo by CUDA IPC on GPUs      */
+  int halo;         /* several ranks, GPUs: the halo's tsr_halo_transport_t    */
 } airfoil_setup_t;
 
 /* This rank's part of the problem. */

@@ -180,7 +180,7 @@ int airfoil_local_create(MPI_Comm comm, const tsr_mesh_t *in, const char *source
   else if (o && o->reorder == AIRFOIL_REORDER_PARTITION) rc = af_reorder_partition(l->mesh, o, l);
   rc = tsr_error_agree(comm, rc);
   if (!rc && size > 1) rc = tsr_halo_create_mesh(comm, l->mesh, tsr_mesh_find_set(l->mesh, "cells"), &l->halo);
-  if (!rc && l->halo && o && o->halo_ipc) rc = tsr_halo_set_ipc(l->halo, 1);
+  if (!rc && l->halo && o && o->halo) rc = tsr_halo_set_transport(l->halo, (tsr_halo_transport_t)o->halo);
   if (!rc) rc = tsr_error_agree(comm, airfoil_problem_from_mesh(l->mesh, source, &l->p));
   if (rc) {
     airfoil_local_free(l);

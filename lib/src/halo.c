@@ -330,6 +330,32 @@ int tsr_halo_cuda_aware_available(void) {
 #endif
 }
 
+int tsr_halo_transport_parse(const char *name, tsr_halo_transport_t *out) {
+  TSR_CHECK(name && out, TSR_ERR_ARG, "tsr_halo_transport_parse: NULL argument");
+  if (!strcmp(name, "staged")) *out = TSR_HALO_STAGED;
+  else if (!strcmp(name, "ipc")) *out = TSR_HALO_IPC;
+  else if (!strcmp(name, "aware")) *out = TSR_HALO_AWARE;
+  else if (!strcmp(name, "auto"))
+    *out = tsr_halo_cuda_aware_available() ? TSR_HALO_AWARE : TSR_HALO_STAGED;
+  else
+    return TSR_RAISE(TSR_ERR_ARG, "--halo: '%s', expected staged, ipc, aware or auto", name);
+  TSR_CHECK(*out != TSR_HALO_AWARE || tsr_halo_cuda_aware_available(), TSR_ERR_UNSUPPORTED,
+            "--halo aware: this MPI library does not report CUDA support "
+            "(MPIX_Query_cuda_support); use staged, ipc (one node) or auto");
+  return TSR_SUCCESS;
+}
+
+const char *tsr_halo_transport_name(tsr_halo_transport_t t) {
+  return t == TSR_HALO_IPC ? "ipc" : t == TSR_HALO_AWARE ? "aware" : "staged";
+}
+
+int tsr_halo_set_transport(tsr_halo_t *h, tsr_halo_transport_t t) {
+  TSR_CHECK(h, TSR_ERR_ARG, "tsr_halo_set_transport: halo is NULL");
+  TSR_CALL(tsr_halo_set_cuda_aware(h, t == TSR_HALO_AWARE));
+  if (t == TSR_HALO_IPC || h->ipc) TSR_CALL(tsr_halo_set_ipc(h, t == TSR_HALO_IPC));
+  return TSR_SUCCESS;
+}
+
 int tsr_halo_set_cuda_aware(tsr_halo_t *h, int on) {
   TSR_CHECK(h, TSR_ERR_ARG, "tsr_halo_set_cuda_aware: halo is NULL");
   TSR_CHECK(!on || tsr_halo_cuda_aware_available(), TSR_ERR_UNSUPPORTED,

@@ -734,7 +734,84 @@ def t_scaling(rep):
     return "Multi-GPU: halo exchange, laplap and airfoil at 1 and 2 ranks"
 
 
-TABLES = dict(copy=t_copy, halo=t_halo, stencil=t_stencil, airfoil=t_airfoil, fastsg=t_fastsg,
+
+# ------------------------------------------------------------------------------------- lulesh
+def read_llnl(path):
+    """LLNL's LULESH CUDA port: its Run completed block and timing lines."""
+    txt = read_text(path)
+    d = {}
+    for key, pat in (("size", r"Problem size\s*=\s*(\d+)"), ("cycles", r"Iteration count\s*=\s*(\d+)"),
+                     ("e0", r"Final Origin Energy\s*=\s*([0-9.eE+-]+)"),
+                     ("elapsed", r"Elapsed time\s*=\s*([0-9.eE+-]+)"),
+                     ("grind", r"Grind time \(us/z/c\)\s*=\s*([0-9.eE+-]+)"),
+                     ("fom", r"FOM\s*=\s*([0-9.eE+-]+)")):
+        m = re.search(pat, txt)
+        if m:
+            d[key] = m.group(1)
+    return d
+
+
+def lfig(row, key):
+    m = re.search(r"\b%s=(\S+)" % re.escape(key), row.get("figure", ""))
+    return m.group(1) if m else None
+
+
+def t_lulesh(rep):
+    cols = ["code", "variant", "order", "s", "cycles", "grind_us_per_zc", "fom_zc_per_s",
+            "pct_floor", "e_origin", "check"]
+    ours = []
+    for r in rep.rows("tsr-lulesh-s*.csv"):
+        m = re.match(r"tsr-lulesh-s(\d+)(?:-(\w+))?$", r["_tag"])
+        if not m:
+            continue
+        cyc = num(lfig(r, "cycles"))
+        grind = num(lfig(r, "grind_us"))
+        order = m.group(2) or "none"
+        fom = 1.0 / grind * 1e6 if grind else None
+        ours.append(["Tessera", r["variant"], order, int(m.group(1)), int(cyc) if cyc else "-",
+                     fmt(grind, 7), fmt(fom / 1e6 if fom else None, 3) + ("M" if fom else ""),
+                     fmt(num(r.get("pct_floor"))), lfig(r, "e0") or "-", r["verify"]])
+    peer = []
+    for p in sorted(glob.glob(os.path.join(rep.raw, "llnl-s*.log"))):
+        s = int(re.search(r"llnl-s(\d+)", p).group(1))
+        d = read_llnl(p)
+        chk = "no Run completed block" if "e0" not in d else "-"
+        mine = [o for o in ours if o[3] == s and o[1] == "cuda/gather" and o[2] == "none"]
+        if "e0" in d and mine and mine[0][8] != "-":
+            rel = abs(float(d["e0"]) / float(mine[0][8]) - 1)
+            chk = ("e(0) agrees with cuda/gather to its 6 digits (rel %.1e)" % rel if rel < 5e-6
+                   else "e(0) DIFFERS from cuda/gather (rel %.1e)" % rel)
+        fom = num(d.get("fom"))
+        peer.append(["LLNL CUDA port", "2.0.2-dev cuda/", "-", s, d.get("cycles", "-"),
+                     fmt(num(d.get("grind")), 7), fmt(fom / 1e3 if fom else None, 3) + ("M" if fom else ""),
+                     "-", d.get("e0", "-"), chk])
+    rep.data(cols, ours + peer)
+    t = Table("Grind time on one GPU (LULESH's -s, fixed cycle count), every Tessera assembly "
+              "beside LLNL's official CUDA port",
+              ["-s", "code", "variant", "order", "cycles", "µs/zone/cycle", "zone-cycles/s",
+               "% of floor", "e(0)", "check"],
+              ["---:", "---", "---", "---", "---:", "---:", "---:", "---:", "---:", "---"])
+    for r in sorted(ours + peer, key=lambda r: (r[3], num(r[5], 1e9))):
+        t.add(str(r[3]), r[0], r[1], r[2], str(r[4]), r[5], r[6], r[7], r[8], r[9])
+    t.text = ["Grind time = run time / (zones x cycles); zone-cycles/s is its inverse (LULESH prints "
+              "its FOM in zone-cycles per millisecond and labels it z/s; the port's FOM is converted "
+              "here). The floor is the minimum traffic of a zone-cycle (docs/LULESH.md) over the "
+              "measured copy bandwidth. The port's time is its own Elapsed time of one run; ours "
+              "the median of tsr-lulesh's runs."]
+    best = {}
+    for r in ours:
+        if r[9] in ("PASS", "not verified") and num(r[5]):
+            if r[3] not in best or num(r[5]) < num(best[r[3]][5]):
+                best[r[3]] = r
+    for r in peer:
+        b = best.get(r[3])
+        if b and num(r[5]):
+            t.text.append("-s %d: best Tessera %s (%s order) %s µs/z/c against the port's %s: %.2fx."
+                          % (r[3], b[1], b[2], b[5], r[5], num(r[5]) / num(b[5])))
+    rep.tables.append(t)
+    return "LULESH beside LLNL's CUDA port (tsr-lulesh)"
+
+TABLES = dict(lulesh=t_lulesh, copy=t_copy, halo=t_halo, stencil=t_stencil, airfoil=t_airfoil, fastsg=t_fastsg,
               layout=t_layout, scaling=t_scaling)
 
 

@@ -109,6 +109,20 @@ int tsr_halo_set_ipc(tsr_halo_t *h, int on);
 /* 1 when CUDA IPC was asked for and has not failed. */
 int tsr_halo_uses_ipc(const tsr_halo_t *h);
 
+/* The transport of exchanges on CUDA devices, as the programs' --halo
+ * option names it: staged (pinned host buffers; works everywhere), ipc
+ * (device to device by CUDA IPC; every neighbour on this node), aware
+ * (device buffers handed to a CUDA-aware MPI; across nodes). */
+typedef enum { TSR_HALO_STAGED = 0, TSR_HALO_IPC = 1, TSR_HALO_AWARE = 2 } tsr_halo_transport_t;
+/* Parse --halo's value: "staged", "ipc", "aware", or "auto": aware when
+ * the MPI library reports CUDA support (MPIX_Query_cuda_support), else
+ * staged. An unknown name or "aware" without CUDA-aware MPI: TSR_ERR_ARG /
+ * TSR_ERR_UNSUPPORTED naming the option. Local (the same on every rank). */
+int tsr_halo_transport_parse(const char *name, tsr_halo_transport_t *out);
+const char *tsr_halo_transport_name(tsr_halo_transport_t t);
+/* Ask h for transport t (tsr_halo_set_ipc / tsr_halo_set_cuda_aware). */
+int tsr_halo_set_transport(tsr_halo_t *h, tsr_halo_transport_t t);
+
 /* Queue the device work of this halo's exchanges (pack, unpack, the staged
  * path's device-host copies, the IPC copies) on `stream` (a cudaStream_t,
  * e.g. tsr_queue_stream's) instead of the default stream, so that begin/end

@@ -9,9 +9,13 @@
  * LULESH runs once) give the elapsed time, the grind time (microseconds
  * per zone per cycle) and the figure of merit in zone-cycles per second.
  *
- * Variants: cpu/gather, the serial CPU reference: per-corner forces of
- * every element, then a gather over each node's corners (CSR), LULESH's
- * own order of operations. It runs on one rank.
+ * Variants (--list-variants): cpu/gather, the serial CPU reference: per-
+ * corner forces of every element, then a gather over each node's corners
+ * (CSR), LULESH's own order of operations; and the whole step on one GPU
+ * with one of four node-force assemblies (kernels/lulesh/lulesh_cuda.h):
+ * cuda/gather (the CPU's bits), cuda/atomic, cuda/colour, cuda/twolevel.
+ * --reorder renumbers the mesh first (lulesh_order.c), --block and
+ * --no-fuse set the CUDA kernels' shape. It runs on one rank.
  *
  * Verification (unless --no-verify): the cycle count, e(0), the total
  * energy and the first dt against LULESH 2.0's serial results where the
@@ -26,24 +30,52 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { LV_CPU_GATHER };
+/* the declarations only; the calls need a CUDA build (TSR_HAVE_CUDA) */
+#include "kernels/lulesh/lulesh_cuda.h"
+
+enum { LV_CPU_GATHER, LV_CUDA_GATHER, LV_CUDA_ATOMIC, LV_CUDA_COLOUR, LV_CUDA_TWOLEVEL };
 static const tsr_variant_t variants[] = {
     {"cpu/gather", TSR_DEV_CPU,
      "serial CPU: per-corner forces, then a CSR gather per node (LULESH's order)", LV_CPU_GATHER},
+    {"cuda/gather", TSR_DEV_CUDA,
+     "GPU: per-corner forces [3][8 ne], then a CSR gather per node fused with the node update; "
+     "the CPU's bits", LV_CUDA_GATHER},
+    {"cuda/atomic", TSR_DEV_CUDA,
+     "GPU: each element adds its corner forces with FP64 atomicAdd (no temporaries; sums in "
+     "varying order)", LV_CUDA_ATOMIC},
+    {"cuda/colour", TSR_DEV_CUDA,
+     "GPU: greedy element colouring, one launch per colour, plain adds", LV_CUDA_COLOUR},
+    {"cuda/twolevel", TSR_DEV_CUDA,
+     "GPU: Sulyok et al. 2019: element blocks stage node increments in shared memory, thread "
+     "and block colours", LV_CUDA_TWOLEVEL},
 };
+/* The default CUDA variant (the fastest on an H100: BENCHMARKS.md). */
+#define LV_CUDA_DEFAULT "cuda/atomic"
 #define NVAR ((int)(sizeof variants / sizeof variants[0]))
 
 typedef struct {
   tsr_cli_t cli;
   lulesh_opts_t o;
   lulesh_mesh_t mesh;
+  /* GPU and element order options */
+  const char *reorder;
+  int block, nofuse;
+  lulesh_order_t order;
 } app_t;
 
-/* One run's context: the state is rebuilt before every run (untimed). */
+/* One run's context: the state is rebuilt before every run (untimed); a
+ * CUDA variant's device state is made once (with its colouring or plan)
+ * and the fresh state uploaded before every run. */
 typedef struct {
   const app_t *A;
+  int cuda;
+  lulesh_cuda_opts_t copts;
   lulesh_state_t s;
   int have_state;
+#ifdef TSR_HAVE_CUDA
+  lulesh_cuda_t d;
+  int have_dev;
+#endif
   lulesh_outcome_t out;
 } lv_run_t;
 
@@ -55,7 +87,22 @@ static int lv_reset(void *p, const tsr_run_sample_t *smp) {
   TSR_CALL(lulesh_state_init(&x->s, &x->A->mesh, x->A->o.cost));
   x->have_state = 1;
   memset(&x->out, 0, sizeof x->out);
+#ifdef TSR_HAVE_CUDA
+  if (x->cuda && !x->have_dev) {
+    TSR_CALL(lulesh_cuda_init_opts(&x->d, &x->s, &x->copts));
+    x->have_dev = 1;
+  } else if (x->cuda)
+    TSR_CALL(lulesh_cuda_copy(&x->d, &x->s, LULESH_CUDA_TO_DEVICE));
+#endif
   return TSR_SUCCESS;
+}
+
+/* One cycle of the run's variant. */
+static int lv_step(lv_run_t *x) {
+#ifdef TSR_HAVE_CUDA
+  if (x->cuda) return lulesh_cuda_step(&x->d, &x->s);
+#endif
+  return lulesh_step(&x->s);
 }
 
 /* LULESH's main loop: steps until the stop time or -i cycles; with -p, the
@@ -66,18 +113,40 @@ static int lv_run(void *p, tsr_run_sample_t *smp) {
   const lulesh_opts_t *o = &x->A->o;
   int show = o->progress && !x->A->cli.quiet && !smp->warmup && smp->k == 0;
   while (s->time < s->stoptime && (o->its <= 0 || s->cycle < o->its)) {
-    TSR_CALL(lulesh_step(s));
+    TSR_CALL(lv_step(x));
     if (s->cycle <= LULESH_NDT) x->out.dt[s->cycle - 1] = s->deltatime, x->out.ndt = s->cycle;
     if (show) printf("cycle = %d, time = %e, dt=%e\n", s->cycle, s->time, s->deltatime);
   }
+  return TSR_SUCCESS;
+}
+
+/* After the timed runs: the last run's final state (from the GPU), e in the
+ * original element numbering (e_orig[num_elem], for the sums and LULESH's
+ * symmetry test), the result. */
+static int lv_finish(lv_run_t *x, double *e_orig) {
+  lulesh_state_t *s = &x->s;
+#ifdef TSR_HAVE_CUDA
+  if (x->cuda) TSR_CALL(lulesh_cuda_copy(&x->d, s, LULESH_CUDA_TO_HOST));
+#endif
+  const int32_t *perm = x->A->order.elem_perm;
+  for (int32_t e = 0; e < s->num_elem; e++) e_orig[e] = s->e[perm ? perm[e] : e];
   lulesh_result_t *r = &x->out.res;
   r->cycles = s->cycle;
   r->time = s->time;
   r->e_origin = s->e[x->A->mesh.origin];
   double t = 0.0;
-  for (int32_t e = 0; e < s->num_elem; e++) t += s->e[e];
+  for (int32_t e = 0; e < s->num_elem; e++) t += e_orig[e];
   r->e_total = t;
   return TSR_SUCCESS;
+}
+
+static void lv_free(lv_run_t *x) {
+  if (x->have_state) lulesh_state_free(&x->s);
+  x->have_state = 0;
+#ifdef TSR_HAVE_CUDA
+  if (x->have_dev) lulesh_cuda_free(&x->d);
+  x->have_dev = 0;
+#endif
 }
 
 static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_report_t *rep) {
@@ -93,21 +162,45 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   }
   tsr_device_t dev;
   TSR_CALL(tsr_device_select(comm, v->device, &dev));
-  /* the variant is serial: one thread, whatever OpenMP would give the rank */
-  snprintf(row.device, sizeof row.device, "CPU (1 thread)");
-  snprintf(row.config, sizeof row.config, "r=%d b=%d c=%d", A->o.regions, A->o.balance,
-           A->o.cost);
   lv_run_t x;
   memset(&x, 0, sizeof x);
   x.A = A;
+  x.cuda = v->device == TSR_DEV_CUDA;
+  if (x.cuda) {
+    static const lulesh_asm_t assembly[] = {
+        [LV_CUDA_GATHER] = LULESH_ASM_GATHER, [LV_CUDA_ATOMIC] = LULESH_ASM_ATOMIC,
+        [LV_CUDA_COLOUR] = LULESH_ASM_COLOUR, [LV_CUDA_TWOLEVEL] = LULESH_ASM_TWOLEVEL};
+    x.copts = (lulesh_cuda_opts_t){.assembly = assembly[v->id], .fuse = !A->nofuse,
+                                   .block = A->block, .nblocks = A->order.nblocks,
+                                   .block_off = A->order.block_off};
+    snprintf(row.device, sizeof row.device, "%s", dev.name);
+    snprintf(row.config, sizeof row.config, "r=%d b=%d c=%d reorder=%s block=%d fuse=%s",
+             A->o.regions, A->o.balance, A->o.cost, A->reorder, A->block,
+             A->nofuse ? "no" : "yes");
+  } else {
+    /* the variant is serial: one thread, whatever OpenMP would give the rank */
+    snprintf(row.device, sizeof row.device, "CPU (1 thread)");
+    snprintf(row.config, sizeof row.config, "r=%d b=%d c=%d reorder=%s", A->o.regions,
+             A->o.balance, A->o.cost, A->reorder);
+  }
   tsr_run_t sp = {.prog = "tsr-lulesh", .label = v->name, .comm = comm, .dev = &dev,
                   .timing = TSR_TIME_WALL, .warmup = A->cli.warmup, .runs = A->cli.runs,
                   .barrier = 1, .quiet = A->cli.quiet, .reset = lv_reset, .run = lv_run,
                   .ctx = &x};
   tsr_run_result_t res;
   int rc = tsr_run(&sp, &res);
+  if (rc == TSR_ERR_UNSUPPORTED) { /* e.g. two-level blocks too large for shared memory */
+    lv_free(&x);
+    tsr_result_notrun(&row, "%s", tsr_error_message());
+    tsr_error_clear();
+    return tsr_report_add(rep, &row);
+  }
+  double *e_orig = rc ? NULL : malloc(sizeof(double) * ((size_t)x.s.num_elem + 1));
+  if (!rc && !e_orig) rc = TSR_RAISE(TSR_ERR_ALLOC, "tsr-lulesh: no memory for the energies");
+  if (!rc) rc = lv_finish(&x, e_orig);
   if (rc) {
-    if (x.have_state) lulesh_state_free(&x.s);
+    free(e_orig);
+    lv_free(&x);
     return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
   }
   row.time = res.time;
@@ -125,9 +218,13 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   }
   int rank;
   MPI_Comm_rank(comm, &rank);
-  if (!A->cli.quiet && rank == 0)
-    lulesh_print_completed(&A->o, &x.s, &x.out, row.ranks, res.time.median, A->cli.runs, &row);
-  lulesh_state_free(&x.s);
+  if (!A->cli.quiet && rank == 0) {
+    lulesh_state_t so = x.s; /* the energies in the original numbering */
+    so.e = e_orig;
+    lulesh_print_completed(&A->o, &so, &x.out, row.ranks, res.time.median, A->cli.runs, &row);
+  }
+  free(e_orig);
+  lv_free(&x);
   return tsr_report_add(rep, &row);
 }
 
@@ -145,6 +242,8 @@ static int app(int argc, char **argv) {
   A.cli.runs = 1;
   A.cli.warmup = 0;
   int its = -1;
+  A.reorder = "none";
+  A.block = 128;
   tsr_opt_t opts[] = {
       {"size", 's', TSR_OPT_INT, &A.o.edge, "N", "LULESH: elements per cube edge (default 30)"},
       {"its", 'i', TSR_OPT_INT, &its, "N", "LULESH: stop after N cycles (default: run to the stop time)"},
@@ -153,6 +252,14 @@ static int app(int argc, char **argv) {
       {"cost", 'c', TSR_OPT_INT, &A.o.cost, "N", "LULESH: extra EOS cost of costly regions (default 1)"},
       {"progress", 'p', TSR_OPT_FLAG, &A.o.progress, NULL,
        "LULESH: print \"cycle = N, time = T, dt=D\" every cycle"},
+      {"reorder", 0, TSR_OPT_STRING, &A.reorder, "none|gps|metis",
+       "renumber the elements (and nodes): GPS (Scotch), or METIS blocks of <= --block elements "
+       "(none)"},
+      {"block", 0, TSR_OPT_INT, &A.block, "N", "CUDA threads per block, cuda/twolevel's block "
+       "(128)"},
+      {"no-fuse", 0, TSR_OPT_FLAG, &A.nofuse, NULL,
+       "CUDA: one kernel per stage (default: node gather + update fused, monotonic Q + EOS + dt "
+       "fused per region)"},
   };
   TSR_CALL(tsr_cli_parse(&A.cli, argc, argv, opts, (int)(sizeof opts / sizeof *opts), comm, NULL,
                          0, NULL));
@@ -164,12 +271,19 @@ static int app(int argc, char **argv) {
   TSR_CHECK(its == -1 || its >= 1, TSR_ERR_ARG, "option -i: %d cycles, expected N >= 1", its);
   A.o.its = its > 0 ? its : 0;
   TSR_CHECK(A.o.cost >= 0, TSR_ERR_ARG, "option -c: cost %d, expected >= 0", A.o.cost);
-  /* variants: cpu/gather only so far (the CPU default whatever the machine) */
+  TSR_CHECK(A.block >= 32 && A.block <= 1024 && (A.block & (A.block - 1)) == 0, TSR_ERR_ARG,
+            "--block %d: expected a power of two in [32, 1024]", A.block);
+  TSR_CHECK(!strcmp(A.reorder, "none") || !strcmp(A.reorder, "gps") ||
+                !strcmp(A.reorder, "metis"),
+            TSR_ERR_ARG, "--reorder: '%s', expected none, gps or metis", A.reorder);
+  /* variants: the CPU reference, or the default CUDA one on a GPU */
   tsr_selection_t sel;
-  TSR_CALL(tsr_run_select(&A.cli, variants, NVAR, "cpu/gather", "cpu/gather", &sel));
+  TSR_CALL(tsr_run_select(&A.cli, variants, NVAR, "cpu/gather", LV_CUDA_DEFAULT, &sel));
   /* problem: LULESH's Sedov cube */
   int rc = lulesh_mesh_sedov(&A.mesh, A.o.edge, A.o.regions, A.o.balance);
+  if (!rc) rc = lulesh_order_apply(&A.mesh, A.reorder, A.block, &A.order);
   if (rc) {
+    lulesh_mesh_free(&A.mesh);
     tsr_selection_free(&sel);
     return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
   }
@@ -179,7 +293,12 @@ static int app(int argc, char **argv) {
     else
       printf("Running problem size %d^3 per domain until completion\n", A.o.edge);
     printf("Num processors: 1\nTotal number of elements: %d\n", A.mesh.num_elem);
-    printf("Regions: %d, balance %d, cost %d\n\n", A.o.regions, A.o.balance, A.o.cost);
+    printf("Regions: %d, balance %d, cost %d\n", A.o.regions, A.o.balance, A.o.cost);
+    if (A.order.elem_perm)
+      printf("Reorder %s: element graph bandwidth %lld -> %lld, profile %lld -> %lld\n",
+             A.reorder, (long long)A.order.bw_before, (long long)A.order.bw_after,
+             (long long)A.order.profile_before, (long long)A.order.profile_after);
+    printf("\n");
   }
   tsr_report_t *rep;
   TSR_CALL(tsr_report_create(&rep));
@@ -188,6 +307,7 @@ static int app(int argc, char **argv) {
   if (!rc) rc = tsr_report_finish(rep, &A.cli, comm);
   tsr_report_destroy(&rep);
   tsr_selection_free(&sel);
+  lulesh_order_free(&A.order);
   lulesh_mesh_free(&A.mesh);
   return rc ? tsr_error_trace(rc, __FILE__, __LINE__, __func__) : TSR_SUCCESS;
 }

@@ -402,7 +402,7 @@ extern "C" int lulesh_cuda_update_nodes(const lulesh_cuda_t *d, double dt) {
 extern "C" int lulesh_cuda_lagrange_nodal(const lulesh_cuda_t *d, double dt) {
   if (d->fuse && d->assembly == LULESH_ASM_GATHER) {
     TSR_CALL(lulesh_cuda_corner_forces(d));
-    return lulesh_cuda__gather_update(d, dt);
+    return lulesh_cuda_gather_update(d, dt);
   }
   TSR_CALL(lulesh_cuda_node_forces(d));
   return lulesh_cuda_update_nodes(d, dt);

@@ -77,11 +77,10 @@ int lulesh_cuda__asm_setup(lulesh_cuda_t *d, const lulesh_state_t *s,
 void lulesh_cuda__asm_free(lulesh_cuda_t *d);
 int lulesh_cuda__scatter_forces(const lulesh_cuda_t *d);
 
-/* lulesh_cuda_fused.cu: the node gather and update in one kernel (GATHER),
- * and the monotonic Q + EOS + sound speed + volume update + dt constraints
- * in one kernel per region (the dt minima into d->status by atomicMin; the
+/* lulesh_cuda_fused.cu (besides lulesh_cuda_gather_update): the monotonic
+ * Q + EOS + sound speed + volume update + dt constraints in one kernel per
+ * region (the dt minima into d->status by atomicMin; the
  * kinematics kernel resets them). */
-int lulesh_cuda__gather_update(const lulesh_cuda_t *d, double dt);
 int lulesh_cuda__monoq_eos_fused(const lulesh_cuda_t *d);
 
 #endif /* TSR_KERNELS_LULESH_CUDA_CUH */

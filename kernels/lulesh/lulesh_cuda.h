@@ -74,7 +74,8 @@ typedef struct {
   lulesh_asm_t assembly;
   int fuse;          /* 1: fused kernels (node gather + update in one kernel for
                         GATHER; monotonic Q + EOS + sound speed + volume update +
-                        dt constraints in one kernel per region); same bits */
+                        dt constraints in one kernel per region; ql, qq and
+                        eos_* stay in registers, not stored); same bits */
   int block;         /* threads per block (power of 2, 32-1024), 0: 128 */
   /* TWOLEVEL: element blocks [block_off[b], block_off[b+1]) of at most
    * `block` elements (e.g. METIS blocks of tsr_reorder_blocks); NULL:
@@ -159,6 +160,10 @@ int lulesh_cuda_corner_forces(const lulesh_cuda_t *d);    /* fs, fh (GATHER) */
 int lulesh_cuda_gather_forces(const lulesh_cuda_t *d);    /* fx, fy, fz      */
 /* fx, fy, fz by d's assembly (GATHER: corner forces then gather). */
 int lulesh_cuda_node_forces(const lulesh_cuda_t *d);
+/* The fused GATHER node kernel: the gather of fs, fh and the node update of
+ * each node in one pass (also stores fx, fy, fz); the bits of
+ * lulesh_cuda_gather_forces then lulesh_cuda_update_nodes. */
+int lulesh_cuda_gather_update(const lulesh_cuda_t *d, double dt);
 int lulesh_cuda_update_nodes(const lulesh_cuda_t *d, double dt);
 /* The nodal phase: node forces then node update (fused GATHER: corner
  * forces, then one kernel gathering and updating each node). */

@@ -94,6 +94,7 @@ __global__ void k_forces_twolevel(lulesh_cuda_t d, const int32_t *__restrict__ b
     }
     __syncthreads();
   }
+  if (ncol == 0) __syncthreads(); /* the zeroing before the write-back */
   for (int j = t; j < nt; j += B) {
     const int32_t n = d.tl_tgt[t0 + j];
     d.fx[n] += sf[j];

@@ -10,7 +10,9 @@
  *                  stored, for the profile and the tests);
  *   monoq_eos      per element of one region: the monotonic Q limiter and
  *                  terms, the QStopError and EOS volume checks, the EOS with
- *                  its repetitions, sound speed, volume update, and the
+ *                  its repetitions, sound speed, volume update (ql, qq and
+ *                  the EOS results stay in registers: d->ql, qq, eos_* are
+ *                  not written), and the
  *                  Courant and hydro dt candidates: a warp minimum, then one
  *                  atomicMin per warp on the doubles' bit patterns (positive
  *                  doubles order as their bits), which is exact and
@@ -75,8 +77,6 @@ __global__ void k_monoq_eos(lulesh_cuda_t d, const int32_t *__restrict__ list, i
     const double rho = d.elem_mass[e] / (d.volo[e] * vnew);
     double ql, qq;
     lulesh_monoq_terms(phi, dx, dv, vdov, rho, &c, &ql, &qq);
-    d.ql[e] = ql;
-    d.qq[e] = qq;
     const double q_old = d.q[e];
     if (q_old > c.qstop) lulesh_flag(d.status, LULESH_CUDA_BAD_QSTOP, e);
     double vc = d.v[e];
@@ -95,10 +95,6 @@ __global__ void k_monoq_eos(lulesh_cuda_t d, const int32_t *__restrict__ list, i
       asm volatile("" : "+d"(eo));
       lulesh_eos(eo, p_old, q_old, ql, qq, delv, vnewc, &c, &pn, &en, &qn, &bvc);
     }
-    d.eos_p[e] = pn;
-    d.eos_e[e] = en;
-    d.eos_q[e] = qn;
-    d.eos_bvc[e] = bvc;
     d.p[e] = pn;
     d.e[e] = en;
     d.q[e] = qn;
@@ -121,7 +117,7 @@ __global__ void k_monoq_eos(lulesh_cuda_t d, const int32_t *__restrict__ list, i
 
 }  // namespace
 
-int lulesh_cuda__gather_update(const lulesh_cuda_t *d, double dt) {
+extern "C" int lulesh_cuda_gather_update(const lulesh_cuda_t *d, double dt) {
   if (d->num_node == 0) return 0;
   k_gather_update<<<lulesh_nblocks(d->num_node, d->block), d->block>>>(*d, dt,
                                                                       d->par.hgcoef > 0.0);

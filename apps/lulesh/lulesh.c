@@ -237,7 +237,8 @@ static int app(int argc, char **argv) {
   tsr_cli_init(&A.cli, "tsr-lulesh",
                "LULESH 2.0 shock hydrodynamics (Sedov blast, hex mesh); -s -i -r -b -c -p -q "
                "are LULESH's flags with LULESH's meanings");
-  A.cli.options = TSR_CLI_VARIANTS | TSR_CLI_RUNS | TSR_CLI_CSV | TSR_CLI_VERIFY | TSR_CLI_QUIET;
+  A.cli.options = TSR_CLI_VARIANTS | TSR_CLI_DEVICE | TSR_CLI_RUNS | TSR_CLI_CSV | TSR_CLI_VERIFY |
+                  TSR_CLI_QUIET;
   A.cli.single_rank = 1;
   A.cli.runs = 1;
   A.cli.warmup = 0;

@@ -20,12 +20,6 @@
 #include "tessera/error.h"
 #include "kernels/lulesh/lulesh_cuda.cuh"
 
-#define gather8 lulesh_gather8
-#define flag lulesh_flag
-#define dt_cand lulesh_dt_cand
-#define dmin lulesh_dmin
-#define nblocks lulesh_nblocks
-
 namespace {
 
 /* Stress and hourglass corner forces of each element into fs, fh. */
@@ -82,8 +76,8 @@ __global__ void k_kinematics(lulesh_cuda_t d, double dt) {
   if (e >= d.num_elem) return;
   const int32_t *c = &d.nodelist[8 * (int64_t)e];
   double x[8], y[8], z[8], xd[8], yd[8], zd[8], hx[8], hy[8], hz[8];
-  gather8(c, d.x, d.y, d.z, x, y, z);
-  gather8(c, d.xd, d.yd, d.zd, xd, yd, zd);
+  lulesh_gather8(c, d.x, d.y, d.z, x, y, z);
+  lulesh_gather8(c, d.xd, d.yd, d.zd, xd, yd, zd);
   for (int i = 0; i < 8; i++) hx[i] = x[i], hy[i] = y[i], hz[i] = z[i];
   double vnew, arealg, vdov;
   const double volo = d.volo[e];
@@ -92,7 +86,7 @@ __global__ void k_kinematics(lulesh_cuda_t d, double dt) {
   d.delv[e] = vnew - d.v[e];
   d.arealg[e] = arealg;
   d.vdov[e] = vdov;
-  if (vnew <= 0.0) flag(d.status, LULESH_CUDA_BAD_VNEW, e);
+  if (vnew <= 0.0) lulesh_flag(d.status, LULESH_CUDA_BAD_VNEW, e);
   double dx[3], dv[3];
   lulesh_monoq_gradients(x, y, z, xd, yd, zd, volo * vnew, dx, dv);
   for (int m = 0; m < 3; m++) {
@@ -124,11 +118,11 @@ __global__ void k_monoq(lulesh_cuda_t d) {
   lulesh_monoq_terms(phi, dx, dv, d.vdov[e], rho, &d.par, &ql, &qq);
   d.ql[e] = ql;
   d.qq[e] = qq;
-  if (d.q[e] > d.par.qstop) flag(d.status, LULESH_CUDA_BAD_QSTOP, e);
+  if (d.q[e] > d.par.qstop) lulesh_flag(d.status, LULESH_CUDA_BAD_QSTOP, e);
   double vc = d.v[e];
   if (d.par.eosvmin != 0.0 && vc < d.par.eosvmin) vc = d.par.eosvmin;
   if (d.par.eosvmax != 0.0 && vc > d.par.eosvmax) vc = d.par.eosvmax;
-  if (vc <= 0.0) flag(d.status, LULESH_CUDA_BAD_VC, e);
+  if (vc <= 0.0) lulesh_flag(d.status, LULESH_CUDA_BAD_VC, e);
 }
 
 /* The EOS of the len elements list[] of one region, reps times (LULESH's
@@ -170,8 +164,8 @@ __device__ inline void block_min2(double *sc, double *sh, double a, double b) {
   __syncthreads();
   for (int w = blockDim.x / 2; w > 0; w /= 2) {
     if (t < w) {
-      sc[t] = dmin(sc[t], sc[t + w]);
-      sh[t] = dmin(sh[t], sh[t + w]);
+      sc[t] = lulesh_dmin(sc[t], sc[t + w]);
+      sh[t] = lulesh_dmin(sh[t], sh[t + w]);
     }
     __syncthreads();
   }
@@ -193,8 +187,8 @@ __global__ void k_dt_final(lulesh_cuda_t d, int nblk) {
   extern __shared__ double sm[];
   double a = 1.0e+20, b = 1.0e+20;
   for (int i = threadIdx.x; i < nblk; i += blockDim.x) {
-    a = dmin(a, d.partial[2 * i]);
-    b = dmin(b, d.partial[2 * i + 1]);
+    a = lulesh_dmin(a, d.partial[2 * i]);
+    b = lulesh_dmin(b, d.partial[2 * i + 1]);
   }
   block_min2(sm, sm + blockDim.x, a, b);
   if (threadIdx.x == 0) {
@@ -340,7 +334,8 @@ extern "C" int lulesh_cuda_init_opts(lulesh_cuda_t *d, const lulesh_state_t *s,
       return tsr__error_cuda((int)rc, "cudaMalloc (lulesh state)", __FILE__, __LINE__, __func__);
     }
   }
-  cudaError_t rc = cudaMalloc(&d->partial, sizeof(double) * 2 * (nblocks(d->num_elem, block) + 1));
+  cudaError_t rc =
+      cudaMalloc(&d->partial, sizeof(double) * 2 * (lulesh_nblocks(d->num_elem, block) + 1));
   if (rc == cudaSuccess) rc = cudaMalloc(&d->status, sizeof(lulesh_cuda_status_t));
   if (rc != cudaSuccess) {
     lulesh_cuda_free(d);
@@ -373,14 +368,14 @@ extern "C" int lulesh_cuda_copy(lulesh_cuda_t *d, lulesh_state_t *s, lulesh_cuda
 
 extern "C" int lulesh_cuda_corner_forces(const lulesh_cuda_t *d) {
   if (d->num_elem == 0) return 0;
-  k_corner_forces<<<nblocks(d->num_elem, d->block), d->block>>>(*d, d->par.hgcoef > 0.0);
+  k_corner_forces<<<lulesh_nblocks(d->num_elem, d->block), d->block>>>(*d, d->par.hgcoef > 0.0);
   TSR_CHECK_LAUNCH("lulesh corner forces");
   return 0;
 }
 
 extern "C" int lulesh_cuda_gather_forces(const lulesh_cuda_t *d) {
   if (d->num_node == 0) return 0;
-  k_gather_forces<<<nblocks(d->num_node, d->block), d->block>>>(*d, d->par.hgcoef > 0.0);
+  k_gather_forces<<<lulesh_nblocks(d->num_node, d->block), d->block>>>(*d, d->par.hgcoef > 0.0);
   TSR_CHECK_LAUNCH("lulesh force gather");
   return 0;
 }
@@ -394,7 +389,7 @@ extern "C" int lulesh_cuda_node_forces(const lulesh_cuda_t *d) {
 
 extern "C" int lulesh_cuda_update_nodes(const lulesh_cuda_t *d, double dt) {
   if (d->num_node == 0) return 0;
-  k_update_nodes<<<nblocks(d->num_node, d->block), d->block>>>(*d, dt);
+  k_update_nodes<<<lulesh_nblocks(d->num_node, d->block), d->block>>>(*d, dt);
   TSR_CHECK_LAUNCH("lulesh node update");
   return 0;
 }
@@ -410,7 +405,7 @@ extern "C" int lulesh_cuda_lagrange_nodal(const lulesh_cuda_t *d, double dt) {
 
 extern "C" int lulesh_cuda_kinematics(const lulesh_cuda_t *d, double dt) {
   /* one thread at least: it resets the dt minima */
-  k_kinematics<<<nblocks(d->num_elem > 0 ? d->num_elem : 1, d->block), d->block>>>(*d, dt);
+  k_kinematics<<<lulesh_nblocks(d->num_elem > 0 ? d->num_elem : 1, d->block), d->block>>>(*d, dt);
   TSR_CHECK_LAUNCH("lulesh kinematics");
   return 0;
 }
@@ -423,14 +418,14 @@ extern "C" int lulesh_cuda_lagrange_elements(const lulesh_cuda_t *d, double dt) 
 extern "C" int lulesh_cuda_monoq_eos(const lulesh_cuda_t *d) {
   if (d->num_elem == 0) return 0;
   if (d->fuse) return lulesh_cuda__monoq_eos_fused(d);
-  const unsigned g = nblocks(d->num_elem, d->block);
+  const unsigned g = lulesh_nblocks(d->num_elem, d->block);
   k_monoq<<<g, d->block>>>(*d);
   TSR_CHECK_LAUNCH("lulesh monotonic q");
   for (int32_t r = 0; r < d->num_reg; r++) {
     int32_t off = d->reg_start[r], len = d->reg_start[r + 1] - off;
     if (len == 0) continue;
     int reps = lulesh_region_reps(r, d->num_reg, d->cost);
-    k_eos<<<nblocks(len, d->block), d->block>>>(*d, d->reg_elems + off, len, reps);
+    k_eos<<<lulesh_nblocks(len, d->block), d->block>>>(*d, d->reg_elems + off, len, reps);
     TSR_CHECK_LAUNCH("lulesh eos");
   }
   return 0;
@@ -443,7 +438,7 @@ extern "C" int lulesh_cuda_check(lulesh_cuda_t *d, const lulesh_state_t *s) {
 }
 
 extern "C" int lulesh_cuda_time_constraints(lulesh_cuda_t *d, lulesh_state_t *s) {
-  const unsigned g = nblocks(d->num_elem, d->block);
+  const unsigned g = lulesh_nblocks(d->num_elem, d->block);
   const size_t sh = 2 * sizeof(double) * (size_t)d->block;
   if (d->fuse) { /* the fused EOS kernels took the minima */
   } else {

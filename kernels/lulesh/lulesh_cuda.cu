@@ -83,7 +83,7 @@ __global__ void k_kinematics(lulesh_cuda_t d, double dt) {
   const double volo = d.volo[e];
   lulesh_kinematics(hx, hy, hz, xd, yd, zd, volo, dt, &vnew, &arealg, &vdov);
   d.vnew[e] = vnew;
-  d.delv[e] = vnew - d.v[e];
+  if (!d.fuse) d.delv[e] = vnew - d.v[e]; /* fused: the EOS kernel takes it itself */
   d.arealg[e] = arealg;
   d.vdov[e] = vdov;
   if (vnew <= 0.0) lulesh_flag(d.status, LULESH_CUDA_BAD_VNEW, e);

@@ -74,8 +74,8 @@ typedef struct {
   lulesh_asm_t assembly;
   int fuse;          /* 1: fused kernels (node gather + update in one kernel for
                         GATHER; monotonic Q + EOS + sound speed + volume update +
-                        dt constraints in one kernel per region; ql, qq and
-                        eos_* stay in registers, not stored); same bits */
+                        dt constraints in one kernel per region; delv, ql, qq
+                        and eos_* stay in registers, not stored); same bits */
   int block;         /* threads per block (power of 2, 32-1024), 0: 128 */
   /* TWOLEVEL: element blocks [block_off[b], block_off[b+1]) of at most
    * `block` elements (e.g. METIS blocks of tsr_reorder_blocks); NULL:

@@ -10,9 +10,9 @@
  *                  stored, for the profile and the tests);
  *   monoq_eos      per element of one region: the monotonic Q limiter and
  *                  terms, the QStopError and EOS volume checks, the EOS with
- *                  its repetitions, sound speed, volume update (ql, qq and
- *                  the EOS results stay in registers: d->ql, qq, eos_* are
- *                  not written), and the
+ *                  its repetitions, sound speed, volume update (delv = vnew -
+ *                  v, ql, qq and the EOS results stay in registers: d->delv,
+ *                  ql, qq, eos_* are not written), and the
  *                  Courant and hydro dt candidates: a warp minimum, then one
  *                  atomicMin per warp on the doubles' bit patterns (positive
  *                  doubles order as their bits), which is exact and
@@ -79,7 +79,8 @@ __global__ void k_monoq_eos(lulesh_cuda_t d, const int32_t *__restrict__ list, i
     lulesh_monoq_terms(phi, dx, dv, vdov, rho, &c, &ql, &qq);
     const double q_old = d.q[e];
     if (q_old > c.qstop) lulesh_flag(d.status, LULESH_CUDA_BAD_QSTOP, e);
-    double vc = d.v[e];
+    const double v_old = d.v[e];
+    double vc = v_old;
     if (c.eosvmin != 0.0 && vc < c.eosvmin) vc = c.eosvmin;
     if (c.eosvmax != 0.0 && vc > c.eosvmax) vc = c.eosvmax;
     if (vc <= 0.0) lulesh_flag(d.status, LULESH_CUDA_BAD_VC, e);
@@ -87,7 +88,7 @@ __global__ void k_monoq_eos(lulesh_cuda_t d, const int32_t *__restrict__ list, i
     double vnewc = vnew;
     if (c.eosvmin != 0.0 && vnewc < c.eosvmin) vnewc = c.eosvmin;
     if (c.eosvmax != 0.0 && vnewc > c.eosvmax) vnewc = c.eosvmax;
-    const double e_old = d.e[e], p_old = d.p[e], delv = d.delv[e];
+    const double e_old = d.e[e], p_old = d.p[e], delv = vnew - v_old; /* the kinematics' */
     double pn = 0.0, en = 0.0, qn = 0.0, bvc = 0.0;
     for (int rep = 0; rep < reps; rep++) {
       /* an opaque copy, so that the compiler evaluates every repetition */

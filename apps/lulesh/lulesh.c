@@ -13,7 +13,8 @@
  * corner forces of every element, then a gather over each node's corners
  * (CSR), LULESH's own order of operations; and the whole step on one GPU
  * with one of four node-force assemblies (kernels/lulesh/lulesh_cuda.h):
- * cuda/gather (the CPU's bits), cuda/atomic, cuda/colour, cuda/twolevel.
+ * cuda/gather (the CPU's bits), cuda/atomic, cuda/colour, cuda/twolevel, and
+ * cuda/atomic-fma (cuda/atomic's heavy kernels with FMA contraction).
  * --reorder renumbers the mesh first (lulesh_order.c), --block and
  * --no-fuse set the CUDA kernels' shape. It runs on one rank.
  *
@@ -33,7 +34,14 @@
 /* the declarations only; the calls need a CUDA build (TSR_HAVE_CUDA) */
 #include "kernels/lulesh/lulesh_cuda.h"
 
-enum { LV_CPU_GATHER, LV_CUDA_GATHER, LV_CUDA_ATOMIC, LV_CUDA_COLOUR, LV_CUDA_TWOLEVEL };
+enum {
+  LV_CPU_GATHER,
+  LV_CUDA_GATHER,
+  LV_CUDA_ATOMIC,
+  LV_CUDA_COLOUR,
+  LV_CUDA_TWOLEVEL,
+  LV_CUDA_ATOMIC_FMA
+};
 static const tsr_variant_t variants[] = {
     {"cpu/gather", TSR_DEV_CPU,
      "serial CPU: per-corner forces, then a CSR gather per node (LULESH's order)", LV_CPU_GATHER},
@@ -48,6 +56,9 @@ static const tsr_variant_t variants[] = {
     {"cuda/twolevel", TSR_DEV_CUDA,
      "GPU: Sulyok et al. 2019: element blocks stage node increments in shared memory, thread "
      "and block colours", LV_CUDA_TWOLEVEL},
+    {"cuda/atomic-fma", TSR_DEV_CUDA,
+     "GPU: cuda/atomic with the element forces and Q + EOS built with FMA contraction (not the "
+     "CPU's roundings)", LV_CUDA_ATOMIC_FMA},
 };
 /* The default CUDA variant (the fastest on an H100: BENCHMARKS.md). */
 #define LV_CUDA_DEFAULT "cuda/atomic"
@@ -59,7 +70,7 @@ typedef struct {
   lulesh_mesh_t mesh;
   /* GPU and element order options */
   const char *reorder;
-  int block, nofuse;
+  int block, nofuse, profile;
   lulesh_order_t order;
 } app_t;
 
@@ -140,6 +151,48 @@ static int lv_finish(lv_run_t *x, double *e_orig) {
   return TSR_SUCCESS;
 }
 
+/* --profile: one more run of a CUDA variant with every stage timed (CUDA
+ * events, waited for per stage): calls, seconds, the stage's floor bytes
+ * (docs/LULESH.md), GB/s and the fraction of the floor's time at the
+ * device's measured copy bandwidth. Leaves the state as lv_reset does. */
+static int lv_profile(lv_run_t *x, const char *name, double ceiling) {
+#ifdef TSR_HAVE_CUDA
+  lulesh_cuda_prof_t p;
+  memset(&p, 0, sizeof p);
+  const lulesh_opts_t *o = &x->A->o;
+  const lulesh_outcome_t keep = x->out; /* the timed runs' outcome */
+  TSR_CALL(lv_reset(x, NULL));
+  x->out = keep;
+  lulesh_state_t *s = &x->s;
+  while (s->time < s->stoptime && (o->its <= 0 || s->cycle < o->its))
+    TSR_CALL(lulesh_cuda_step_profiled(&x->d, s, &p));
+  const int gather = x->copts.assembly == LULESH_ASM_GATHER;
+  printf("profile of %s: %d cycles, %d elements, %d nodes; floor at %.0f GB/s (measured copy "
+         "bandwidth)\n", name, s->cycle, s->num_elem, s->num_node, ceiling * 1e-9);
+  printf("  %-22s %8s %12s %14s %9s %7s\n", "stage", "calls", "seconds", "floor B/call",
+         "GB/s", "%floor");
+  double tot = 0.0, totb = 0.0;
+  for (int k = 0; k < LULESH_NSTAGES; k++) {
+    const double b = lulesh_stage_bytes(k, gather, s->num_elem, s->num_node);
+    const double t = p.seconds[k], bytes = b * (double)p.calls[k];
+    tot += t, totb += bytes;
+    if (b > 0 && t > 0 && ceiling > 0)
+      printf("  %-22s %8lld %12.6f %14.4g %9.1f %6.1f%%\n", lulesh_stage_name(k),
+             (long long)p.calls[k], t, b, bytes / t * 1e-9, 100.0 * bytes / ceiling / t);
+    else
+      printf("  %-22s %8lld %12.6f %14s %9s %7s\n", lulesh_stage_name(k), (long long)p.calls[k],
+             t, "-", "-", "-");
+  }
+  if (tot > 0 && ceiling > 0)
+    printf("  %-22s %8s %12.6f %14.4g %9.1f %6.1f%%\n", "cycle", "", tot,
+           totb / (s->cycle > 0 ? s->cycle : 1), totb / tot * 1e-9, 100.0 * totb / ceiling / tot);
+  printf("\n");
+#else
+  (void)x, (void)name, (void)ceiling;
+#endif
+  return TSR_SUCCESS;
+}
+
 static void lv_free(lv_run_t *x) {
   if (x->have_state) lulesh_state_free(&x->s);
   x->have_state = 0;
@@ -169,10 +222,11 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   if (x.cuda) {
     static const lulesh_asm_t assembly[] = {
         [LV_CUDA_GATHER] = LULESH_ASM_GATHER, [LV_CUDA_ATOMIC] = LULESH_ASM_ATOMIC,
-        [LV_CUDA_COLOUR] = LULESH_ASM_COLOUR, [LV_CUDA_TWOLEVEL] = LULESH_ASM_TWOLEVEL};
+        [LV_CUDA_COLOUR] = LULESH_ASM_COLOUR, [LV_CUDA_TWOLEVEL] = LULESH_ASM_TWOLEVEL,
+        [LV_CUDA_ATOMIC_FMA] = LULESH_ASM_ATOMIC};
     x.copts = (lulesh_cuda_opts_t){.assembly = assembly[v->id], .fuse = !A->nofuse,
-                                   .block = A->block, .nblocks = A->order.nblocks,
-                                   .block_off = A->order.block_off};
+                                   .block = A->block, .fma = v->id == LV_CUDA_ATOMIC_FMA,
+                                   .nblocks = A->order.nblocks, .block_off = A->order.block_off};
     snprintf(row.device, sizeof row.device, "%s", dev.name);
     snprintf(row.config, sizeof row.config, "r=%d b=%d c=%d reorder=%s block=%d fuse=%s",
              A->o.regions, A->o.balance, A->o.cost, A->reorder, A->block,
@@ -198,6 +252,13 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   double *e_orig = rc ? NULL : malloc(sizeof(double) * ((size_t)x.s.num_elem + 1));
   if (!rc && !e_orig) rc = TSR_RAISE(TSR_ERR_ALLOC, "tsr-lulesh: no memory for the energies");
   if (!rc) rc = lv_finish(&x, e_orig);
+  /* the floor of the whole run (docs/LULESH.md), for the table's GB/s and %floor */
+  const int gather = !x.cuda || x.copts.assembly == LULESH_ASM_GATHER;
+  row.footprint = lulesh_cycle_bytes(gather, x.s.num_elem, x.s.num_node);
+  row.bytes = row.footprint * x.out.res.cycles;
+  if (tsr_bandwidth_ceiling(&dev, &row.ceiling)) tsr_error_clear(), row.ceiling = 0;
+  if (!rc && x.cuda && A->profile && !A->cli.quiet)
+    rc = lv_profile(&x, v->name, row.ceiling);
   if (rc) {
     free(e_orig);
     lv_free(&x);
@@ -258,6 +319,8 @@ static int app(int argc, char **argv) {
        "(none)"},
       {"block", 0, TSR_OPT_INT, &A.block, "N", "CUDA threads per block, cuda/twolevel's block "
        "(128)"},
+      {"profile", 0, TSR_OPT_FLAG, &A.profile, NULL,
+       "CUDA: after the timed runs, one more run timing every stage against its floor"},
       {"no-fuse", 0, TSR_OPT_FLAG, &A.nofuse, NULL,
        "CUDA: one kernel per stage (default: node gather + update fused, monotonic Q + EOS + dt "
        "fused per region)"},

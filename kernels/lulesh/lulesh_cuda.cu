@@ -321,6 +321,9 @@ extern "C" int lulesh_cuda_init_opts(lulesh_cuda_t *d, const lulesh_state_t *s,
   d->num_ghost = s->mesh->num_ghost;
   d->assembly = o->assembly;
   d->fuse = o->fuse != 0;
+  d->fma = o->fma != 0;
+  TSR_CHECK(!d->fma || o->assembly != LULESH_ASM_GATHER, TSR_ERR_ARG,
+            "lulesh cuda: FMA contraction is for the atomic, colour and two-level assemblies");
   d->cost = s->cost;
   d->block = block;
   d->par = s->par;
@@ -381,7 +384,8 @@ extern "C" int lulesh_cuda_gather_forces(const lulesh_cuda_t *d) {
 }
 
 extern "C" int lulesh_cuda_node_forces(const lulesh_cuda_t *d) {
-  if (d->assembly != LULESH_ASM_GATHER) return lulesh_cuda__scatter_forces(d);
+  if (d->assembly != LULESH_ASM_GATHER)
+    return d->fma ? lulesh_cuda__scatter_forces_fma(d) : lulesh_cuda__scatter_forces(d);
   TSR_CALL(lulesh_cuda_corner_forces(d));
   TSR_CALL(lulesh_cuda_gather_forces(d));
   return 0;
@@ -417,7 +421,8 @@ extern "C" int lulesh_cuda_lagrange_elements(const lulesh_cuda_t *d, double dt) 
 
 extern "C" int lulesh_cuda_monoq_eos(const lulesh_cuda_t *d) {
   if (d->num_elem == 0) return 0;
-  if (d->fuse) return lulesh_cuda__monoq_eos_fused(d);
+  if (d->fuse)
+    return d->fma ? lulesh_cuda__monoq_eos_fused_fma(d) : lulesh_cuda__monoq_eos_fused(d);
   const unsigned g = lulesh_nblocks(d->num_elem, d->block);
   k_monoq<<<g, d->block>>>(*d);
   TSR_CHECK_LAUNCH("lulesh monotonic q");
@@ -463,6 +468,59 @@ extern "C" int lulesh_cuda_step(lulesh_cuda_t *d, lulesh_state_t *s) {
   TSR_CALL(lulesh_cuda_lagrange_elements(d, s->deltatime));
   TSR_CALL(lulesh_cuda_time_constraints(d, s));
   return 0;
+}
+
+namespace {
+/* Stage k ends: wait for stop, add the time since start. */
+int prof_end(cudaEvent_t start, cudaEvent_t stop, lulesh_cuda_prof_t *p, int k) {
+  TSR_CALL_CUDA(cudaEventRecord(stop));
+  TSR_CALL_CUDA(cudaEventSynchronize(stop));
+  float ms = 0.0f;
+  TSR_CALL_CUDA(cudaEventElapsedTime(&ms, start, stop));
+  p->seconds[k] += 1e-3 * (double)ms;
+  p->calls[k]++;
+  TSR_CALL_CUDA(cudaEventRecord(start));
+  return 0;
+}
+
+int step_profiled(lulesh_cuda_t *d, lulesh_state_t *s, lulesh_cuda_prof_t *p, cudaEvent_t a,
+                  cudaEvent_t b) {
+  lulesh_time_increment(s);
+  const double dt = s->deltatime;
+  const int gather = d->assembly == LULESH_ASM_GATHER;
+  TSR_CALL_CUDA(cudaEventRecord(a));
+  if (gather) TSR_CALL(lulesh_cuda_corner_forces(d)); /* the gather is the next stage's */
+  else TSR_CALL(lulesh_cuda_node_forces(d));
+  TSR_CALL(prof_end(a, b, p, LULESH_STAGE_FORCES));
+  if (gather && d->fuse) TSR_CALL(lulesh_cuda_gather_update(d, dt));
+  else {
+    if (gather) TSR_CALL(lulesh_cuda_gather_forces(d));
+    TSR_CALL(lulesh_cuda_update_nodes(d, dt));
+  }
+  TSR_CALL(prof_end(a, b, p, LULESH_STAGE_NODES));
+  TSR_CALL(lulesh_cuda_kinematics(d, dt));
+  TSR_CALL(prof_end(a, b, p, LULESH_STAGE_KINEMATICS));
+  TSR_CALL(lulesh_cuda_monoq_eos(d));
+  TSR_CALL(prof_end(a, b, p, LULESH_STAGE_MONOQ_EOS));
+  TSR_CALL(lulesh_cuda_time_constraints(d, s));
+  TSR_CALL(prof_end(a, b, p, LULESH_STAGE_DT));
+  return 0;
+}
+}  // namespace
+
+extern "C" int lulesh_cuda_step_profiled(lulesh_cuda_t *d, lulesh_state_t *s,
+                                         lulesh_cuda_prof_t *p) {
+  cudaEvent_t a, b;
+  TSR_CALL_CUDA(cudaEventCreate(&a));
+  cudaError_t e = cudaEventCreate(&b);
+  if (e != cudaSuccess) {
+    cudaEventDestroy(a);
+    return tsr__error_cuda((int)e, "cudaEventCreate", __FILE__, __LINE__, __func__);
+  }
+  int rc = step_profiled(d, s, p, a, b);
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return rc;
 }
 
 extern "C" int lulesh_cuda_steps(lulesh_cuda_t *d, lulesh_state_t *s, int max_cycles) {

@@ -76,11 +76,18 @@ int lulesh_cuda__asm_setup(lulesh_cuda_t *d, const lulesh_state_t *s,
                            const lulesh_cuda_opts_t *o);
 void lulesh_cuda__asm_free(lulesh_cuda_t *d);
 int lulesh_cuda__scatter_forces(const lulesh_cuda_t *d);
+/* The two-level kernel's shared-memory allowance above 48 KiB. */
+int lulesh_cuda__twolevel_allow(const lulesh_cuda_t *d);
 
 /* lulesh_cuda_fused.cu (besides lulesh_cuda_gather_update): the monotonic
  * Q + EOS + sound speed + volume update + dt constraints in one kernel per
  * region (the dt minima into d->status by atomicMin; the
  * kinematics kernel resets them). */
 int lulesh_cuda__monoq_eos_fused(const lulesh_cuda_t *d);
+
+/* lulesh_cuda_fma.cu: the same launchers built with FMA contraction. */
+int lulesh_cuda__scatter_forces_fma(const lulesh_cuda_t *d);
+int lulesh_cuda__twolevel_allow_fma(const lulesh_cuda_t *d);
+int lulesh_cuda__monoq_eos_fused_fma(const lulesh_cuda_t *d);
 
 #endif /* TSR_KERNELS_LULESH_CUDA_CUH */

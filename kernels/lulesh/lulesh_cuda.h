@@ -77,6 +77,10 @@ typedef struct {
                         dt constraints in one kernel per region; delv, ql, qq
                         and eos_* stay in registers, not stored); same bits */
   int block;         /* threads per block (power of 2, 32-1024), 0: 128 */
+  int fma;           /* ATOMIC, COLOUR, TWOLEVEL: their element-force kernels and
+                        the fused monotonic Q + EOS kernel built with FMA
+                        contraction (lulesh_cuda_fma.cu): faster arithmetic, not
+                        the CPU's roundings */
   /* TWOLEVEL: element blocks [block_off[b], block_off[b+1]) of at most
    * `block` elements (e.g. METIS blocks of tsr_reorder_blocks); NULL:
    * consecutive blocks of `block` elements */
@@ -89,7 +93,7 @@ typedef struct {
 typedef struct {
   int32_t num_elem, num_node, num_reg, num_ghost;
   lulesh_asm_t assembly;
-  int fuse;
+  int fuse, fma;
   int cost;                       /* -c: EOS repetitions of costly regions   */
   int block;                      /* threads per block (power of 2, 32-1024) */
   lulesh_params_t par;
@@ -134,6 +138,55 @@ typedef struct {
 } lulesh_cuda_t;
 
 typedef enum { LULESH_CUDA_TO_DEVICE = 0, LULESH_CUDA_TO_HOST = 1 } lulesh_cuda_dir_t;
+
+/* The stages of a cycle as lulesh_cuda_step_profiled times them, and the
+ * least bytes each must move (docs/LULESH.md, "Bytes per zone-cycle"):
+ *   FORCES     the element loop of the node forces (GATHER: the corner
+ *              forces into fs, fh; the others: zeroing fx, fy, fz and adding
+ *              the forces to them);
+ *   NODES      GATHER: the gather (fused with the update, or apart), the
+ *              others: the node update;
+ *   KINEMATICS kinematics and Q gradients;  MONOQ_EOS  monotonic Q, EOS per
+ *   region, sound speed, volume update (fused: and the dt candidates);
+ *   DT         the dt reduction (unfused) and the status read back. */
+enum {
+  LULESH_STAGE_FORCES = 0,
+  LULESH_STAGE_NODES,
+  LULESH_STAGE_KINEMATICS,
+  LULESH_STAGE_MONOQ_EOS,
+  LULESH_STAGE_DT,
+  LULESH_NSTAGES
+};
+static inline const char *lulesh_stage_name(int k) {
+  static const char *const names[LULESH_NSTAGES] = {
+      "node forces", "node update", "kinematics+gradients", "monoq+eos", "dt+status"};
+  return k >= 0 && k < LULESH_NSTAGES ? names[k] : "?";
+}
+
+/* Floor bytes of stage k for ne elements and nn nodes; gather: GATHER's
+ * temporaries (fs, fh [3][8 ne] written, read back with the node -> corner
+ * table), else an assembly that adds into fx, fy, fz. */
+static inline double lulesh_stage_bytes(int k, int gather, int64_t ne, int64_t nn) {
+  /* [assembly][stage]: bytes per element, per node */
+  static const double per[2][LULESH_NSTAGES][2] = {
+      {{80, 72}, {0, 129}, {120, 48}, {192, 0}, {0, 0}},
+      {{464, 48}, {416, 109}, {120, 48}, {192, 0}, {0, 0}}};
+  const int g = gather != 0;
+  return per[g][k][0] * (double)ne + per[g][k][1] * (double)nn;
+}
+/* The floor of a whole cycle: the sum over the stages. */
+static inline double lulesh_cycle_bytes(int gather, int64_t ne, int64_t nn) {
+  double b = 0.0;
+  for (int k = 0; k < LULESH_NSTAGES; k++) b += lulesh_stage_bytes(k, gather, ne, nn);
+  return b;
+}
+
+/* Seconds and launches (calls) of each stage, summed over the cycles run by
+ * lulesh_cuda_step_profiled. */
+typedef struct {
+  double seconds[LULESH_NSTAGES];
+  int64_t calls[LULESH_NSTAGES];
+} lulesh_cuda_prof_t;
 
 /* Allocate d for state s (lulesh_state_init'ed, its mesh kept by pointer
  * for the region offsets and ghost count) and upload the mesh and the state;
@@ -186,6 +239,9 @@ int lulesh_cuda_check(lulesh_cuda_t *d, const lulesh_state_t *s);
 
 /* One cycle: lulesh_time_increment(s) on the host, then the stages. */
 int lulesh_cuda_step(lulesh_cuda_t *d, lulesh_state_t *s);
+/* The same cycle with each stage timed by CUDA events and waited for (for a
+ * profile: slower than lulesh_cuda_step); adds to *p. */
+int lulesh_cuda_step_profiled(lulesh_cuda_t *d, lulesh_state_t *s, lulesh_cuda_prof_t *p);
 /* Cycles until s->time reaches s->stoptime or max_cycles (<= 0: no limit),
  * on d (uploaded); the state stays on the device. */
 int lulesh_cuda_steps(lulesh_cuda_t *d, lulesh_state_t *s, int max_cycles);

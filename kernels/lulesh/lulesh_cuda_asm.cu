@@ -13,7 +13,10 @@
  *             each staged node gets one plain add in global memory; blocks of
  *             one block colour share no node, one launch per block colour.
  * Every element adds fs + fh per corner (stress plus hourglass, one rounding
- * more than the gather's two sums), in an order that is not the CPU's. */
+ * more than the gather's two sums), in an order that is not the CPU's.
+ * lulesh_cuda_fma.cu compiles this file a second time with FMA contraction
+ * (LULESH_CUDA_FMA: the launcher gets the suffix _fma; the set-up is this
+ * build's only). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -103,7 +106,8 @@ __global__ void k_forces_twolevel(lulesh_cuda_t d, const int32_t *__restrict__ b
   }
 }
 
-/* Upload n elements of size sz from h into a new device array *p. */
+#ifndef LULESH_CUDA_FMA
+/* Upload `bytes` from h into a new device array *p. */
 int up(void **p, const void *h, size_t bytes) {
   TSR_CALL_CUDA(cudaMalloc(p, bytes ? bytes : 1));
   if (bytes) TSR_CALL_CUDA(cudaMemcpy(*p, h, bytes, cudaMemcpyHostToDevice));
@@ -177,14 +181,28 @@ int setup_twolevel(lulesh_cuda_t *d, const lulesh_mesh_t *m, const lulesh_cuda_o
   TSR_CHECK(d->smem <= (size_t)optin, TSR_ERR_UNSUPPORTED,
             "lulesh cuda/twolevel: a block stages %zu bytes of node increments, the GPU allows "
             "%d per block; use a smaller --block", d->smem, optin);
+  TSR_CALL(lulesh_cuda__twolevel_allow(d));
+  TSR_CALL(lulesh_cuda__twolevel_allow_fma(d));
+  return 0;
+}
+#endif /* !LULESH_CUDA_FMA */
+
+}  // namespace
+
+#ifdef LULESH_CUDA_FMA
+#define LULESH_FN_(name) name##_fma
+#else
+#define LULESH_FN_(name) name
+#endif
+
+int LULESH_FN_(lulesh_cuda__twolevel_allow)(const lulesh_cuda_t *d) {
   if (d->smem > 48 * 1024)
     TSR_CALL_CUDA(cudaFuncSetAttribute(k_forces_twolevel,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)d->smem));
   return 0;
 }
 
-}  // namespace
-
+#ifndef LULESH_CUDA_FMA
 int lulesh_cuda__asm_setup(lulesh_cuda_t *d, const lulesh_state_t *s,
                            const lulesh_cuda_opts_t *o) {
   static_assert(sizeof(tsr_idx_t) == sizeof(int64_t), "plan offsets are 64-bit");
@@ -201,7 +219,9 @@ void lulesh_cuda__asm_free(lulesh_cuda_t *d) {
   free(d->bcolour_off);
 }
 
-int lulesh_cuda__scatter_forces(const lulesh_cuda_t *d) {
+#endif /* !LULESH_CUDA_FMA */
+
+int LULESH_FN_(lulesh_cuda__scatter_forces)(const lulesh_cuda_t *d) {
   const size_t nb = sizeof(double) * (size_t)d->num_node;
   TSR_CALL_CUDA(cudaMemsetAsync(d->fx, 0, nb));
   TSR_CALL_CUDA(cudaMemsetAsync(d->fy, 0, nb));
@@ -235,3 +255,5 @@ int lulesh_cuda__scatter_forces(const lulesh_cuda_t *d) {
   }
   return 0;
 }
+
+#undef LULESH_FN_

@@ -16,7 +16,9 @@
  *                  Courant and hydro dt candidates: a warp minimum, then one
  *                  atomicMin per warp on the doubles' bit patterns (positive
  *                  doubles order as their bits), which is exact and
- *                  independent of the order. */
+ *                  independent of the order.
+ * lulesh_cuda_fma.cu compiles this file a second time with FMA contraction
+ * (LULESH_CUDA_FMA): only the monotonic Q + EOS launcher, suffixed _fma. */
 #include "config.h"
 
 #include "tessera/cuda.h"
@@ -25,6 +27,7 @@
 
 namespace {
 
+#ifndef LULESH_CUDA_FMA
 __global__ void k_gather_update(lulesh_cuda_t d, double dt, int hg) {
   const int32_t n = blockIdx.x * blockDim.x + threadIdx.x;
   if (n >= d.num_node) return;
@@ -46,6 +49,8 @@ __global__ void k_gather_update(lulesh_cuda_t d, double dt, int hg) {
     pos[m][n] += v * dt;
   }
 }
+
+#endif /* !LULESH_CUDA_FMA */
 
 __device__ inline void atomic_min_pos(double *where, double v) {
   atomicMin(reinterpret_cast<unsigned long long *>(where),
@@ -118,6 +123,7 @@ __global__ void k_monoq_eos(lulesh_cuda_t d, const int32_t *__restrict__ list, i
 
 }  // namespace
 
+#ifndef LULESH_CUDA_FMA
 extern "C" int lulesh_cuda_gather_update(const lulesh_cuda_t *d, double dt) {
   if (d->num_node == 0) return 0;
   k_gather_update<<<lulesh_nblocks(d->num_node, d->block), d->block>>>(*d, dt,
@@ -126,7 +132,13 @@ extern "C" int lulesh_cuda_gather_update(const lulesh_cuda_t *d, double dt) {
   return 0;
 }
 
+#endif /* !LULESH_CUDA_FMA */
+
+#ifdef LULESH_CUDA_FMA
+int lulesh_cuda__monoq_eos_fused_fma(const lulesh_cuda_t *d) {
+#else
 int lulesh_cuda__monoq_eos_fused(const lulesh_cuda_t *d) {
+#endif
   for (int32_t r = 0; r < d->num_reg; r++) {
     const int32_t off = d->reg_start[r], len = d->reg_start[r + 1] - off;
     if (len == 0) continue;

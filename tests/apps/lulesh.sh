@@ -4,8 +4,8 @@
 # after -s 10 -i 10, the dt of cycles 1-3 in -p's progress lines), the Run
 # completed block, the CSV row, a run without a reference "not verified", bad
 # flags and two ranks refused in one line; the variants: --list-variants,
-# --variant all (without a GPU the four CUDA variants are "not run" rows
-# with the reason; with one, all five PASS), --reorder gps and metis (PASS,
+# --variant all (without a GPU the five CUDA variants are "not run" rows
+# with the reason; with one, all six PASS), --reorder gps and metis (PASS,
 # the CSV's config column), and on a GPU every CUDA variant fused and with
 # --no-fuse --block 64 --reorder metis.
 b=${TSR_TOP_BUILDDIR:-.}
@@ -23,7 +23,7 @@ echo "1..17"
 gpu=0
 if "$x" --list-variants 2>/dev/null | grep -q '^cuda/gather  *cuda  *yes ' &&
    command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then gpu=1; fi
-cudav="cuda/gather cuda/atomic cuda/colour cuda/twolevel"
+cudav="cuda/gather cuda/atomic cuda/colour cuda/twolevel cuda/atomic-fma"
 
 # -s 5 to completion: 72 cycles (LULESH), PASS, the Run completed block
 "$x" -s 5 --variant cpu/gather --csv "$t/s5.csv" > "$t/s5" 2>&1; rc=$?
@@ -99,7 +99,7 @@ done
 "$x" --list-variants > "$t/lv" 2>&1; rc=$?
 bad=""
 for v in cpu/gather $cudav; do grep -q "^$v  " "$t/lv" || bad="$bad $v"; done
-[ $rc -eq 0 ] && [ -z "$bad" ] && ok "--list-variants: cpu/gather and the four CUDA assemblies" ||
+[ $rc -eq 0 ] && [ -z "$bad" ] && ok "--list-variants: cpu/gather and the CUDA variants" ||
   no "--list-variants (rc $rc, missing:$bad)" "$t/lv"
 "$x" -s 5 --variant all --csv "$t/all.csv" > "$t/all" 2>&1; rc=$?
 bad=""
@@ -107,8 +107,8 @@ if [ $gpu = 1 ]; then
   for v in cpu/gather $cudav; do
     grep -q "^lulesh,$v,.*,5,5,5,1,1,.*cycles=72 .*,PASS," "$t/all.csv" || bad="$bad $v"
   done
-  [ $rc -eq 0 ] && [ -z "$bad" ] && [ "$(wc -l < "$t/all.csv")" = 6 ] &&
-    ok "--variant all on a GPU: five rows, 72 cycles, PASS" || no "--variant all (rc $rc:$bad)" "$t/all"
+  [ $rc -eq 0 ] && [ -z "$bad" ] && [ "$(wc -l < "$t/all.csv")" = 7 ] &&
+    ok "--variant all on a GPU: six rows, 72 cycles, PASS" || no "--variant all (rc $rc:$bad)" "$t/all"
 else
   for v in $cudav; do
     grep -q "^lulesh  *$v .*  not run: \(built without CUDA\|no CUDA device\)$" "$t/all" || bad="$bad $v"
@@ -120,7 +120,7 @@ else
 fi
 for r in gps metis; do
   "$x" -s 10 --variant all --reorder $r --csv "$t/$r.csv" > "$t/$r" 2>&1; rc=$?
-  rows=$(grep -c ',PASS,' "$t/$r.csv"); want=1; [ $gpu = 1 ] && want=5
+  rows=$(grep -c ',PASS,' "$t/$r.csv"); want=1; [ $gpu = 1 ] && want=6
   [ $rc -eq 0 ] && [ "$rows" = $want ] && ! grep -q ',FAIL,' "$t/$r.csv" &&
     grep -q "^lulesh,cpu/gather,.*,PASS,r=11 b=1 c=1 reorder=$r," "$t/$r.csv" &&
     grep -q "^Reorder $r: element graph bandwidth " "$t/$r" &&
@@ -130,8 +130,8 @@ done
 if [ $gpu = 1 ]; then
   for o in "" "--no-fuse --block 64 --reorder metis"; do
     "$x" -s 10 -i 10 --variant 'cuda/*' $o --csv "$t/g.csv" > "$t/g" 2>&1; rc=$?
-    [ $rc -eq 0 ] && [ "$(grep -c ',PASS,' "$t/g.csv")" = 4 ] &&
-      ok "cuda/* -s 10 -i 10 ${o:-(fused)}: four PASS rows (e(0) as LULESH)" ||
+    [ $rc -eq 0 ] && [ "$(grep -c ',PASS,' "$t/g.csv")" = 5 ] &&
+      ok "cuda/* -s 10 -i 10 ${o:-(fused)}: five PASS rows (e(0) as LULESH)" ||
       no "cuda/* -s 10 -i 10 $o (rc $rc)" "$t/g"
   done
 else

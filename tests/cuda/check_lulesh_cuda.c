@@ -18,11 +18,13 @@
  * ATOMIC, COLOUR, TWOLEVEL with uniform and with uneven blocks) against the
  * CPU's corner forces + gather, on perturbed -s 4 and -s 5 meshes, as
  * generated and with elements and nodes randomly renumbered, at 32 and 128
- * threads per block (several blocks, block colours and thread colours).
+ * threads per block (several blocks, block colours and thread colours),
+ * each without and (not GATHER) with FMA contraction.
  * test_fused_stages: the fused kernels (node gather + update; monotonic Q +
  * EOS + sound speed + volume update + dt minima per region) against the CPU
  * stages from the same uploaded input: bit for bit (0 ulp).
- * test_variant_runs: whole runs of every assembly, fused and not, on the
+ * test_variant_runs: whole runs of every assembly, fused and not, exact and
+ * (not GATHER) with FMA contraction, on the
  * generated -s 5 mesh and on a randomly renumbered copy, against the CPU on
  * the generated mesh (energies compared element by element through the
  * renumbering): -s 5 to completion (72 cycles) and -s 6 -i 30.
@@ -49,7 +51,15 @@
  * |fh| of the mesh (16 roundings are 2e-15 of it; cbrt adds 1e-16).
  * Their whole runs meet TOL_RUN like the GATHER path's: ATOMIC's order
  * changes from run to run, so its bits do (not reproducible), its energies
- * not beyond TOL_RUN. */
+ * not beyond TOL_RUN.
+ * With FMA contraction (lulesh_cuda_opts_t.fma: the element forces and the
+ * fused monotonic Q + EOS built with nvcc --fmad=true) each a * b + c is
+ * rounded once instead of twice, so each corner force moves by a few ulp of
+ * the products it sums, and differences of nearly equal terms (the
+ * hourglass base vectors made orthogonal to the linear field) keep that
+ * absolute error: TOL_FMA = 1e-12 of the largest corner force for the node
+ * forces, and TOL_RUN for whole runs (the runs damp such differences, as
+ * above). */
 #include "config.h"
 
 #include <math.h>
@@ -69,6 +79,7 @@ int main(void) { return tsr_test_skip_all("no CUDA device (built without CUDA)")
 #define TOL_HG 1e-13
 #define TOL_RUN 1e-12
 #define TOL_ASM 1e-13
+#define TOL_FMA 1e-12
 
 /* Distance in units in the last place (UINT64_MAX if one is NaN). */
 static uint64_t ulps(double a, double b) {
@@ -344,17 +355,22 @@ static void assemblies_on(const lulesh_mesh_t *m, const char *mesh_name) {
   for (int k = 0; k < 3; k++)
     for (int64_t i = 0; i < nc; i++) scale = fmax(scale, fabs(c.fs[k][i]) + fabs(c.fh[k][i]));
   for (int block = 32; block <= 128; block *= 4)
-    for (int a = LULESH_ASM_GATHER; a <= LULESH_ASM_TWOLEVEL + 1; a++) {
+    for (int k = 0; k < 2 * (LULESH_ASM_TWOLEVEL + 2); k++) {
+      /* every assembly, then TWOLEVEL with uneven blocks; exact, then FMA */
+      const int a = k % (LULESH_ASM_TWOLEVEL + 2), fma = k >= LULESH_ASM_TWOLEVEL + 2;
+      if (fma && a == LULESH_ASM_GATHER) continue;
+      const double tol = fma ? TOL_FMA : TOL_ASM;
       lulesh_cuda_opts_t o;
       memset(&o, 0, sizeof o);
       o.assembly = a > LULESH_ASM_TWOLEVEL ? LULESH_ASM_TWOLEVEL : (lulesh_asm_t)a;
       o.block = block;
+      o.fma = fma;
       int64_t *off = NULL;
       if (a > LULESH_ASM_TWOLEVEL) o.block_off = off = uneven_blocks(c.num_elem, block, &o.nblocks);
       lulesh_cuda_t d;
       char st[128];
-      snprintf(st, sizeof st, "%s, block %d, %s%s node forces", mesh_name, block,
-               asm_name[o.assembly], off ? " (uneven blocks)" : "");
+      snprintf(st, sizeof st, "%s, block %d, %s%s%s node forces", mesh_name, block,
+               asm_name[o.assembly], off ? " (uneven blocks)" : "", fma ? " FMA" : "");
       ck_tsr(lulesh_cuda_init_opts(&d, &g, &o));
       if (o.assembly == LULESH_ASM_COLOUR)
         ck_assert_msg(d.ncolours >= 8, "%s: %d colours (a hex mesh needs 8 at least)", st,
@@ -366,19 +382,19 @@ static void assemblies_on(const lulesh_mesh_t *m, const char *mesh_name) {
       ck_tsr(lulesh_cuda_check(&d, &g));
       ck_tsr(lulesh_cuda_copy(&d, &g, LULESH_CUDA_TO_HOST));
       const double *ref[3] = {c.fx, c.fy, c.fz}, *got[3] = {g.fx, g.fy, g.fz};
-      for (int k = 0; k < 3; k++) {
+      for (int m = 0; m < 3; m++) {
         double dmax = 0.0;
         int32_t at = 0;
         for (int32_t n = 0; n < c.num_node; n++) {
-          double dd = fabs(ref[k][n] - got[k][n]);
+          double dd = fabs(ref[m][n] - got[m][n]);
           if (!(dd <= dmax)) dmax = dd, at = n;
         }
         if (dmax > 0.0)
           printf("# %s: f%c: largest difference %.3e at node %d, %.3e of the largest corner "
-                 "force (tolerance %g)\n", st, "xyz"[k], dmax, at, dmax / scale, TOL_ASM);
-        ck_assert_msg(dmax <= TOL_ASM * scale, "%s: f%c[%d] = %.17g on the GPU, %.17g on the "
-                      "CPU (%.3e of the largest corner force %.3e, tolerance %g)", st, "xyz"[k],
-                      at, got[k][at], ref[k][at], dmax / scale, scale, TOL_ASM);
+                 "force (tolerance %g)\n", st, "xyz"[m], dmax, at, dmax / scale, tol);
+        ck_assert_msg(dmax <= tol * scale, "%s: f%c[%d] = %.17g on the GPU, %.17g on the "
+                      "CPU (%.3e of the largest corner force %.3e, tolerance %g)", st, "xyz"[m],
+                      at, got[m][at], ref[m][at], dmax / scale, scale, tol);
       }
       lulesh_cuda_free(&d);
       free(off);
@@ -472,8 +488,8 @@ static void variant_run(const lulesh_mesh_t *gm, const int32_t *ep, int nx, int 
   lulesh_state_t g;
   lulesh_result_t rg;
   char st[128];
-  snprintf(st, sizeof st, "-s %d -i %d %s%s%s", nx, its, asm_name[o->assembly],
-           o->fuse ? " fused" : "", ep ? " renumbered" : "");
+  snprintf(st, sizeof st, "-s %d -i %d %s%s%s%s", nx, its, asm_name[o->assembly],
+           o->fuse ? " fused" : "", o->fma ? " FMA" : "", ep ? " renumbered" : "");
   ck_tsr(lulesh_state_init(&g, gm, 1));
   ck_tsr(lulesh_cuda_run_opts(&g, o, its, &rg));
   ck_assert_msg(rg.cycles == rc->cycles, "%s: the GPU ran %d cycles, the CPU %d", st, rg.cycles,
@@ -512,6 +528,11 @@ START_TEST(test_variant_runs) {
         o.block = 32;
         variant_run(&m, NULL, nx, its, &o, &rc, c.e);
         variant_run(&r, ep, nx, its, &o, &rc, c.e);
+        if (a != LULESH_ASM_GATHER) { /* with FMA contraction */
+          o.fma = 1;
+          variant_run(&m, NULL, nx, its, &o, &rc, c.e);
+          variant_run(&r, ep, nx, its, &o, &rc, c.e);
+        }
       }
     free(ep);
     lulesh_mesh_free(&r);

@@ -323,7 +323,7 @@ static int app(int argc, char **argv) {
        "CUDA: after the timed runs, one more run timing every stage against its floor"},
       {"no-fuse", 0, TSR_OPT_FLAG, &A.nofuse, NULL,
        "CUDA: one kernel per stage (default: node gather + update fused, monotonic Q + EOS + dt "
-       "fused per region)"},
+       "fused in one launch)"},
   };
   TSR_CALL(tsr_cli_parse(&A.cli, argc, argv, opts, (int)(sizeof opts / sizeof *opts), comm, NULL,
                          0, NULL));

@@ -295,6 +295,8 @@ extern "C" void lulesh_cuda_free(lulesh_cuda_t *d) {
   }
   cudaFree(d->partial);
   cudaFree(d->status);
+  cudaFree(d->reg_start_dev);
+  cudaFree(d->reg_reps);
   lulesh_cuda__asm_free(d);
   memset(d, 0, sizeof *d);
 }
@@ -340,9 +342,26 @@ extern "C" int lulesh_cuda_init_opts(lulesh_cuda_t *d, const lulesh_state_t *s,
   cudaError_t rc =
       cudaMalloc(&d->partial, sizeof(double) * 2 * (lulesh_nblocks(d->num_elem, block) + 1));
   if (rc == cudaSuccess) rc = cudaMalloc(&d->status, sizeof(lulesh_cuda_status_t));
+  /* the region offsets and repetitions, for the one-launch EOS */
+  const size_t nr = (size_t)d->num_reg;
+  int32_t *reps = (int32_t *)malloc(sizeof(int32_t) * (nr + 1));
+  if (!reps) {
+    lulesh_cuda_free(d);
+    return TSR_RAISE(TSR_ERR_ALLOC, "lulesh cuda: no memory for %d regions", d->num_reg);
+  }
+  for (int32_t r = 0; r < d->num_reg; r++) reps[r] = lulesh_region_reps(r, d->num_reg, d->cost);
+  if (rc == cudaSuccess) rc = cudaMalloc(&d->reg_start_dev, sizeof(int32_t) * (nr + 1));
+  if (rc == cudaSuccess) rc = cudaMalloc(&d->reg_reps, sizeof(int32_t) * (nr + 1));
+  if (rc == cudaSuccess)
+    rc = cudaMemcpy(d->reg_start_dev, d->reg_start, sizeof(int32_t) * (nr + 1),
+                    cudaMemcpyHostToDevice);
+  if (rc == cudaSuccess)
+    rc = cudaMemcpy(d->reg_reps, reps, sizeof(int32_t) * nr, cudaMemcpyHostToDevice);
+  free(reps);
   if (rc != cudaSuccess) {
     lulesh_cuda_free(d);
-    return tsr__error_cuda((int)rc, "cudaMalloc (lulesh reduction)", __FILE__, __LINE__, __func__);
+    return tsr__error_cuda((int)rc, "cudaMalloc (lulesh reduction, regions)", __FILE__, __LINE__,
+                           __func__);
   }
   int err = lulesh_cuda_copy(d, (lulesh_state_t *)s, LULESH_CUDA_TO_DEVICE);
   if (!err) err = lulesh_cuda__asm_setup(d, s, o);

@@ -80,9 +80,9 @@ int lulesh_cuda__scatter_forces(const lulesh_cuda_t *d);
 int lulesh_cuda__twolevel_allow(const lulesh_cuda_t *d);
 
 /* lulesh_cuda_fused.cu (besides lulesh_cuda_gather_update): the monotonic
- * Q + EOS + sound speed + volume update + dt constraints in one kernel per
- * region (the dt minima into d->status by atomicMin; the
- * kinematics kernel resets them). */
+ * Q + EOS + sound speed + volume update + dt constraints in one launch over
+ * all regions (the dt minima into d->status by atomicMin; the kinematics
+ * kernel resets them). */
 int lulesh_cuda__monoq_eos_fused(const lulesh_cuda_t *d);
 
 /* lulesh_cuda_fma.cu: the same launchers built with FMA contraction. */

@@ -74,7 +74,7 @@ typedef struct {
   lulesh_asm_t assembly;
   int fuse;          /* 1: fused kernels (node gather + update in one kernel for
                         GATHER; monotonic Q + EOS + sound speed + volume update +
-                        dt constraints in one kernel per region; delv, ql, qq
+                        dt constraints in one kernel for all regions; delv, ql, qq
                         and eos_* stay in registers, not stored); same bits */
   int block;         /* threads per block (power of 2, 32-1024), 0: 128 */
   int fma;           /* ATOMIC, COLOUR, TWOLEVEL: their element-force kernels and
@@ -103,6 +103,8 @@ typedef struct {
   int32_t *lxim, *lxip, *letam, *letap, *lzetam, *lzetap; /* [ne] neighbours */
   int32_t *elem_bc;               /* [ne] face flags                         */
   int32_t *reg_elems;             /* [ne] elements by region (CSR values)    */
+  int32_t *reg_start_dev;         /* [num_reg + 1] the region offsets        */
+  int32_t *reg_reps;              /* [num_reg] EOS repetitions of each region */
   int32_t *node_elem_start;       /* [nn + 1] node -> corners CSR offsets    */
   int32_t *node_elem_corner;      /* [8 ne] corners 8 e + i of each node     */
   uint8_t *symm_mask;             /* [nn] symmetry-plane bits                */

@@ -8,7 +8,8 @@
  *                  acceleration, the symmetry conditions, velocity with its
  *                  cut-off and position, in registers (fx, fy, fz are still
  *                  stored, for the profile and the tests);
- *   monoq_eos      per element of one region: the monotonic Q limiter and
+ *   monoq_eos      per element, one launch for all regions (each thread
+ *                  finds its region's EOS repetitions): the monotonic Q limiter and
  *                  terms, the QStopError and EOS volume checks, the EOS with
  *                  its repetitions, sound speed, volume update (delv = vnew -
  *                  v, ql, qq and the EOS results stay in registers: d->delv,
@@ -57,12 +58,21 @@ __device__ inline void atomic_min_pos(double *where, double v) {
             (unsigned long long)__double_as_longlong(v));
 }
 
-__global__ void k_monoq_eos(lulesh_cuda_t d, const int32_t *__restrict__ list, int32_t len,
-                            int reps) {
+/* One launch over every element in region order (reg_elems): thread i's
+ * region by a binary search of the region offsets, its repetitions from
+ * the region's entry. */
+__global__ void k_monoq_eos(lulesh_cuda_t d) {
   const int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double dta = 1.0e+20, dtb = 1.0e+20;
-  if (i < len) {
-    const int32_t e = list[i];
+  if (i < d.num_elem) {
+    int lo = 0, hi = d.num_reg; /* reg_start_dev[lo] <= i < reg_start_dev[hi] */
+    while (hi - lo > 1) {
+      const int mid = (lo + hi) / 2;
+      if (d.reg_start_dev[mid] <= i) lo = mid;
+      else hi = mid;
+    }
+    const int reps = d.reg_reps[lo];
+    const int32_t e = d.reg_elems[i];
     const lulesh_params_t &c = d.par;
     /* monotonic Q */
     const int32_t *nbm[3] = {d.lxim, d.letam, d.lzetam}, *nbp[3] = {d.lxip, d.letap, d.lzetap};
@@ -139,12 +149,8 @@ int lulesh_cuda__monoq_eos_fused_fma(const lulesh_cuda_t *d) {
 #else
 int lulesh_cuda__monoq_eos_fused(const lulesh_cuda_t *d) {
 #endif
-  for (int32_t r = 0; r < d->num_reg; r++) {
-    const int32_t off = d->reg_start[r], len = d->reg_start[r + 1] - off;
-    if (len == 0) continue;
-    const int reps = lulesh_region_reps(r, d->num_reg, d->cost);
-    k_monoq_eos<<<lulesh_nblocks(len, d->block), d->block>>>(*d, d->reg_elems + off, len, reps);
-    TSR_CHECK_LAUNCH("lulesh monotonic q + eos");
-  }
+  if (d->num_elem == 0) return 0;
+  k_monoq_eos<<<lulesh_nblocks(d->num_elem, d->block), d->block>>>(*d);
+  TSR_CHECK_LAUNCH("lulesh monotonic q + eos");
   return 0;
 }

@@ -38,8 +38,6 @@ enum { LULESH_VOLUME_ERROR = -1, LULESH_QSTOP_ERROR = -2 };
  *                  (0 when unknown). */
 typedef struct {
   int32_t num_elem, num_node;
-  int32_t num_ghost; /* ghost elements (face neighbours on other ranks), numbered
-                        num_elem .. num_elem + num_ghost - 1; 0 on one rank */
   double *x, *y, *z;
   int32_t *nodelist;
   int32_t *lxim, *lxip, *letam, *letap, *lzetam, *lzetap;
@@ -52,6 +50,7 @@ typedef struct {
   int32_t origin;
   double einit;
   int32_t edge;
+  int32_t num_ghost;
 } lulesh_mesh_t;
 
 /* LULESH's Sedov cube of edge nx elements on [0, 1.125]^3 (serial problem:

@@ -209,6 +209,10 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   snprintf(row.precision, sizeof row.precision, "double");
   row.size[0] = row.size[1] = row.size[2] = A->o.edge;
   const char *why = tsr_variant_unavailable(v);
+  int nranks;
+  MPI_Comm_size(comm, &nranks);
+  if (!why && v->device == TSR_DEV_CUDA && nranks > 1)
+    why = "the GPU step runs on one rank (it calls no exchanges)";
   if (why) {
     tsr_result_notrun(&row, "%s", why);
     return tsr_report_add(rep, &row);

@@ -9,14 +9,20 @@
  * LULESH runs once) give the elapsed time, the grind time (microseconds
  * per zone per cycle) and the figure of merit in zone-cycles per second.
  *
- * Variants: cpu/gather, the serial CPU reference: per-corner forces of
- * every element, then a gather over each node's corners (CSR), LULESH's
- * own order of operations, on each rank.
+ * Variants (--list-variants): cpu/gather, the serial CPU reference: per-
+ * corner forces of every element, then a gather over each node's corners
+ * (CSR), LULESH's own order of operations; and the whole step on one GPU
+ * with one of four node-force assemblies (kernels/lulesh/lulesh_cuda.h):
+ * cuda/gather (the CPU's bits), cuda/atomic, cuda/colour, cuda/twolevel, and
+ * cuda/atomic-fma (cuda/atomic's heavy kernels with FMA contraction).
+ * --reorder renumbers the mesh first (lulesh_order.c), --block and
+ * --no-fuse set the CUDA kernels' shape.
  *
  * Several ranks (lulesh_dist.c): LULESH's decomposition (--decomp cube,
  * the default when the rank count is a cube: -s elements per edge of each
  * rank's box) or a METIS partition of the cube of edge -s (--decomp metis,
- * any rank count), with the exchanges of kernels/lulesh/lulesh_dist.h.
+ * any rank count), with the exchanges of kernels/lulesh/lulesh_dist.h (the
+ * CPU variant; the GPU step runs on one rank).
  *
  * Verification (unless --no-verify): the cycle count, e(0), the total
  * energy and the first dt against LULESH 2.0's serial results where the
@@ -31,11 +37,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { LV_CPU_GATHER };
+/* the declarations only; the calls need a CUDA build (TSR_HAVE_CUDA) */
+#include "kernels/lulesh/lulesh_cuda.h"
+
+enum {
+  LV_CPU_GATHER,
+  LV_CUDA_GATHER,
+  LV_CUDA_ATOMIC,
+  LV_CUDA_COLOUR,
+  LV_CUDA_TWOLEVEL,
+  LV_CUDA_ATOMIC_FMA
+};
 static const tsr_variant_t variants[] = {
     {"cpu/gather", TSR_DEV_CPU,
      "serial CPU: per-corner forces, then a CSR gather per node (LULESH's order)", LV_CPU_GATHER},
+    {"cuda/gather", TSR_DEV_CUDA,
+     "GPU: per-corner forces [3][8 ne], then a CSR gather per node fused with the node update; "
+     "the CPU's bits", LV_CUDA_GATHER},
+    {"cuda/atomic", TSR_DEV_CUDA,
+     "GPU: each element adds its corner forces with FP64 atomicAdd (no temporaries; sums in "
+     "varying order)", LV_CUDA_ATOMIC},
+    {"cuda/colour", TSR_DEV_CUDA,
+     "GPU: greedy element colouring, one launch per colour, plain adds", LV_CUDA_COLOUR},
+    {"cuda/twolevel", TSR_DEV_CUDA,
+     "GPU: Sulyok et al. 2019: element blocks stage node increments in shared memory, thread "
+     "and block colours", LV_CUDA_TWOLEVEL},
+    {"cuda/atomic-fma", TSR_DEV_CUDA,
+     "GPU: cuda/atomic with the element forces and Q + EOS built with FMA contraction (not the "
+     "CPU's roundings)", LV_CUDA_ATOMIC_FMA},
 };
+/* The default CUDA variant (the fastest on an H100: BENCHMARKS.md). */
+#define LV_CUDA_DEFAULT "cuda/atomic"
 #define NVAR ((int)(sizeof variants / sizeof variants[0]))
 
 typedef struct {
@@ -43,13 +75,25 @@ typedef struct {
   lulesh_opts_t o;
   lulesh_mesh_t mesh;
   lulesh_dist_t *dist; /* several ranks: the exchanges */
+  /* GPU and element order options */
+  const char *reorder;
+  int block, nofuse, profile;
+  lulesh_order_t order;
 } app_t;
 
-/* One run's context: the state is rebuilt before every run (untimed). */
+/* One run's context: the state is rebuilt before every run (untimed); a
+ * CUDA variant's device state is made once (with its colouring or plan)
+ * and the fresh state uploaded before every run. */
 typedef struct {
   const app_t *A;
+  int cuda;
+  lulesh_cuda_opts_t copts;
   lulesh_state_t s;
   int have_state;
+#ifdef TSR_HAVE_CUDA
+  lulesh_cuda_t d;
+  int have_dev;
+#endif
   lulesh_outcome_t out;
 } lv_run_t;
 
@@ -62,7 +106,22 @@ static int lv_reset(void *p, const tsr_run_sample_t *smp) {
                                 x->A->dist ? lulesh_dist_exchange(x->A->dist) : NULL));
   x->have_state = 1;
   memset(&x->out, 0, sizeof x->out);
+#ifdef TSR_HAVE_CUDA
+  if (x->cuda && !x->have_dev) {
+    TSR_CALL(lulesh_cuda_init_opts(&x->d, &x->s, &x->copts));
+    x->have_dev = 1;
+  } else if (x->cuda)
+    TSR_CALL(lulesh_cuda_copy(&x->d, &x->s, LULESH_CUDA_TO_DEVICE));
+#endif
   return TSR_SUCCESS;
+}
+
+/* One cycle of the run's variant. */
+static int lv_step(lv_run_t *x) {
+#ifdef TSR_HAVE_CUDA
+  if (x->cuda) return lulesh_cuda_step(&x->d, &x->s);
+#endif
+  return lulesh_step(&x->s);
 }
 
 /* LULESH's main loop: steps until the stop time or -i cycles; with -p, the
@@ -75,11 +134,82 @@ static int lv_run(void *p, tsr_run_sample_t *smp) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int show = o->progress && !x->A->cli.quiet && !smp->warmup && smp->k == 0 && rank == 0;
   while (s->time < s->stoptime && (o->its <= 0 || s->cycle < o->its)) {
-    TSR_CALL(lulesh_step(s));
+    TSR_CALL(lv_step(x));
     if (s->cycle <= LULESH_NDT) x->out.dt[s->cycle - 1] = s->deltatime, x->out.ndt = s->cycle;
     if (show) printf("cycle = %d, time = %e, dt=%e\n", s->cycle, s->time, s->deltatime);
   }
-  return lulesh_app_outcome(x->A->dist, o, s, &x->out);
+  return TSR_SUCCESS;
+}
+
+/* After the timed runs: the last run's final state (from the GPU), e in the
+ * original element numbering (e_orig[num_elem], for the sums and LULESH's
+ * symmetry test), the global outcome (lulesh_app_outcome, collective). */
+static int lv_finish(lv_run_t *x, double *e_orig) {
+  lulesh_state_t *s = &x->s;
+#ifdef TSR_HAVE_CUDA
+  if (x->cuda) TSR_CALL(lulesh_cuda_copy(&x->d, s, LULESH_CUDA_TO_HOST));
+#endif
+  const int32_t *perm = x->A->order.elem_perm;
+  lulesh_mesh_t mo = *s->mesh; /* the origin in the original numbering */
+  for (int32_t e = 0; e < s->num_elem; e++) {
+    e_orig[e] = s->e[perm ? perm[e] : e];
+    if (perm && perm[e] == s->mesh->origin) mo.origin = e;
+  }
+  lulesh_state_t so = *s;
+  so.e = e_orig;
+  so.mesh = &mo;
+  return lulesh_app_outcome(x->A->dist, &x->A->o, &so, &x->out);
+}
+
+/* --profile: one more run of a CUDA variant with every stage timed (CUDA
+ * events, waited for per stage): calls, seconds, the stage's floor bytes
+ * (docs/LULESH.md), GB/s and the fraction of the floor's time at the
+ * device's measured copy bandwidth. Leaves the state as lv_reset does. */
+static int lv_profile(lv_run_t *x, const char *name, double ceiling) {
+#ifdef TSR_HAVE_CUDA
+  lulesh_cuda_prof_t p;
+  memset(&p, 0, sizeof p);
+  const lulesh_opts_t *o = &x->A->o;
+  const lulesh_outcome_t keep = x->out; /* the timed runs' outcome */
+  TSR_CALL(lv_reset(x, NULL));
+  x->out = keep;
+  lulesh_state_t *s = &x->s;
+  while (s->time < s->stoptime && (o->its <= 0 || s->cycle < o->its))
+    TSR_CALL(lulesh_cuda_step_profiled(&x->d, s, &p));
+  const int gather = x->copts.assembly == LULESH_ASM_GATHER;
+  printf("profile of %s: %d cycles, %d elements, %d nodes; floor at %.0f GB/s (measured copy "
+         "bandwidth)\n", name, s->cycle, s->num_elem, s->num_node, ceiling * 1e-9);
+  printf("  %-22s %8s %12s %14s %9s %7s\n", "stage", "calls", "seconds", "floor B/call",
+         "GB/s", "%floor");
+  double tot = 0.0, totb = 0.0;
+  for (int k = 0; k < LULESH_NSTAGES; k++) {
+    const double b = lulesh_stage_bytes(k, gather, s->num_elem, s->num_node);
+    const double t = p.seconds[k], bytes = b * (double)p.calls[k];
+    tot += t, totb += bytes;
+    if (b > 0 && t > 0 && ceiling > 0)
+      printf("  %-22s %8lld %12.6f %14.4g %9.1f %6.1f%%\n", lulesh_stage_name(k),
+             (long long)p.calls[k], t, b, bytes / t * 1e-9, 100.0 * bytes / ceiling / t);
+    else
+      printf("  %-22s %8lld %12.6f %14s %9s %7s\n", lulesh_stage_name(k), (long long)p.calls[k],
+             t, "-", "-", "-");
+  }
+  if (tot > 0 && ceiling > 0)
+    printf("  %-22s %8s %12.6f %14.4g %9.1f %6.1f%%\n", "cycle", "", tot,
+           totb / (s->cycle > 0 ? s->cycle : 1), totb / tot * 1e-9, 100.0 * totb / ceiling / tot);
+  printf("\n");
+#else
+  (void)x, (void)name, (void)ceiling;
+#endif
+  return TSR_SUCCESS;
+}
+
+static void lv_free(lv_run_t *x) {
+  if (x->have_state) lulesh_state_free(&x->s);
+  x->have_state = 0;
+#ifdef TSR_HAVE_CUDA
+  if (x->have_dev) lulesh_cuda_free(&x->d);
+  x->have_dev = 0;
+#endif
 }
 
 static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_report_t *rep) {
@@ -89,27 +219,64 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   snprintf(row.precision, sizeof row.precision, "double");
   row.size[0] = row.size[1] = row.size[2] = A->o.edge;
   const char *why = tsr_variant_unavailable(v);
+  int nranks;
+  MPI_Comm_size(comm, &nranks);
+  if (!why && v->device == TSR_DEV_CUDA && nranks > 1)
+    why = "the GPU step runs on one rank (it calls no exchanges)";
   if (why) {
     tsr_result_notrun(&row, "%s", why);
     return tsr_report_add(rep, &row);
   }
   tsr_device_t dev;
   TSR_CALL(tsr_device_select(comm, v->device, &dev));
-  /* the variant is serial: one thread, whatever OpenMP would give the rank */
-  snprintf(row.device, sizeof row.device, "CPU (1 thread)");
-  snprintf(row.config, sizeof row.config, "r=%d b=%d c=%d%s%s", A->o.regions, A->o.balance,
-           A->o.cost, A->o.decomp ? " decomp=" : "", A->o.decomp ? A->o.decomp : "");
   lv_run_t x;
   memset(&x, 0, sizeof x);
   x.A = A;
+  x.cuda = v->device == TSR_DEV_CUDA;
+  if (x.cuda) {
+    static const lulesh_asm_t assembly[] = {
+        [LV_CUDA_GATHER] = LULESH_ASM_GATHER, [LV_CUDA_ATOMIC] = LULESH_ASM_ATOMIC,
+        [LV_CUDA_COLOUR] = LULESH_ASM_COLOUR, [LV_CUDA_TWOLEVEL] = LULESH_ASM_TWOLEVEL,
+        [LV_CUDA_ATOMIC_FMA] = LULESH_ASM_ATOMIC};
+    x.copts = (lulesh_cuda_opts_t){.assembly = assembly[v->id], .fuse = !A->nofuse,
+                                   .block = A->block, .fma = v->id == LV_CUDA_ATOMIC_FMA,
+                                   .nblocks = A->order.nblocks, .block_off = A->order.block_off};
+    snprintf(row.device, sizeof row.device, "%s", dev.name);
+    snprintf(row.config, sizeof row.config, "r=%d b=%d c=%d reorder=%s block=%d fuse=%s",
+             A->o.regions, A->o.balance, A->o.cost, A->reorder, A->block,
+             A->nofuse ? "no" : "yes");
+  } else {
+    /* the variant is serial: one thread, whatever OpenMP would give the rank */
+    snprintf(row.device, sizeof row.device, "CPU (1 thread)");
+    snprintf(row.config, sizeof row.config, "r=%d b=%d c=%d reorder=%s%s%s", A->o.regions,
+             A->o.balance, A->o.cost, A->reorder, A->o.decomp ? " decomp=" : "",
+             A->o.decomp ? A->o.decomp : "");
+  }
   tsr_run_t sp = {.prog = "tsr-lulesh", .label = v->name, .comm = comm, .dev = &dev,
                   .timing = TSR_TIME_WALL, .warmup = A->cli.warmup, .runs = A->cli.runs,
                   .barrier = 1, .quiet = A->cli.quiet, .reset = lv_reset, .run = lv_run,
                   .ctx = &x};
   tsr_run_result_t res;
   int rc = tsr_run(&sp, &res);
+  if (rc == TSR_ERR_UNSUPPORTED) { /* e.g. two-level blocks too large for shared memory */
+    lv_free(&x);
+    tsr_result_notrun(&row, "%s", tsr_error_message());
+    tsr_error_clear();
+    return tsr_report_add(rep, &row);
+  }
+  double *e_orig = rc ? NULL : malloc(sizeof(double) * ((size_t)x.s.num_elem + 1));
+  if (!rc && !e_orig) rc = TSR_RAISE(TSR_ERR_ALLOC, "tsr-lulesh: no memory for the energies");
+  if (!rc) rc = lv_finish(&x, e_orig);
+  /* the floor of the whole run (docs/LULESH.md), for the table's GB/s and %floor */
+  const int gather = !x.cuda || x.copts.assembly == LULESH_ASM_GATHER;
+  row.footprint = lulesh_cycle_bytes(gather, x.s.num_elem, x.s.num_node);
+  row.bytes = row.footprint * x.out.res.cycles;
+  if (tsr_bandwidth_ceiling(&dev, &row.ceiling)) tsr_error_clear(), row.ceiling = 0;
+  if (!rc && x.cuda && A->profile && !A->cli.quiet)
+    rc = lv_profile(&x, v->name, row.ceiling);
   if (rc) {
-    if (x.have_state) lulesh_state_free(&x.s);
+    free(e_orig);
+    lv_free(&x);
     return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
   }
   row.time = res.time;
@@ -127,9 +294,13 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   }
   int rank;
   MPI_Comm_rank(comm, &rank);
-  if (!A->cli.quiet && rank == 0)
-    lulesh_print_completed(&A->o, &x.s, &x.out, row.ranks, res.time.median, A->cli.runs, &row);
-  lulesh_state_free(&x.s);
+  if (!A->cli.quiet && rank == 0) {
+    lulesh_state_t so = x.s; /* the energies in the original numbering */
+    so.e = e_orig;
+    lulesh_print_completed(&A->o, &so, &x.out, row.ranks, res.time.median, A->cli.runs, &row);
+  }
+  free(e_orig);
+  lv_free(&x);
   return tsr_report_add(rep, &row);
 }
 
@@ -142,11 +313,14 @@ static int app(int argc, char **argv) {
   tsr_cli_init(&A.cli, "tsr-lulesh",
                "LULESH 2.0 shock hydrodynamics (Sedov blast, hex mesh); -s -i -r -b -c -p -q "
                "are LULESH's flags with LULESH's meanings");
-  A.cli.options = TSR_CLI_VARIANTS | TSR_CLI_RUNS | TSR_CLI_CSV | TSR_CLI_VERIFY | TSR_CLI_QUIET;
+  A.cli.options = TSR_CLI_VARIANTS | TSR_CLI_DEVICE | TSR_CLI_RUNS | TSR_CLI_CSV | TSR_CLI_VERIFY |
+                  TSR_CLI_QUIET;
   A.cli.runs = 1;
   A.cli.warmup = 0;
   int its = -1;
   const char *decomp = NULL;
+  A.reorder = "none";
+  A.block = 128;
   tsr_opt_t opts[] = {
       {"size", 's', TSR_OPT_INT, &A.o.edge, "N",
        "LULESH: elements per cube edge (default 30): each rank's box with --decomp cube"},
@@ -159,6 +333,16 @@ static int app(int argc, char **argv) {
       {"decomp", 0, TSR_OPT_STRING, &decomp, "cube|metis",
        "ranks: cube = LULESH's (p^3 ranks, global edge p*N), metis = any count (global "
        "edge N); default cube when the rank count is a cube"},
+      {"reorder", 0, TSR_OPT_STRING, &A.reorder, "none|gps|metis",
+       "renumber the elements (and nodes): GPS (Scotch), or METIS blocks of <= --block elements "
+       "(none)"},
+      {"block", 0, TSR_OPT_INT, &A.block, "N", "CUDA threads per block, cuda/twolevel's block "
+       "(128)"},
+      {"profile", 0, TSR_OPT_FLAG, &A.profile, NULL,
+       "CUDA: after the timed runs, one more run timing every stage against its floor"},
+      {"no-fuse", 0, TSR_OPT_FLAG, &A.nofuse, NULL,
+       "CUDA: one kernel per stage (default: node gather + update fused, monotonic Q + EOS + dt "
+       "fused in one launch)"},
   };
   TSR_CALL(tsr_cli_parse(&A.cli, argc, argv, opts, (int)(sizeof opts / sizeof *opts), comm, NULL,
                          0, NULL));
@@ -170,16 +354,37 @@ static int app(int argc, char **argv) {
   TSR_CHECK(its == -1 || its >= 1, TSR_ERR_ARG, "option -i: %d cycles, expected N >= 1", its);
   A.o.its = its > 0 ? its : 0;
   TSR_CHECK(A.o.cost >= 0, TSR_ERR_ARG, "option -c: cost %d, expected >= 0", A.o.cost);
-  /* variants: cpu/gather only so far (the CPU default whatever the machine) */
+  TSR_CHECK(A.block >= 32 && A.block <= 1024 && (A.block & (A.block - 1)) == 0, TSR_ERR_ARG,
+            "--block %d: expected a power of two in [32, 1024]", A.block);
+  TSR_CHECK(!strcmp(A.reorder, "none") || !strcmp(A.reorder, "gps") ||
+                !strcmp(A.reorder, "metis"),
+            TSR_ERR_ARG, "--reorder: '%s', expected none, gps or metis", A.reorder);
+  /* variants: the CPU reference, or the default CUDA one on a GPU */
   tsr_selection_t sel;
-  TSR_CALL(tsr_run_select(&A.cli, variants, NVAR, "cpu/gather", "cpu/gather", &sel));
-  /* problem: LULESH's Sedov cube, or this rank's part of it */
-  int rc = lulesh_app_mesh(comm, &A.o, decomp, &A.mesh, &A.dist);
+  TSR_CALL(tsr_run_select(&A.cli, variants, NVAR, "cpu/gather", LV_CUDA_DEFAULT, &sel));
+  /* problem: LULESH's Sedov cube, or this rank's part of it; renumbered on one rank */
+  int nranks;
+  MPI_Comm_size(comm, &nranks);
+  int rc = strcmp(A.reorder, "none") && nranks > 1
+               ? TSR_RAISE(TSR_ERR_ARG, "--reorder %s: renumbering runs on one rank (the "
+                           "exchanges of several ranks refer to the generated numbering)",
+                           A.reorder)
+               : TSR_SUCCESS;
+  if (!rc) rc = lulesh_app_mesh(comm, &A.o, decomp, &A.mesh, &A.dist);
+  if (!rc) rc = lulesh_order_apply(&A.mesh, A.reorder, A.block, &A.order);
   if (rc) {
+    lulesh_dist_destroy(&A.dist);
+    lulesh_mesh_free(&A.mesh);
     tsr_selection_free(&sel);
     return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
   }
-  if (!A.cli.quiet) lulesh_app_banner(&A.o, &A.mesh);
+  if (!A.cli.quiet) {
+    lulesh_app_banner(&A.o, &A.mesh);
+    if (A.order.elem_perm)
+      printf("Reorder %s: element graph bandwidth %lld -> %lld, profile %lld -> %lld\n\n",
+             A.reorder, (long long)A.order.bw_before, (long long)A.order.bw_after,
+             (long long)A.order.profile_before, (long long)A.order.profile_after);
+  }
   tsr_report_t *rep;
   TSR_CALL(tsr_report_create(&rep));
   for (int i = 0; i < sel.n && !rc; i++)
@@ -187,6 +392,7 @@ static int app(int argc, char **argv) {
   if (!rc) rc = tsr_report_finish(rep, &A.cli, comm);
   tsr_report_destroy(&rep);
   tsr_selection_free(&sel);
+  lulesh_order_free(&A.order);
   lulesh_dist_destroy(&A.dist);
   lulesh_mesh_free(&A.mesh);
   return rc ? tsr_error_trace(rc, __FILE__, __LINE__, __func__) : TSR_SUCCESS;

@@ -74,5 +74,17 @@ void lulesh_app_banner(const lulesh_opts_t *o, const lulesh_mesh_t *mesh);
  * symmetry test (rank 0). */
 int lulesh_app_outcome(lulesh_dist_t *dist, const lulesh_opts_t *o, const lulesh_state_t *s,
                        lulesh_outcome_t *out);
+/* --reorder (lulesh_order.c): renumber m's elements and nodes in place by
+ * how ("none", "gps", "metis"; block: METIS block size). o->elem_perm
+ * [num_elem] maps an original element to its new number (NULL for none);
+ * o->nblocks, o->block_off: METIS's element blocks (new numbering);
+ * bandwidth and profile of the element graph before and after. */
+typedef struct {
+  int32_t *elem_perm;
+  int64_t nblocks, *block_off;
+  int64_t bw_before, bw_after, profile_before, profile_after;
+} lulesh_order_t;
+int lulesh_order_apply(lulesh_mesh_t *m, const char *how, int block, lulesh_order_t *o);
+void lulesh_order_free(lulesh_order_t *o);
 
 #endif /* TSR_APPS_LULESH_APP_H */

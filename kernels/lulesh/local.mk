@@ -8,11 +8,19 @@ kernels_lulesh_libtsr_lulesh_la_SOURCES = kernels/lulesh/lulesh.h kernels/lulesh
 kernels_lulesh_libtsr_lulesh_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 LULESH_LDADD = kernels/lulesh/libtsr_lulesh.la lib/libtessera.la -lm
 
-# The CUDA step (lulesh_cuda.cu): the same arithmetic without FMA contraction.
-CU_FILES += kernels/lulesh/lulesh_cuda.cu
-EXTRA_DIST += kernels/lulesh/lulesh_cuda.h
+# The CUDA step: state, stages and driver (lulesh_cuda.cu), the atomic, colour
+# and two-level node-force assemblies (lulesh_cuda_asm.cu), the fused kernels
+# (lulesh_cuda_fused.cu): the same arithmetic without FMA contraction; the
+# last two again with FMA contraction (lulesh_cuda_fma.cu) for the -fma variant.
+LULESH_CU = kernels/lulesh/lulesh_cuda.cu kernels/lulesh/lulesh_cuda_asm.cu \
+	kernels/lulesh/lulesh_cuda_fused.cu kernels/lulesh/lulesh_cuda_fma.cu
+CU_FILES += $(LULESH_CU)
+EXTRA_DIST += kernels/lulesh/lulesh_cuda.h kernels/lulesh/lulesh_cuda.cuh
 if HAVE_CUDA
-kernels_lulesh_libtsr_lulesh_la_SOURCES += kernels/lulesh/lulesh_cuda.cu kernels/lulesh/lulesh_cuda.h
+kernels_lulesh_libtsr_lulesh_la_SOURCES += $(LULESH_CU) kernels/lulesh/lulesh_cuda.h \
+	kernels/lulesh/lulesh_cuda.cuh
 LULESH_LDADD += $(CUDA_LIBS) -lstdc++
 endif
-kernels/lulesh/lulesh_cuda.lo: NVCCFLAGS += --fmad=false
+kernels/lulesh/lulesh_cuda.lo kernels/lulesh/lulesh_cuda_asm.lo \
+	kernels/lulesh/lulesh_cuda_fused.lo: NVCCFLAGS += --fmad=false
+kernels/lulesh/lulesh_cuda_fma.lo: NVCCFLAGS += --fmad=true

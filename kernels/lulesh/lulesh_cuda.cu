@@ -18,44 +18,22 @@
 
 #include "tessera/cuda.h"
 #include "tessera/error.h"
-#include "kernels/lulesh/lulesh_cuda.h"
+#include "kernels/lulesh/lulesh_cuda.cuh"
 
 namespace {
 
-__device__ inline void gather8(const int32_t *c, const double *a, const double *b,
-                               const double *cc, double x[8], double y[8], double z[8]) {
-  for (int i = 0; i < 8; i++) {
-    x[i] = a[c[i]];
-    y[i] = b[c[i]];
-    z[i] = cc[c[i]];
-  }
-}
-
-__device__ inline void flag(lulesh_cuda_status_t *st, int check, int32_t e) {
-  if (st->bad[check] > e) atomicMin(&st->bad[check], e);
-}
-
+/* Stress and hourglass corner forces of each element into fs, fh. */
 __global__ void k_corner_forces(lulesh_cuda_t d, int hg) {
   int32_t e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= d.num_elem) return;
-  const int32_t *c = &d.nodelist[8 * (int64_t)e];
-  double x[8], y[8], z[8], b[3][8], f[3][8];
-  gather8(c, d.x, d.y, d.z, x, y, z);
-  double detj = lulesh_shape_derivs(x, y, z, b);
-  if (detj <= 0.0) flag(d.status, LULESH_CUDA_BAD_JACOBIAN, e);
-  lulesh_node_normals(x, y, z, b);
-  lulesh_stress_forces(b, -d.p[e] - d.q[e], f);
+  double fs[3][8], fh[3][8];
+  lulesh_elem_forces(d, e, hg, fs, fh);
   int64_t k = 8 * (int64_t)e;
   for (int m = 0; m < 3; m++)
-    for (int i = 0; i < 8; i++) d.fs[m][k + i] = f[m][i];
-  if (d.v[e] <= 0.0) flag(d.status, LULESH_CUDA_BAD_V, e);
+    for (int i = 0; i < 8; i++) d.fs[m][k + i] = fs[m][i];
   if (!hg) return;
-  double xd[8], yd[8], zd[8];
-  gather8(c, d.xd, d.yd, d.zd, xd, yd, zd);
-  lulesh_hourglass_forces(x, y, z, xd, yd, zd, d.volo[e] * d.v[e], d.ss[e], d.elem_mass[e],
-                          d.par.hgcoef, f);
   for (int m = 0; m < 3; m++)
-    for (int i = 0; i < 8; i++) d.fh[m][k + i] = f[m][i];
+    for (int i = 0; i < 8; i++) d.fh[m][k + i] = fh[m][i];
 }
 
 __global__ void k_gather_forces(lulesh_cuda_t d, int hg) {
@@ -93,20 +71,22 @@ __global__ void k_update_nodes(lulesh_cuda_t d, double dt) {
  * gradients at the new positions with the new volume. */
 __global__ void k_kinematics(lulesh_cuda_t d, double dt) {
   int32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e == 0) /* the fused element kernels take the dt minima from here */
+    d.status->dtcourant = d.status->dthydro = 1.0e+20;
   if (e >= d.num_elem) return;
   const int32_t *c = &d.nodelist[8 * (int64_t)e];
   double x[8], y[8], z[8], xd[8], yd[8], zd[8], hx[8], hy[8], hz[8];
-  gather8(c, d.x, d.y, d.z, x, y, z);
-  gather8(c, d.xd, d.yd, d.zd, xd, yd, zd);
+  lulesh_gather8(c, d.x, d.y, d.z, x, y, z);
+  lulesh_gather8(c, d.xd, d.yd, d.zd, xd, yd, zd);
   for (int i = 0; i < 8; i++) hx[i] = x[i], hy[i] = y[i], hz[i] = z[i];
   double vnew, arealg, vdov;
   const double volo = d.volo[e];
   lulesh_kinematics(hx, hy, hz, xd, yd, zd, volo, dt, &vnew, &arealg, &vdov);
   d.vnew[e] = vnew;
-  d.delv[e] = vnew - d.v[e];
+  if (!d.fuse) d.delv[e] = vnew - d.v[e]; /* fused: the EOS kernel takes it itself */
   d.arealg[e] = arealg;
   d.vdov[e] = vdov;
-  if (vnew <= 0.0) flag(d.status, LULESH_CUDA_BAD_VNEW, e);
+  if (vnew <= 0.0) lulesh_flag(d.status, LULESH_CUDA_BAD_VNEW, e);
   double dx[3], dv[3];
   lulesh_monoq_gradients(x, y, z, xd, yd, zd, volo * vnew, dx, dv);
   for (int m = 0; m < 3; m++) {
@@ -138,11 +118,11 @@ __global__ void k_monoq(lulesh_cuda_t d) {
   lulesh_monoq_terms(phi, dx, dv, d.vdov[e], rho, &d.par, &ql, &qq);
   d.ql[e] = ql;
   d.qq[e] = qq;
-  if (d.q[e] > d.par.qstop) flag(d.status, LULESH_CUDA_BAD_QSTOP, e);
+  if (d.q[e] > d.par.qstop) lulesh_flag(d.status, LULESH_CUDA_BAD_QSTOP, e);
   double vc = d.v[e];
   if (d.par.eosvmin != 0.0 && vc < d.par.eosvmin) vc = d.par.eosvmin;
   if (d.par.eosvmax != 0.0 && vc > d.par.eosvmax) vc = d.par.eosvmax;
-  if (vc <= 0.0) flag(d.status, LULESH_CUDA_BAD_VC, e);
+  if (vc <= 0.0) lulesh_flag(d.status, LULESH_CUDA_BAD_VC, e);
 }
 
 /* The EOS of the len elements list[] of one region, reps times (LULESH's
@@ -176,11 +156,6 @@ __global__ void k_eos(lulesh_cuda_t d, const int32_t *list, int32_t len, int rep
   d.v[e] = v;
 }
 
-/* The CPU keeps a candidate only if it is below the running minimum, which
- * starts at 1e20: so NaN and values >= 1e20 never count. */
-__device__ inline double dt_cand(double a) { return a < 1.0e+20 ? a : 1.0e+20; }
-__device__ inline double dmin(double a, double b) { return b < a ? b : a; }
-
 /* Shared-memory tree minimum of two values per thread (blockDim a power of 2). */
 __device__ inline void block_min2(double *sc, double *sh, double a, double b) {
   const int t = threadIdx.x;
@@ -189,8 +164,8 @@ __device__ inline void block_min2(double *sc, double *sh, double a, double b) {
   __syncthreads();
   for (int w = blockDim.x / 2; w > 0; w /= 2) {
     if (t < w) {
-      sc[t] = dmin(sc[t], sc[t + w]);
-      sh[t] = dmin(sh[t], sh[t + w]);
+      sc[t] = lulesh_dmin(sc[t], sc[t + w]);
+      sh[t] = lulesh_dmin(sh[t], sh[t + w]);
     }
     __syncthreads();
   }
@@ -200,13 +175,7 @@ __global__ void k_dt_partial(lulesh_cuda_t d) {
   extern __shared__ double sm[];
   int32_t e = blockIdx.x * blockDim.x + threadIdx.x;
   double a = 1.0e+20, b = 1.0e+20;
-  if (e < d.num_elem) {
-    double vdov = d.vdov[e];
-    if (vdov != 0.0) {
-      a = dt_cand(lulesh_dt_courant(d.ss[e], vdov, d.arealg[e], &d.par));
-      b = dt_cand(lulesh_dt_hydro(vdov, &d.par));
-    }
-  }
+  if (e < d.num_elem) lulesh_dt_elem(d, e, d.ss[e], &a, &b);
   block_min2(sm, sm + blockDim.x, a, b);
   if (threadIdx.x == 0) {
     d.partial[2 * blockIdx.x] = sm[0];
@@ -218,8 +187,8 @@ __global__ void k_dt_final(lulesh_cuda_t d, int nblk) {
   extern __shared__ double sm[];
   double a = 1.0e+20, b = 1.0e+20;
   for (int i = threadIdx.x; i < nblk; i += blockDim.x) {
-    a = dmin(a, d.partial[2 * i]);
-    b = dmin(b, d.partial[2 * i + 1]);
+    a = lulesh_dmin(a, d.partial[2 * i]);
+    b = lulesh_dmin(b, d.partial[2 * i + 1]);
   }
   block_min2(sm, sm + blockDim.x, a, b);
   if (threadIdx.x == 0) {
@@ -228,15 +197,14 @@ __global__ void k_dt_final(lulesh_cuda_t d, int nblk) {
   }
 }
 
-inline unsigned nblocks(int64_t n, int block) { return (unsigned)((n + block - 1) / block); }
-
 /* Every array of the device state with its host counterpart and size; mesh
  * arrays (state 0) only travel to the device. */
 struct field {
   void **dev;
   const void *host;
-  size_t bytes;
+  size_t bytes; /* copied */
   int state;
+  size_t alloc; /* allocated (>= bytes) */
 };
 enum { MAX_FIELDS = 64 };
 
@@ -246,7 +214,7 @@ int fields(lulesh_cuda_t *d, const lulesh_state_t *s, field *f) {
                D = sizeof(double);
   int k = 0;
 #define LF_(dv, hv, b, st) (f[k].dev = (void **)(dv), f[k].host = (hv), f[k].bytes = (b), \
-                            f[k].state = (st), k++)
+                            f[k].state = (st), f[k].alloc = (b), k++)
   LF_(&d->nodelist, m->nodelist, 8 * ne * I, 0);
   LF_(&d->lxim, m->lxim, ne * I, 0);
   LF_(&d->lxip, m->lxip, ne * I, 0);
@@ -273,6 +241,10 @@ int fields(lulesh_cuda_t *d, const lulesh_state_t *s, field *f) {
                         s->delx[2], s->delvg[0], s->delvg[1], s->delvg[2], s->eos_p,
                         s->eos_e, s->eos_q, s->eos_bvc};
   for (size_t i = 0; i < sizeof de / sizeof *de; i++) LF_(de[i], he[i], ne * D, 1);
+  /* the velocity gradients have room for the ghosts (filled on the device) */
+  for (int i = 0; i < k; i++)
+    for (int j = 0; j < 3; j++)
+      if (f[i].dev == (void **)&d->delvg[j]) f[i].alloc = (ne + (size_t)d->num_ghost) * D;
   for (int i = 0; i < 3; i++) LF_(&d->fs[i], s->fs[i], 8 * ne * D, 1);
   for (int i = 0; i < 3; i++) LF_(&d->fh[i], s->fh[i], 8 * ne * D, 1);
 #undef LF_
@@ -323,17 +295,37 @@ extern "C" void lulesh_cuda_free(lulesh_cuda_t *d) {
   }
   cudaFree(d->partial);
   cudaFree(d->status);
+  cudaFree(d->reg_start_dev);
+  cudaFree(d->reg_reps);
+  lulesh_cuda__asm_free(d);
   memset(d, 0, sizeof *d);
 }
 
 extern "C" int lulesh_cuda_init(lulesh_cuda_t *d, const lulesh_state_t *s, int block) {
+  lulesh_cuda_opts_t o;
+  memset(&o, 0, sizeof o);
+  o.assembly = LULESH_ASM_GATHER;
+  o.block = block;
+  return lulesh_cuda_init_opts(d, s, &o);
+}
+
+extern "C" int lulesh_cuda_init_opts(lulesh_cuda_t *d, const lulesh_state_t *s,
+                                     const lulesh_cuda_opts_t *o) {
   memset(d, 0, sizeof *d);
-  if (block == 0) block = 128;
+  int block = o->block ? o->block : 128;
+  TSR_CHECK(o->assembly >= LULESH_ASM_GATHER && o->assembly <= LULESH_ASM_TWOLEVEL, TSR_ERR_ARG,
+            "lulesh cuda: unknown node-force assembly %d", (int)o->assembly);
   TSR_CHECK(block >= 32 && block <= 1024 && (block & (block - 1)) == 0, TSR_ERR_ARG,
             "lulesh cuda: the block size must be a power of 2 in [32, 1024], not %d", block);
   d->num_elem = s->num_elem;
   d->num_node = s->num_node;
   d->num_reg = s->mesh->num_reg;
+  d->num_ghost = s->mesh->num_ghost;
+  d->assembly = o->assembly;
+  d->fuse = o->fuse != 0;
+  d->fma = o->fma != 0;
+  TSR_CHECK(!d->fma || o->assembly != LULESH_ASM_GATHER, TSR_ERR_ARG,
+            "lulesh cuda: FMA contraction is for the atomic, colour and two-level assemblies");
   d->cost = s->cost;
   d->block = block;
   d->par = s->par;
@@ -341,19 +333,38 @@ extern "C" int lulesh_cuda_init(lulesh_cuda_t *d, const lulesh_state_t *s, int b
   field f[MAX_FIELDS];
   int n = fields(d, s, f);
   for (int i = 0; i < n; i++) {
-    cudaError_t rc = cudaMalloc(f[i].dev, f[i].bytes ? f[i].bytes : 1);
+    cudaError_t rc = cudaMalloc(f[i].dev, f[i].alloc ? f[i].alloc : 1);
     if (rc != cudaSuccess) {
       lulesh_cuda_free(d);
       return tsr__error_cuda((int)rc, "cudaMalloc (lulesh state)", __FILE__, __LINE__, __func__);
     }
   }
-  cudaError_t rc = cudaMalloc(&d->partial, sizeof(double) * 2 * (nblocks(d->num_elem, block) + 1));
+  cudaError_t rc =
+      cudaMalloc(&d->partial, sizeof(double) * 2 * (lulesh_nblocks(d->num_elem, block) + 1));
   if (rc == cudaSuccess) rc = cudaMalloc(&d->status, sizeof(lulesh_cuda_status_t));
+  /* the region offsets and repetitions, for the one-launch EOS */
+  const size_t nr = (size_t)d->num_reg;
+  int32_t *reps = (int32_t *)malloc(sizeof(int32_t) * (nr + 1));
+  if (!reps) {
+    lulesh_cuda_free(d);
+    return TSR_RAISE(TSR_ERR_ALLOC, "lulesh cuda: no memory for %d regions", d->num_reg);
+  }
+  for (int32_t r = 0; r < d->num_reg; r++) reps[r] = lulesh_region_reps(r, d->num_reg, d->cost);
+  if (rc == cudaSuccess) rc = cudaMalloc(&d->reg_start_dev, sizeof(int32_t) * (nr + 1));
+  if (rc == cudaSuccess) rc = cudaMalloc(&d->reg_reps, sizeof(int32_t) * (nr + 1));
+  if (rc == cudaSuccess)
+    rc = cudaMemcpy(d->reg_start_dev, d->reg_start, sizeof(int32_t) * (nr + 1),
+                    cudaMemcpyHostToDevice);
+  if (rc == cudaSuccess)
+    rc = cudaMemcpy(d->reg_reps, reps, sizeof(int32_t) * nr, cudaMemcpyHostToDevice);
+  free(reps);
   if (rc != cudaSuccess) {
     lulesh_cuda_free(d);
-    return tsr__error_cuda((int)rc, "cudaMalloc (lulesh reduction)", __FILE__, __LINE__, __func__);
+    return tsr__error_cuda((int)rc, "cudaMalloc (lulesh reduction, regions)", __FILE__, __LINE__,
+                           __func__);
   }
   int err = lulesh_cuda_copy(d, (lulesh_state_t *)s, LULESH_CUDA_TO_DEVICE);
+  if (!err) err = lulesh_cuda__asm_setup(d, s, o);
   if (err) lulesh_cuda_free(d);
   return err;
 }
@@ -379,37 +390,66 @@ extern "C" int lulesh_cuda_copy(lulesh_cuda_t *d, lulesh_state_t *s, lulesh_cuda
 
 extern "C" int lulesh_cuda_corner_forces(const lulesh_cuda_t *d) {
   if (d->num_elem == 0) return 0;
-  k_corner_forces<<<nblocks(d->num_elem, d->block), d->block>>>(*d, d->par.hgcoef > 0.0);
+  k_corner_forces<<<lulesh_nblocks(d->num_elem, d->block), d->block>>>(*d, d->par.hgcoef > 0.0);
   TSR_CHECK_LAUNCH("lulesh corner forces");
   return 0;
 }
 
 extern "C" int lulesh_cuda_gather_forces(const lulesh_cuda_t *d) {
   if (d->num_node == 0) return 0;
-  k_gather_forces<<<nblocks(d->num_node, d->block), d->block>>>(*d, d->par.hgcoef > 0.0);
+  k_gather_forces<<<lulesh_nblocks(d->num_node, d->block), d->block>>>(*d, d->par.hgcoef > 0.0);
   TSR_CHECK_LAUNCH("lulesh force gather");
+  return 0;
+}
+
+extern "C" int lulesh_cuda_node_forces(const lulesh_cuda_t *d) {
+  if (d->assembly != LULESH_ASM_GATHER)
+    return d->fma ? lulesh_cuda__scatter_forces_fma(d) : lulesh_cuda__scatter_forces(d);
+  TSR_CALL(lulesh_cuda_corner_forces(d));
+  TSR_CALL(lulesh_cuda_gather_forces(d));
   return 0;
 }
 
 extern "C" int lulesh_cuda_update_nodes(const lulesh_cuda_t *d, double dt) {
   if (d->num_node == 0) return 0;
-  k_update_nodes<<<nblocks(d->num_node, d->block), d->block>>>(*d, dt);
+  k_update_nodes<<<lulesh_nblocks(d->num_node, d->block), d->block>>>(*d, dt);
   TSR_CHECK_LAUNCH("lulesh node update");
   return 0;
 }
 
-extern "C" int lulesh_cuda_lagrange_elements(const lulesh_cuda_t *d, double dt) {
-  if (d->num_elem == 0) return 0;
-  const unsigned g = nblocks(d->num_elem, d->block);
-  k_kinematics<<<g, d->block>>>(*d, dt);
+extern "C" int lulesh_cuda_lagrange_nodal(const lulesh_cuda_t *d, double dt) {
+  if (d->fuse && d->assembly == LULESH_ASM_GATHER) {
+    TSR_CALL(lulesh_cuda_corner_forces(d));
+    return lulesh_cuda_gather_update(d, dt);
+  }
+  TSR_CALL(lulesh_cuda_node_forces(d));
+  return lulesh_cuda_update_nodes(d, dt);
+}
+
+extern "C" int lulesh_cuda_kinematics(const lulesh_cuda_t *d, double dt) {
+  /* one thread at least: it resets the dt minima */
+  k_kinematics<<<lulesh_nblocks(d->num_elem > 0 ? d->num_elem : 1, d->block), d->block>>>(*d, dt);
   TSR_CHECK_LAUNCH("lulesh kinematics");
+  return 0;
+}
+
+extern "C" int lulesh_cuda_lagrange_elements(const lulesh_cuda_t *d, double dt) {
+  TSR_CALL(lulesh_cuda_kinematics(d, dt));
+  return lulesh_cuda_monoq_eos(d);
+}
+
+extern "C" int lulesh_cuda_monoq_eos(const lulesh_cuda_t *d) {
+  if (d->num_elem == 0) return 0;
+  if (d->fuse)
+    return d->fma ? lulesh_cuda__monoq_eos_fused_fma(d) : lulesh_cuda__monoq_eos_fused(d);
+  const unsigned g = lulesh_nblocks(d->num_elem, d->block);
   k_monoq<<<g, d->block>>>(*d);
   TSR_CHECK_LAUNCH("lulesh monotonic q");
   for (int32_t r = 0; r < d->num_reg; r++) {
     int32_t off = d->reg_start[r], len = d->reg_start[r + 1] - off;
     if (len == 0) continue;
     int reps = lulesh_region_reps(r, d->num_reg, d->cost);
-    k_eos<<<nblocks(len, d->block), d->block>>>(*d, d->reg_elems + off, len, reps);
+    k_eos<<<lulesh_nblocks(len, d->block), d->block>>>(*d, d->reg_elems + off, len, reps);
     TSR_CHECK_LAUNCH("lulesh eos");
   }
   return 0;
@@ -422,14 +462,17 @@ extern "C" int lulesh_cuda_check(lulesh_cuda_t *d, const lulesh_state_t *s) {
 }
 
 extern "C" int lulesh_cuda_time_constraints(lulesh_cuda_t *d, lulesh_state_t *s) {
-  const unsigned g = nblocks(d->num_elem, d->block);
+  const unsigned g = lulesh_nblocks(d->num_elem, d->block);
   const size_t sh = 2 * sizeof(double) * (size_t)d->block;
-  if (g > 0) {
-    k_dt_partial<<<g, d->block, sh>>>(*d);
-    TSR_CHECK_LAUNCH("lulesh dt constraints");
+  if (d->fuse) { /* the fused EOS kernels took the minima */
+  } else {
+    if (g > 0) {
+      k_dt_partial<<<g, d->block, sh>>>(*d);
+      TSR_CHECK_LAUNCH("lulesh dt constraints");
+    }
+    k_dt_final<<<1, d->block, sh>>>(*d, (int)g);
+    TSR_CHECK_LAUNCH("lulesh dt minimum");
   }
-  k_dt_final<<<1, d->block, sh>>>(*d, (int)g);
-  TSR_CHECK_LAUNCH("lulesh dt minimum");
   lulesh_cuda_status_t st;
   TSR_CALL_CUDA(cudaMemcpy(&st, d->status, sizeof st, cudaMemcpyDeviceToHost));
   TSR_CALL(raise_status(&st, d->num_elem, s->cycle));
@@ -440,12 +483,63 @@ extern "C" int lulesh_cuda_time_constraints(lulesh_cuda_t *d, lulesh_state_t *s)
 
 extern "C" int lulesh_cuda_step(lulesh_cuda_t *d, lulesh_state_t *s) {
   lulesh_time_increment(s);
-  TSR_CALL(lulesh_cuda_corner_forces(d));
-  TSR_CALL(lulesh_cuda_gather_forces(d));
-  TSR_CALL(lulesh_cuda_update_nodes(d, s->deltatime));
+  TSR_CALL(lulesh_cuda_lagrange_nodal(d, s->deltatime));
   TSR_CALL(lulesh_cuda_lagrange_elements(d, s->deltatime));
   TSR_CALL(lulesh_cuda_time_constraints(d, s));
   return 0;
+}
+
+namespace {
+/* Stage k ends: wait for stop, add the time since start. */
+int prof_end(cudaEvent_t start, cudaEvent_t stop, lulesh_cuda_prof_t *p, int k) {
+  TSR_CALL_CUDA(cudaEventRecord(stop));
+  TSR_CALL_CUDA(cudaEventSynchronize(stop));
+  float ms = 0.0f;
+  TSR_CALL_CUDA(cudaEventElapsedTime(&ms, start, stop));
+  p->seconds[k] += 1e-3 * (double)ms;
+  p->calls[k]++;
+  TSR_CALL_CUDA(cudaEventRecord(start));
+  return 0;
+}
+
+int step_profiled(lulesh_cuda_t *d, lulesh_state_t *s, lulesh_cuda_prof_t *p, cudaEvent_t a,
+                  cudaEvent_t b) {
+  lulesh_time_increment(s);
+  const double dt = s->deltatime;
+  const int gather = d->assembly == LULESH_ASM_GATHER;
+  TSR_CALL_CUDA(cudaEventRecord(a));
+  if (gather) TSR_CALL(lulesh_cuda_corner_forces(d)); /* the gather is the next stage's */
+  else TSR_CALL(lulesh_cuda_node_forces(d));
+  TSR_CALL(prof_end(a, b, p, LULESH_STAGE_FORCES));
+  if (gather && d->fuse) TSR_CALL(lulesh_cuda_gather_update(d, dt));
+  else {
+    if (gather) TSR_CALL(lulesh_cuda_gather_forces(d));
+    TSR_CALL(lulesh_cuda_update_nodes(d, dt));
+  }
+  TSR_CALL(prof_end(a, b, p, LULESH_STAGE_NODES));
+  TSR_CALL(lulesh_cuda_kinematics(d, dt));
+  TSR_CALL(prof_end(a, b, p, LULESH_STAGE_KINEMATICS));
+  TSR_CALL(lulesh_cuda_monoq_eos(d));
+  TSR_CALL(prof_end(a, b, p, LULESH_STAGE_MONOQ_EOS));
+  TSR_CALL(lulesh_cuda_time_constraints(d, s));
+  TSR_CALL(prof_end(a, b, p, LULESH_STAGE_DT));
+  return 0;
+}
+}  // namespace
+
+extern "C" int lulesh_cuda_step_profiled(lulesh_cuda_t *d, lulesh_state_t *s,
+                                         lulesh_cuda_prof_t *p) {
+  cudaEvent_t a, b;
+  TSR_CALL_CUDA(cudaEventCreate(&a));
+  cudaError_t e = cudaEventCreate(&b);
+  if (e != cudaSuccess) {
+    cudaEventDestroy(a);
+    return tsr__error_cuda((int)e, "cudaEventCreate", __FILE__, __LINE__, __func__);
+  }
+  int rc = step_profiled(d, s, p, a, b);
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return rc;
 }
 
 extern "C" int lulesh_cuda_steps(lulesh_cuda_t *d, lulesh_state_t *s, int max_cycles) {
@@ -455,8 +549,14 @@ extern "C" int lulesh_cuda_steps(lulesh_cuda_t *d, lulesh_state_t *s, int max_cy
 }
 
 extern "C" int lulesh_cuda_run(lulesh_state_t *s, int max_cycles, lulesh_result_t *res) {
+  return lulesh_cuda_run_opts(s, NULL, max_cycles, res);
+}
+
+extern "C" int lulesh_cuda_run_opts(lulesh_state_t *s, const lulesh_cuda_opts_t *o,
+                                    int max_cycles, lulesh_result_t *res) {
   lulesh_cuda_t d;
-  TSR_CALL(lulesh_cuda_init(&d, s, 0));
+  if (o) TSR_CALL(lulesh_cuda_init_opts(&d, s, o));
+  else TSR_CALL(lulesh_cuda_init(&d, s, 0));
   int rc = lulesh_cuda_steps(&d, s, max_cycles);
   int rc2 = lulesh_cuda_copy(&d, s, LULESH_CUDA_TO_HOST);
   lulesh_cuda_free(&d);

@@ -3,7 +3,10 @@
 # 2.0's serial reference values (cycles to completion at -s 5 and -s 10, e(0)
 # after -s 10 -i 10, the dt of cycles 1-3 in -p's progress lines), the Run
 # completed block, the CSV row, a run without a reference "not verified", bad
-# flags and LULESH's decomposition on two ranks refused in one line.
+# flags, LULESH's decomposition on two ranks refused in one line; the variants:
+# --list-variants, --variant all (without a GPU the five CUDA variants are "not run" rows
+# with the reason; with one, all six PASS), --reorder gps and metis (PASS, the CSV's config
+# column), and on a GPU every CUDA variant fused and with --no-fuse --block 64 --reorder metis.
 b=${TSR_TOP_BUILDDIR:-.}
 x="$b/apps/tsr-lulesh"
 MPIEXEC=${MPIEXEC:-mpiexec}
@@ -14,10 +17,15 @@ OMP_NUM_THREADS=1; export OMP_NUM_THREADS
 n=0; fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; [ -n "$2" ] && sed 's/^/# /' "$2"; }
-echo "1..11"
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+echo "1..17"
+gpu=0
+if "$x" --list-variants 2>/dev/null | grep -q '^cuda/gather  *cuda  *yes ' &&
+   command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then gpu=1; fi
+cudav="cuda/gather cuda/atomic cuda/colour cuda/twolevel cuda/atomic-fma"
 
 # -s 5 to completion: 72 cycles (LULESH), PASS, the Run completed block
-"$x" -s 5 --csv "$t/s5.csv" > "$t/s5" 2>&1; rc=$?
+"$x" -s 5 --variant cpu/gather --csv "$t/s5.csv" > "$t/s5" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^   Iteration count     =  72$' "$t/s5" &&
   grep -q '^FOM tsr-lulesh: variant=cpu/gather .* verify=PASS$' "$t/s5" &&
   ok "-s 5 to completion: 72 cycles, PASS" || no "-s 5 (rc $rc)" "$t/s5"
@@ -45,14 +53,14 @@ e7=$(sed -n 's/^   Final Origin Energy =  //p' "$t/s5")
   ok "--csv: one row, cpu/gather, 5x5x5, PASS" || no "--csv" "$t/s5.csv"
 
 # -s 10 -i 10: LULESH's e(0) 2.59676419555243687e+05
-"$x" -s 10 -i 10 > "$t/i10" 2>&1; rc=$?
+"$x" -s 10 -i 10 --variant cpu/gather > "$t/i10" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^   Iteration count     =  10$' "$t/i10" &&
   grep -q '^   Origin energy e(0)  =  259676.41955524369$' "$t/i10" &&
   grep -q '^Reference check      = PASS (10 cycles as LULESH; e(0) rel diff' "$t/i10" &&
   ok "-s 10 -i 10: e(0) as LULESH, PASS" || no "-s 10 -i 10 (rc $rc)" "$t/i10"
 
 # -s 10 to completion: 231 cycles and e(0) as LULESH
-"$x" -s 10 -q > "$t/c10" 2>&1; rc=$?
+"$x" -s 10 -q --variant cpu/gather > "$t/c10" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -q '^lulesh .* PASS  cycles=231 e0=27205.311684703469 ' "$t/c10" &&
   ok "-s 10 to completion: 231 cycles, e(0) as LULESH, PASS" || no "-s 10 (rc $rc)" "$t/c10"
 
@@ -78,12 +86,57 @@ grep '^cycle = ' "$t/p" > "$t/p.got"
 
 # bad flags: one line, non-zero exit
 bad=""
-for a in "-s 0" "-s x" "-i 0" "-c -1" "-r 0" "-b -1" "-i" "--input f.h5" "--device cpu" "-z"; do
+for a in "-s 0" "-s x" "-i 0" "-c -1" "-r 0" "-b -1" "-i" "--input f.h5" "--reorder rcm" \
+  "--block 100" "--block 16" "-z"; do
   "$x" $a > "$t/o" 2> "$t/e"; rc=$?
   { [ $rc -ne 0 ] && [ ! -s "$t/o" ] && [ "$(wc -l < "$t/e")" = 1 ] &&
     grep -q '^tsr-lulesh: error: ' "$t/e"; } || bad="$bad [$a]"
 done
 [ -z "$bad" ] && ok "bad flags: one line each, non-zero exit" || no "bad flags:$bad" "$t/e"
+
+# the variants
+"$x" --list-variants > "$t/lv" 2>&1; rc=$?
+bad=""
+for v in cpu/gather $cudav; do grep -q "^$v  " "$t/lv" || bad="$bad $v"; done
+[ $rc -eq 0 ] && [ -z "$bad" ] && ok "--list-variants: cpu/gather and the CUDA variants" ||
+  no "--list-variants (rc $rc, missing:$bad)" "$t/lv"
+"$x" -s 5 --variant all --csv "$t/all.csv" > "$t/all" 2>&1; rc=$?
+bad=""
+if [ $gpu = 1 ]; then
+  for v in cpu/gather $cudav; do
+    grep -q "^lulesh,$v,.*,5,5,5,1,1,.*cycles=72 .*,PASS," "$t/all.csv" || bad="$bad $v"
+  done
+  [ $rc -eq 0 ] && [ -z "$bad" ] && [ "$(wc -l < "$t/all.csv")" = 7 ] &&
+    ok "--variant all on a GPU: six rows, 72 cycles, PASS" || no "--variant all (rc $rc:$bad)" "$t/all"
+else
+  for v in $cudav; do
+    grep -q "^lulesh  *$v .*  not run: \(built without CUDA\|no CUDA device\)$" "$t/all" || bad="$bad $v"
+  done
+  [ $rc -eq 0 ] && [ -z "$bad" ] && [ "$(wc -l < "$t/all.csv")" = 2 ] &&
+    grep -q '^lulesh,cpu/gather,.*,PASS,' "$t/all.csv" &&
+    ok "--variant all without a GPU: cpu/gather PASS, the CUDA variants 'not run' rows with the reason" ||
+    no "--variant all (rc $rc:$bad)" "$t/all"
+fi
+for r in gps metis; do
+  "$x" -s 10 --variant all --reorder $r --csv "$t/$r.csv" > "$t/$r" 2>&1; rc=$?
+  rows=$(grep -c ',PASS,' "$t/$r.csv"); want=1; [ $gpu = 1 ] && want=6
+  [ $rc -eq 0 ] && [ "$rows" = $want ] && ! grep -q ',FAIL,' "$t/$r.csv" &&
+    grep -q "^lulesh,cpu/gather,.*,PASS,r=11 b=1 c=1 reorder=$r," "$t/$r.csv" &&
+    grep -q "^Reorder $r: element graph bandwidth " "$t/$r" &&
+    ok "--reorder $r -s 10: $rows variant(s) PASS (231 cycles, e(0)), reorder=$r in the CSV" ||
+    no "--reorder $r (rc $rc, $rows PASS rows)" "$t/$r"
+done
+if [ $gpu = 1 ]; then
+  for o in "" "--no-fuse --block 64 --reorder metis"; do
+    "$x" -s 10 -i 10 --variant 'cuda/*' $o --csv "$t/g.csv" > "$t/g" 2>&1; rc=$?
+    [ $rc -eq 0 ] && [ "$(grep -c ',PASS,' "$t/g.csv")" = 5 ] &&
+      ok "cuda/* -s 10 -i 10 ${o:-(fused)}: five PASS rows (e(0) as LULESH)" ||
+      no "cuda/* -s 10 -i 10 $o (rc $rc)" "$t/g"
+  done
+else
+  skip "cuda/* -s 10 -i 10 fused: no GPU"
+  skip "cuda/* -s 10 -i 10 --no-fuse --block 64 --reorder metis: no GPU"
+fi
 
 # two ranks for LULESH's cube decomposition: refused in one line (more in
 # tests/apps/lulesh_mpi.sh)

@@ -17,17 +17,19 @@ no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; sed 's/^/# /' "$t/out"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
 # program, its small problem
-progs="airfoil copybench fastsg halobench layoutbench stencil"
+progs="airfoil copybench fastsg halobench layoutbench stencil lulesh"
 args_airfoil="--size 30x20 --iterations 20"
 args_copybench="--size 32x32x4 --runs 2 --warmup 0"
 args_fastsg="-d 2 -n 4 --points 200 --runs 1 --warmup 0"
 args_halobench="--size 32x32x4 --runs 2 --warmup 0"
 args_layoutbench="--size 32 --cpu-runs 1 --runs 2 --warmup 0 --stencil-size 20x10x12 --iterations 2 --stencil-runs 1"
 args_stencil="laplap --size 20x18x4 --runs 1 --warmup 0"
+args_lulesh="-s 4 -i 5"
 named_airfoil=cuda/gather/aos; named_copybench=cuda/memcpy; named_fastsg=cuda/eval/plain
 named_halobench=cuda/staged; named_layoutbench=cuda/cublas; named_stencil=cuda/regular/naive
+named_lulesh=cuda/gather
 
-echo "1..$((6 * 5 + 2))"
+echo "1..$((7 * 5))"
 gpu=0
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then gpu=1; fi
 
@@ -71,16 +73,4 @@ for p in $progs; do
     ok "tsr-$p -q: the table and one FOM line"
   else no "tsr-$p -q (rc $rc)"; fi
 done
-# tsr-lulesh has no CUDA rows yet: --variant all runs its one row (CSV row,
-# no not-run line), and -q prints the table and the FOM line only
-"$b/apps/tsr-lulesh" -s 4 -i 5 --variant all --csv "$t/lulesh.csv" > "$t/out" 2>&1; rc=$?
-if [ $rc = 0 ] && ! grep -q '^not run: ' "$t/out" && [ "$(wc -l < "$t/lulesh.csv")" = 2 ]; then
-  ok "tsr-lulesh --variant all: exit 0, its one row in the CSV"
-else no "tsr-lulesh --variant all (rc $rc)"; fi
-"$b/apps/tsr-lulesh" -s 4 -i 5 -q > "$t/out" 2>&1; rc=$?
-if [ $rc = 0 ] && head -1 "$t/out" | grep -q '^app  *variant ' &&
-   [ "$(grep -c "^FOM tsr-lulesh: variant=[^ ]* .*time_s=[0-9.e+-]* [a-z_]*=[0-9.e+-]* [A-Za-z/]* verify=" "$t/out")" = 1 ] &&
-   [ "$(tail -1 "$t/out" | cut -c1-4)" = "FOM " ]; then
-  ok "tsr-lulesh -q: the table and one FOM line"
-else no "tsr-lulesh -q (rc $rc)"; fi
 exit $fail

@@ -14,6 +14,20 @@
  * -s 10 -i 10's e(0) against LULESH's).
  * test_volume_error: an element driven inside out gives VolumeError on
  * both, naming the same element.
+ * test_assemblies: the node forces fx, fy, fz of every assembly (GATHER,
+ * ATOMIC, COLOUR, TWOLEVEL with uniform and with uneven blocks) against the
+ * CPU's corner forces + gather, on perturbed -s 4 and -s 5 meshes, as
+ * generated and with elements and nodes randomly renumbered, at 32 and 128
+ * threads per block (several blocks, block colours and thread colours),
+ * each without and (not GATHER) with FMA contraction.
+ * test_fused_stages: the fused kernels (node gather + update; monotonic Q +
+ * EOS + sound speed + volume update + dt minima per region) against the CPU
+ * stages from the same uploaded input: bit for bit (0 ulp).
+ * test_variant_runs: whole runs of every assembly, fused and not, exact and
+ * (not GATHER) with FMA contraction, on the
+ * generated -s 5 mesh and on a randomly renumbered copy, against the CPU on
+ * the generated mesh (energies compared element by element through the
+ * renumbering): -s 5 to completion (72 cycles) and -s 6 -i 30.
  *
  * Tolerances. Both sides run the same lulesh.h arithmetic without FMA
  * contraction (-ffp-contract=off, nvcc --fmad=false); + - * / and sqrt are
@@ -28,7 +42,24 @@
  * must be equal (on the CPU, scaling one node's force by 1 + 1e-15 every
  * cycle moves -s 5's final energies by 7e-16 relative: the runs do not
  * amplify such differences much). Every comparison with a difference prints it as a TAP
- * comment ("# ..."). */
+ * comment ("# ...").
+ * ATOMIC, COLOUR and TWOLEVEL add each element's stress + hourglass corner
+ * force (one rounding) into the node in an order of their own, where the CPU
+ * sums a node's stress forces, then adds its hourglass forces: each node's
+ * sum of at most 16 terms differs by a few roundings of its terms, so they
+ * are held to TOL_ASM = 1e-13 relative to the largest corner force |fs| +
+ * |fh| of the mesh (16 roundings are 2e-15 of it; cbrt adds 1e-16).
+ * Their whole runs meet TOL_RUN like the GATHER path's: ATOMIC's order
+ * changes from run to run, so its bits do (not reproducible), its energies
+ * not beyond TOL_RUN.
+ * With FMA contraction (lulesh_cuda_opts_t.fma: the element forces and the
+ * fused monotonic Q + EOS built with nvcc --fmad=true) each a * b + c is
+ * rounded once instead of twice, so each corner force moves by a few ulp of
+ * the products it sums, and differences of nearly equal terms (the
+ * hourglass base vectors made orthogonal to the linear field) keep that
+ * absolute error: TOL_FMA = 1e-12 of the largest corner force for the node
+ * forces, and TOL_RUN for whole runs (the runs damp such differences, as
+ * above). */
 #include "config.h"
 
 #include <math.h>
@@ -47,6 +78,8 @@ int main(void) { return tsr_test_skip_all("no CUDA device (built without CUDA)")
 
 #define TOL_HG 1e-13
 #define TOL_RUN 1e-12
+#define TOL_ASM 1e-13
+#define TOL_FMA 1e-12
 
 /* Distance in units in the last place (UINT64_MAX if one is NaN). */
 static uint64_t ulps(double a, double b) {
@@ -269,6 +302,246 @@ static int error_element(void) {
   return e;
 }
 
+/* A random permutation perm[n] (perm[old] = new). */
+static int32_t *random_perm(int32_t n, unsigned long long *seed) {
+  int32_t *p = malloc(sizeof(int32_t) * ((size_t)n + 1));
+  ck_assert(p);
+  for (int32_t i = 0; i < n; i++) p[i] = i;
+  for (int32_t i = n - 1; i > 0; i--) {
+    int32_t j = (int32_t)tsr_test_rand(seed, 0.0, (double)i + 1.0);
+    if (j > i) j = i;
+    int32_t t = p[i];
+    p[i] = p[j], p[j] = t;
+  }
+  return p;
+}
+
+/* m renumbered at random into *out; *eperm (kept) maps old elements to new. */
+static void renumbered(const lulesh_mesh_t *m, unsigned long long seed, lulesh_mesh_t *out,
+                       int32_t **eperm) {
+  int32_t *ep = random_perm(m->num_elem, &seed), *np = random_perm(m->num_node, &seed);
+  ck_tsr(lulesh_mesh_permute(m, ep, np, out));
+  free(np);
+  *eperm = ep;
+}
+
+static const char *asm_name[] = {"gather", "atomic", "colour", "twolevel"};
+
+/* Uneven two-level blocks: sizes cycling through block, block/2 + 3, 1, ... */
+static int64_t *uneven_blocks(int32_t ne, int block, int64_t *nb) {
+  int64_t *off = malloc(sizeof(int64_t) * ((size_t)ne + 2));
+  ck_assert(off);
+  const int sizes[3] = {block, block / 2 + 3, 1};
+  int64_t n = 0, at = 0;
+  off[0] = 0;
+  while (at < ne) {
+    int64_t len = sizes[n % 3];
+    if (at + len > ne) len = ne - at;
+    at += len;
+    off[++n] = at;
+  }
+  *nb = n;
+  return off;
+}
+
+static void assemblies_on(const lulesh_mesh_t *m, const char *mesh_name) {
+  lulesh_state_t c, g;
+  perturbed_state(m, &c);
+  perturbed_state(m, &g);
+  ck_tsr(lulesh_corner_forces(&c));
+  lulesh_gather_forces(&c);
+  const int64_t nc = 8 * (int64_t)c.num_elem;
+  double scale = 0.0; /* the largest corner force */
+  for (int k = 0; k < 3; k++)
+    for (int64_t i = 0; i < nc; i++) scale = fmax(scale, fabs(c.fs[k][i]) + fabs(c.fh[k][i]));
+  for (int block = 32; block <= 128; block *= 4)
+    for (int k = 0; k < 2 * (LULESH_ASM_TWOLEVEL + 2); k++) {
+      /* every assembly, then TWOLEVEL with uneven blocks; exact, then FMA */
+      const int a = k % (LULESH_ASM_TWOLEVEL + 2), fma = k >= LULESH_ASM_TWOLEVEL + 2;
+      if (fma && a == LULESH_ASM_GATHER) continue;
+      const double tol = fma ? TOL_FMA : TOL_ASM;
+      lulesh_cuda_opts_t o;
+      memset(&o, 0, sizeof o);
+      o.assembly = a > LULESH_ASM_TWOLEVEL ? LULESH_ASM_TWOLEVEL : (lulesh_asm_t)a;
+      o.block = block;
+      o.fma = fma;
+      int64_t *off = NULL;
+      if (a > LULESH_ASM_TWOLEVEL) o.block_off = off = uneven_blocks(c.num_elem, block, &o.nblocks);
+      lulesh_cuda_t d;
+      char st[128];
+      snprintf(st, sizeof st, "%s, block %d, %s%s%s node forces", mesh_name, block,
+               asm_name[o.assembly], off ? " (uneven blocks)" : "", fma ? " FMA" : "");
+      ck_tsr(lulesh_cuda_init_opts(&d, &g, &o));
+      if (o.assembly == LULESH_ASM_COLOUR)
+        ck_assert_msg(d.ncolours >= 8, "%s: %d colours (a hex mesh needs 8 at least)", st,
+                      d.ncolours);
+      if (o.assembly == LULESH_ASM_TWOLEVEL && block == 32)
+        ck_assert_msg(d.nblocks > 1 && d.nbcolours > 1, "%s: %lld blocks, %d block colours", st,
+                      (long long)d.nblocks, d.nbcolours);
+      ck_tsr(lulesh_cuda_node_forces(&d));
+      ck_tsr(lulesh_cuda_check(&d, &g));
+      ck_tsr(lulesh_cuda_copy(&d, &g, LULESH_CUDA_TO_HOST));
+      const double *ref[3] = {c.fx, c.fy, c.fz}, *got[3] = {g.fx, g.fy, g.fz};
+      for (int m = 0; m < 3; m++) {
+        double dmax = 0.0;
+        int32_t at = 0;
+        for (int32_t n = 0; n < c.num_node; n++) {
+          double dd = fabs(ref[m][n] - got[m][n]);
+          if (!(dd <= dmax)) dmax = dd, at = n;
+        }
+        if (dmax > 0.0)
+          printf("# %s: f%c: largest difference %.3e at node %d, %.3e of the largest corner "
+                 "force (tolerance %g)\n", st, "xyz"[m], dmax, at, dmax / scale, tol);
+        ck_assert_msg(dmax <= tol * scale, "%s: f%c[%d] = %.17g on the GPU, %.17g on the "
+                      "CPU (%.3e of the largest corner force %.3e, tolerance %g)", st, "xyz"[m],
+                      at, got[m][at], ref[m][at], dmax / scale, scale, tol);
+      }
+      lulesh_cuda_free(&d);
+      free(off);
+    }
+  lulesh_state_free(&g);
+  lulesh_state_free(&c);
+}
+
+START_TEST(test_assemblies) {
+  for (int nx = 4; nx <= 5; nx++) {
+    lulesh_mesh_t m, r;
+    int32_t *ep;
+    char name[64];
+    perturbed_mesh(nx, &m);
+    snprintf(name, sizeof name, "-s %d", nx);
+    assemblies_on(&m, name);
+    renumbered(&m, 0xabcdULL + (unsigned)nx, &r, &ep);
+    snprintf(name, sizeof name, "-s %d renumbered", nx);
+    assemblies_on(&r, name);
+    free(ep);
+    lulesh_mesh_free(&r);
+    lulesh_mesh_free(&m);
+  }
+}
+END_TEST
+
+START_TEST(test_fused_stages) {
+  for (int nx = 4; nx <= 5; nx++) {
+    lulesh_mesh_t m;
+    lulesh_state_t c, g;
+    lulesh_cuda_t d;
+    lulesh_cuda_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.assembly = LULESH_ASM_GATHER;
+    o.fuse = 1;
+    perturbed_mesh(nx, &m);
+    perturbed_state(&m, &c);
+    perturbed_state(&m, &g);
+    ck_tsr(lulesh_cuda_init_opts(&d, &c, &o));
+    const int64_t ne = c.num_elem, nn = c.num_node;
+    char st[64];
+    snprintf(st, sizeof st, "-s %d fused node gather + update", nx);
+    ck_tsr(lulesh_corner_forces(&c));
+    ck_tsr(lulesh_cuda_copy(&d, &c, LULESH_CUDA_TO_DEVICE)); /* with the CPU's fs, fh */
+    lulesh_gather_forces(&c);
+    lulesh_update_nodes(&c);
+    ck_tsr(lulesh_cuda_gather_update(&d, c.deltatime));
+    ck_tsr(lulesh_cuda_copy(&d, &g, LULESH_CUDA_TO_HOST));
+    CMP(st, fx, nn, 0.0);
+    CMP(st, fy, nn, 0.0);
+    CMP(st, fz, nn, 0.0);
+    CMP(st, x, nn, 0.0);
+    CMP(st, y, nn, 0.0);
+    CMP(st, z, nn, 0.0);
+    CMP(st, xd, nn, 0.0);
+    CMP(st, yd, nn, 0.0);
+    CMP(st, zd, nn, 0.0);
+
+    snprintf(st, sizeof st, "-s %d fused monotonic Q + EOS + dt", nx);
+    ck_tsr(lulesh_cuda_copy(&d, &c, LULESH_CUDA_TO_DEVICE));
+    ck_tsr(lulesh_lagrange_elements(&c));
+    lulesh_time_constraints(&c);
+    ck_tsr(lulesh_cuda_kinematics(&d, c.deltatime));
+    ck_tsr(lulesh_cuda_monoq_eos(&d));
+    ck_tsr(lulesh_cuda_time_constraints(&d, &g));
+    ck_tsr(lulesh_cuda_copy(&d, &g, LULESH_CUDA_TO_HOST));
+    CMP(st, vnew, ne, 0.0);
+    CMP(st, vdov, ne, 0.0);
+    CMP(st, arealg, ne, 0.0);
+    /* ql, qq and the EOS results stay in registers: p, e, q, ss carry them */
+    CMP(st, p, ne, 0.0);
+    CMP(st, e, ne, 0.0);
+    CMP(st, q, ne, 0.0);
+    CMP(st, ss, ne, 0.0);
+    CMP(st, v, ne, 0.0);
+    cmp_scalar(st, c.dtcourant, g.dtcourant, 0.0);
+    cmp_scalar(st, c.dthydro, g.dthydro, 0.0);
+    ck_assert(c.dtcourant < 1.0e+20 && c.dthydro < 1.0e+20);
+    lulesh_cuda_free(&d);
+    lulesh_state_free(&g);
+    lulesh_state_free(&c);
+    lulesh_mesh_free(&m);
+  }
+}
+END_TEST
+
+/* One run of nx, its on mesh gm (renumbered by ep, or NULL) with options o
+ * against the CPU's result rc and final energies ce (generated numbering). */
+static void variant_run(const lulesh_mesh_t *gm, const int32_t *ep, int nx, int its,
+                        const lulesh_cuda_opts_t *o, const lulesh_result_t *rc, const double *ce) {
+  lulesh_state_t g;
+  lulesh_result_t rg;
+  char st[128];
+  snprintf(st, sizeof st, "-s %d -i %d %s%s%s%s", nx, its, asm_name[o->assembly],
+           o->fuse ? " fused" : "", o->fma ? " FMA" : "", ep ? " renumbered" : "");
+  ck_tsr(lulesh_state_init(&g, gm, 1));
+  ck_tsr(lulesh_cuda_run_opts(&g, o, its, &rg));
+  ck_assert_msg(rg.cycles == rc->cycles, "%s: the GPU ran %d cycles, the CPU %d", st, rg.cycles,
+                rc->cycles);
+  char what[160];
+  snprintf(what, sizeof what, "%s time", st);
+  cmp_scalar(what, rc->time, rg.time, TOL_RUN);
+  snprintf(what, sizeof what, "%s e(0)", st);
+  cmp_scalar(what, rc->e_origin, rg.e_origin, TOL_RUN);
+  double *e = malloc(sizeof(double) * (size_t)g.num_elem);
+  ck_assert(e);
+  for (int32_t i = 0; i < g.num_elem; i++) e[i] = g.e[ep ? ep[i] : i];
+  cmp(st, "final e", ce, e, g.num_elem, TOL_RUN);
+  free(e);
+  lulesh_state_free(&g);
+}
+
+START_TEST(test_variant_runs) {
+  const int runs[2][2] = {{5, 0}, {6, 30}};
+  for (int k = 0; k < 2; k++) {
+    const int nx = runs[k][0], its = runs[k][1];
+    lulesh_mesh_t m, r;
+    lulesh_state_t c;
+    lulesh_result_t rc;
+    int32_t *ep;
+    ck_tsr(lulesh_mesh_sedov(&m, nx, 11, 1));
+    ck_tsr(lulesh_state_init(&c, &m, 1));
+    ck_tsr(lulesh_run(&c, its, &rc));
+    renumbered(&m, 0x1234ULL + (unsigned)nx, &r, &ep);
+    for (int a = LULESH_ASM_GATHER; a <= LULESH_ASM_TWOLEVEL; a++)
+      for (int fuse = 0; fuse <= 1; fuse++) {
+        lulesh_cuda_opts_t o;
+        memset(&o, 0, sizeof o);
+        o.assembly = (lulesh_asm_t)a;
+        o.fuse = fuse;
+        o.block = 32;
+        variant_run(&m, NULL, nx, its, &o, &rc, c.e);
+        variant_run(&r, ep, nx, its, &o, &rc, c.e);
+        if (a != LULESH_ASM_GATHER) { /* with FMA contraction */
+          o.fma = 1;
+          variant_run(&m, NULL, nx, its, &o, &rc, c.e);
+          variant_run(&r, ep, nx, its, &o, &rc, c.e);
+        }
+      }
+    free(ep);
+    lulesh_mesh_free(&r);
+    lulesh_state_free(&c);
+    lulesh_mesh_free(&m);
+  }
+}
+END_TEST
+
 START_TEST(test_volume_error) {
   lulesh_mesh_t m;
   lulesh_state_t c, g;
@@ -304,6 +577,9 @@ int main(void) {
   tcase_add_test(t, test_stages);
   tcase_add_test(t, test_runs);
   tcase_add_test(t, test_volume_error);
+  tcase_add_test(t, test_assemblies);
+  tcase_add_test(t, test_fused_stages);
+  tcase_add_test(t, test_variant_runs);
   suite_add_tcase(s, t);
   SRunner *sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK);

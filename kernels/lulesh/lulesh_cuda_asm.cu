@@ -1,0 +1,259 @@
+/* kernels/lulesh/lulesh_cuda_asm.cu: the node forces fx, fy, fz of LULESH's
+ * step by the assemblies that add each element's corner forces straight to
+ * its nodes, without the [3][8 ne] corner temporaries of the gather
+ * (lulesh_cuda.h: lulesh_asm_t):
+ *   ATOMIC    one thread per element, FP64 atomicAdd into fx, fy, fz;
+ *   COLOUR    one launch per colour of a greedy element colouring
+ *             (tessera/colour.h), plain read-modify-write of the nodes;
+ *   TWOLEVEL  Sulyok et al.'s (2019) shared-memory staging with two-level
+ *             colouring (tessera/colour.h's plan): one CUDA block per plan
+ *             block; the block's node increments sf[3][targets] zeroed in
+ *             shared memory, each thread computes its element's forces, the
+ *             threads add them colour by colour (a barrier per colour), then
+ *             each staged node gets one plain add in global memory; blocks of
+ *             one block colour share no node, one launch per block colour.
+ * Every element adds fs + fh per corner (stress plus hourglass, one rounding
+ * more than the gather's two sums), in an order that is not the CPU's.
+ * lulesh_cuda_fma.cu compiles this file a second time with FMA contraction
+ * (LULESH_CUDA_FMA: the launcher gets the suffix _fma; the set-up is this
+ * build's only). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tessera/colour.h"
+#include "tessera/cuda.h"
+#include "tessera/error.h"
+#include "kernels/lulesh/lulesh_cuda.cuh"
+
+namespace {
+
+__device__ inline void elem_total(const lulesh_cuda_t &d, int32_t e, int hg, double f[3][8]) {
+  double fh[3][8];
+  lulesh_elem_forces(d, e, hg, f, fh);
+  if (hg)
+    for (int m = 0; m < 3; m++)
+      for (int i = 0; i < 8; i++) f[m][i] += fh[m][i];
+}
+
+__global__ void k_forces_atomic(lulesh_cuda_t d, int hg) {
+  const int32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e >= d.num_elem) return;
+  double f[3][8];
+  elem_total(d, e, hg, f);
+  const int32_t *c = &d.nodelist[8 * (int64_t)e];
+  for (int i = 0; i < 8; i++) {
+    const int32_t n = c[i];
+    atomicAdd(&d.fx[n], f[0][i]);
+    atomicAdd(&d.fy[n], f[1][i]);
+    atomicAdd(&d.fz[n], f[2][i]);
+  }
+}
+
+/* The len elements list[] of one colour: no two share a node. */
+__global__ void k_forces_colour(lulesh_cuda_t d, const int32_t *__restrict__ list, int32_t len,
+                                int hg) {
+  const int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= len) return;
+  const int32_t e = list[i];
+  double f[3][8];
+  elem_total(d, e, hg, f);
+  const int32_t *c = &d.nodelist[8 * (int64_t)e];
+  for (int k = 0; k < 8; k++) {
+    const int32_t n = c[k];
+    d.fx[n] += f[0][k];
+    d.fy[n] += f[1][k];
+    d.fz[n] += f[2][k];
+  }
+}
+
+/* Plan blocks blocks[blockIdx.x] (one block colour). */
+__global__ void k_forces_twolevel(lulesh_cuda_t d, const int32_t *__restrict__ blocks, int hg) {
+  extern __shared__ double sf[];
+  const int b = blocks[blockIdx.x], t = threadIdx.x, B = blockDim.x;
+  const int64_t t0 = d.tl_tgt_off[b];
+  const int nt = (int)(d.tl_tgt_off[b + 1] - t0);
+  for (int j = t; j < 3 * nt; j += B) sf[j] = 0.0;
+  const int64_t pos = d.tl_off[b] + t;
+  const bool active = pos < d.tl_off[b + 1];
+  double f[3][8];
+  int col = -1;
+  if (active) {
+    elem_total(d, d.tl_elems[pos], hg, f);
+    col = d.tl_tcol[pos];
+  }
+  __syncthreads();
+  const int ncol = d.tl_ntcol[b];
+  for (int c = 0; c < ncol; c++) {
+    if (col == c) {
+      const int32_t *loc = &d.tl_loc[8 * pos];
+      for (int k = 0; k < 8; k++) {
+        const int l = loc[k];
+        sf[l] += f[0][k];
+        sf[nt + l] += f[1][k];
+        sf[2 * nt + l] += f[2][k];
+      }
+    }
+    __syncthreads();
+  }
+  if (ncol == 0) __syncthreads(); /* the zeroing before the write-back */
+  for (int j = t; j < nt; j += B) {
+    const int32_t n = d.tl_tgt[t0 + j];
+    d.fx[n] += sf[j];
+    d.fy[n] += sf[nt + j];
+    d.fz[n] += sf[2 * nt + j];
+  }
+}
+
+#ifndef LULESH_CUDA_FMA
+/* Upload `bytes` from h into a new device array *p. */
+int up(void **p, const void *h, size_t bytes) {
+  TSR_CALL_CUDA(cudaMalloc(p, bytes ? bytes : 1));
+  if (bytes) TSR_CALL_CUDA(cudaMemcpy(*p, h, bytes, cudaMemcpyHostToDevice));
+  return 0;
+}
+
+int setup_colour(lulesh_cuda_t *d, const lulesh_mesh_t *m) {
+  int32_t *colour = (int32_t *)malloc(sizeof(int32_t) * ((size_t)m->num_elem + 1));
+  TSR_CHECK(colour, TSR_ERR_ALLOC, "lulesh cuda colour: no memory for %d colours", m->num_elem);
+  tsr_idx_t *off = NULL;
+  int32_t *order = NULL;
+  int ncol = 0;
+  int rc = tsr_colour_greedy(m->nodelist, m->num_elem, 8, m->num_node, colour, &ncol);
+  if (!rc) rc = tsr_colour_groups(colour, m->num_elem, ncol, &off, &order);
+  free(colour);
+  if (!rc) {
+    d->ncolours = ncol;
+    d->colour_off = (int64_t *)malloc(sizeof(int64_t) * ((size_t)ncol + 1));
+    if (!d->colour_off) rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh cuda colour: no memory");
+    for (int c = 0; !rc && c <= ncol; c++) d->colour_off[c] = off[c];
+  }
+  if (!rc) rc = up((void **)&d->colour_elems, order, sizeof(int32_t) * (size_t)m->num_elem);
+  free(off);
+  free(order);
+  return rc;
+}
+
+int setup_twolevel(lulesh_cuda_t *d, const lulesh_mesh_t *m, const lulesh_cuda_opts_t *o) {
+  const tsr_idx_t ne = m->num_elem;
+  tsr_idx_t nb = 0, *off = NULL;
+  if (o->block_off) {
+    nb = o->nblocks;
+    off = (tsr_idx_t *)malloc(sizeof(tsr_idx_t) * (size_t)(nb + 1));
+    TSR_CHECK(off, TSR_ERR_ALLOC, "lulesh cuda two-level: no memory for blocks");
+    for (tsr_idx_t b = 0; b <= nb; b++) off[b] = o->block_off[b];
+    int ok = off[0] == 0 && off[nb] == ne;
+    for (tsr_idx_t b = 0; ok && b < nb; b++)
+      ok = off[b + 1] >= off[b] && off[b + 1] - off[b] <= d->block;
+    if (!ok) {
+      free(off);
+      return TSR_RAISE(TSR_ERR_ARG, "lulesh cuda two-level: the element blocks must cover the "
+                       "%lld elements in blocks of at most %d", (long long)ne, d->block);
+    }
+  } else
+    TSR_CALL(tsr_plan_uniform_blocks(ne, d->block, &nb, &off));
+  tsr_plan_t *pl = NULL;
+  int rc = tsr_plan_create(m->nodelist, 8, m->num_node, 0, ne, nb, off, &pl);
+  free(off);
+  TSR_CALL(rc);
+  d->nblocks = nb;
+  d->nbcolours = pl->nblock_colours;
+  d->max_block = pl->max_block;
+  d->smem = 3 * sizeof(double) * (size_t)(pl->inc.max_targets > 0 ? pl->inc.max_targets : 1);
+  d->bcolour_off = (int64_t *)malloc(sizeof(int64_t) * ((size_t)pl->nblock_colours + 1));
+  if (!d->bcolour_off) rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh cuda two-level: no memory");
+  for (int c = 0; !rc && c <= pl->nblock_colours; c++) d->bcolour_off[c] = pl->bcolour_off[c];
+  const size_t I = sizeof(int32_t), L = sizeof(int64_t);
+  if (!rc) rc = up((void **)&d->tl_elems, pl->order, I * (size_t)ne);
+  if (!rc) rc = up((void **)&d->tl_tcol, pl->thread_colour, I * (size_t)ne);
+  if (!rc) rc = up((void **)&d->tl_ntcol, pl->block_ncolours, I * (size_t)nb);
+  if (!rc) rc = up((void **)&d->bcolour_blocks, pl->bcolour_blocks, I * (size_t)nb);
+  if (!rc) rc = up((void **)&d->tl_off, pl->block_off, L * (size_t)(nb + 1));
+  if (!rc) rc = up((void **)&d->tl_tgt_off, pl->inc.target_off, L * (size_t)(nb + 1));
+  if (!rc) rc = up((void **)&d->tl_tgt, pl->inc.target, I * (size_t)pl->inc.target_off[nb]);
+  if (!rc) rc = up((void **)&d->tl_loc, pl->inc.local, I * 8 * (size_t)ne);
+  tsr_plan_destroy(&pl);
+  TSR_CALL(rc);
+  int dev = 0, optin = 0;
+  TSR_CALL_CUDA(cudaGetDevice(&dev));
+  TSR_CALL_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  TSR_CHECK(d->smem <= (size_t)optin, TSR_ERR_UNSUPPORTED,
+            "lulesh cuda/twolevel: a block stages %zu bytes of node increments, the GPU allows "
+            "%d per block; use a smaller --block", d->smem, optin);
+  TSR_CALL(lulesh_cuda__twolevel_allow(d));
+  TSR_CALL(lulesh_cuda__twolevel_allow_fma(d));
+  return 0;
+}
+#endif /* !LULESH_CUDA_FMA */
+
+}  // namespace
+
+#ifdef LULESH_CUDA_FMA
+#define LULESH_FN_(name) name##_fma
+#else
+#define LULESH_FN_(name) name
+#endif
+
+int LULESH_FN_(lulesh_cuda__twolevel_allow)(const lulesh_cuda_t *d) {
+  if (d->smem > 48 * 1024)
+    TSR_CALL_CUDA(cudaFuncSetAttribute(k_forces_twolevel,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)d->smem));
+  return 0;
+}
+
+#ifndef LULESH_CUDA_FMA
+int lulesh_cuda__asm_setup(lulesh_cuda_t *d, const lulesh_state_t *s,
+                           const lulesh_cuda_opts_t *o) {
+  static_assert(sizeof(tsr_idx_t) == sizeof(int64_t), "plan offsets are 64-bit");
+  if (d->assembly == LULESH_ASM_COLOUR) return setup_colour(d, s->mesh);
+  if (d->assembly == LULESH_ASM_TWOLEVEL) return setup_twolevel(d, s->mesh, o);
+  return 0;
+}
+
+void lulesh_cuda__asm_free(lulesh_cuda_t *d) {
+  void *p[] = {d->colour_elems, d->tl_elems, d->tl_tcol, d->tl_ntcol, d->tl_tgt,
+               d->tl_loc, d->bcolour_blocks, d->tl_off, d->tl_tgt_off};
+  for (size_t i = 0; i < sizeof p / sizeof *p; i++) cudaFree(p[i]);
+  free(d->colour_off);
+  free(d->bcolour_off);
+}
+
+#endif /* !LULESH_CUDA_FMA */
+
+int LULESH_FN_(lulesh_cuda__scatter_forces)(const lulesh_cuda_t *d) {
+  const size_t nb = sizeof(double) * (size_t)d->num_node;
+  TSR_CALL_CUDA(cudaMemsetAsync(d->fx, 0, nb));
+  TSR_CALL_CUDA(cudaMemsetAsync(d->fy, 0, nb));
+  TSR_CALL_CUDA(cudaMemsetAsync(d->fz, 0, nb));
+  if (d->num_elem == 0) return 0;
+  const int hg = d->par.hgcoef > 0.0;
+  switch (d->assembly) {
+  case LULESH_ASM_ATOMIC:
+    k_forces_atomic<<<lulesh_nblocks(d->num_elem, d->block), d->block>>>(*d, hg);
+    TSR_CHECK_LAUNCH("lulesh forces (atomic)");
+    break;
+  case LULESH_ASM_COLOUR:
+    for (int c = 0; c < d->ncolours; c++) {
+      const int64_t o = d->colour_off[c], n = d->colour_off[c + 1] - o;
+      if (n == 0) continue;
+      k_forces_colour<<<lulesh_nblocks(n, d->block), d->block>>>(*d, d->colour_elems + o,
+                                                                 (int32_t)n, hg);
+    }
+    TSR_CHECK_LAUNCH("lulesh forces (colour)");
+    break;
+  case LULESH_ASM_TWOLEVEL:
+    for (int c = 0; c < d->nbcolours; c++) {
+      const int64_t o = d->bcolour_off[c], n = d->bcolour_off[c + 1] - o;
+      if (n == 0) continue;
+      k_forces_twolevel<<<(unsigned)n, d->block, d->smem>>>(*d, d->bcolour_blocks + o, hg);
+    }
+    TSR_CHECK_LAUNCH("lulesh forces (two-level)");
+    break;
+  default:
+    return TSR_RAISE(TSR_ERR_ARG, "lulesh cuda: assembly %d has no scatter", (int)d->assembly);
+  }
+  return 0;
+}
+
+#undef LULESH_FN_

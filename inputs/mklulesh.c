@@ -22,7 +22,7 @@ static int mk_main(int argc, char **argv) {
                "as a hex-mesh HDF5 file with an XDMF sidecar");
   cli.options = TSR_CLI_OUTPUT | TSR_CLI_QUIET;
   int edge = 30, regions = 11, balance = 1;
-  long long seed = 1;
+  int64_t seed = 1;
   const char *order = "none";
   tsr_opt_t opts[] = {
       {"size", 's', TSR_OPT_INT, &edge, "N", "LULESH: elements per cube edge (default 30)"},

@@ -193,7 +193,10 @@ static int hex_info(tsr_file_t *f) {
   OUT("hex mesh: %lld elements (8 corners each), %lld nodes; origin element %lld, initial "
       "energy %.17g\n", (long long)st.num_elem, (long long)st.num_node, (long long)h.origin,
       h.einit);
-  if (h.edge > 0) OUT("  generated: Sedov cube of edge %d, region balance %d\n", h.edge, h.balance);
+  if (h.edge > 0 && h.balance >= 0)
+    OUT("  generated: Sedov cube of edge %d, region balance %d\n", h.edge, h.balance);
+  else if (h.edge > 0)
+    OUT("  generated: Sedov cube of edge %d\n", h.edge);
   OUT("  bounding box [%.17g, %.17g] x [%.17g, %.17g] x [%.17g, %.17g]\n", st.lo[0], st.hi[0],
       st.lo[1], st.hi[1], st.lo[2], st.hi[2]);
   OUT("  element volumes: min %.17g max %.17g sum %.17g (all positive)\n", st.vol_min,

@@ -6,6 +6,7 @@
 #define TSR_APPS_LULESH_APP_H
 
 #include "kernels/lulesh/lulesh_mesh.h"
+#include "tessera/cli.h"
 #include "tessera/report.h"
 
 /* LULESH's flags, with its meanings. */
@@ -42,5 +43,19 @@ int lulesh_reference_check(const lulesh_opts_t *o, const lulesh_outcome_t *out,
 void lulesh_print_completed(const lulesh_opts_t *o, const lulesh_state_t *s,
                             const lulesh_outcome_t *out, int ranks, double elapsed, int runs,
                             const tsr_result_t *row);
+
+/* Files (lulesh_io.c). opts_begin leaves -s -r -b unset; opts_end refuses
+ * them with --input, else sets LULESH's defaults, and checks -o before any
+ * computation (collective). io_mesh reads --input (one rank) or builds
+ * LULESH's cube; o takes the file's edge and regions. io_write writes the
+ * final state s on mesh to path (hex-mesh kind + XDMF sidecar; o gives
+ * the region balance recorded with it). */
+void lulesh_io_opts_begin(lulesh_opts_t *o);
+int lulesh_io_opts_end(MPI_Comm comm, lulesh_opts_t *o, const char *input, const char *output);
+int lulesh_io_mesh(MPI_Comm comm, const char *input, int quiet, lulesh_opts_t *o,
+                   lulesh_mesh_t *mesh);
+int lulesh_io_write(MPI_Comm comm, const char *path, const lulesh_mesh_t *mesh,
+                    const lulesh_state_t *s, const lulesh_opts_t *o, const tsr_cli_t *cli,
+                    const char *variant);
 
 #endif /* TSR_APPS_LULESH_APP_H */

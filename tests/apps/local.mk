@@ -62,3 +62,11 @@ EXTRA_DIST += tests/apps/outputs.sh
 check_PROGRAMS += tests/apps/abort_tmp
 tests_apps_abort_tmp_SOURCES = tests/apps/abort_tmp.c
 tests_apps_abort_tmp_LDADD = lib/libtessera.la $(HDF5_LIBS)
+
+# hex-mesh files: malformed ones (lulesh_mkbad) at 1 and 2 ranks; tsr-mklulesh,
+# tsr-lulesh --input and -o, renumbered files giving the same energies
+TESTS += tests/apps/lulesh_bad.sh tests/apps/lulesh_io.sh
+EXTRA_DIST += tests/apps/lulesh_bad.sh tests/apps/lulesh_io.sh
+check_PROGRAMS += tests/apps/lulesh_mkbad
+tests_apps_lulesh_mkbad_SOURCES = tests/apps/lulesh_mkbad.c
+tests_apps_lulesh_mkbad_LDADD = $(LULESH_LDADD) $(HDF5_LIBS)

@@ -84,6 +84,7 @@ int lulesh_io_write(MPI_Comm comm, const char *path, const lulesh_mesh_t *mesh,
   tsr_hex_header_t h;
   int rc = state_mesh(mesh, s, &t, &h);
   h.balance = o->balance;
+  h.edge = 0; /* deformed coordinates: no longer the generated cube */
   tsr_provenance_t prov = {"tsr-lulesh", variant, "cpu", cli->command_line, 0};
   if (!rc) rc = tsr_hex_write(comm, path, t, &h, &prov);
   if (!rc) rc = tsr_xdmf_write_hex(comm, path, t);

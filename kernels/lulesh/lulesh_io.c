@@ -173,3 +173,31 @@ int lulesh_mesh_write(MPI_Comm comm, const char *path, const lulesh_mesh_t *m, i
   TSR_CALL(rc);
   return TSR_SUCCESS;
 }
+
+int lulesh_mesh_cube_cells(const lulesh_mesh_t *m, int nx, int32_t *cell) {
+  TSR_CHECK(nx >= 1 && (int64_t)nx * nx * nx == m->num_elem, TSR_ERR_FORMAT,
+            "lulesh: %d elements are not a cube of edge %d", m->num_elem, nx);
+  double lo[3] = {m->x[0], m->y[0], m->z[0]}, hi[3] = {lo[0], lo[1], lo[2]};
+  const double *c[3] = {m->x, m->y, m->z};
+  for (int32_t n = 1; n < m->num_node; n++)
+    for (int d = 0; d < 3; d++) {
+      lo[d] = c[d][n] < lo[d] ? c[d][n] : lo[d];
+      hi[d] = c[d][n] > hi[d] ? c[d][n] : hi[d];
+    }
+  for (int32_t i = 0; i < m->num_elem; i++) cell[i] = -1;
+  for (int32_t e = 0; e < m->num_elem; e++) {
+    int64_t at = 0;
+    for (int d = 2; d >= 0; d--) {
+      double s = 0.0;
+      for (int k = 0; k < 8; k++) s += c[d][m->nodelist[8 * (int64_t)e + k]];
+      int i = (int)((s / 8.0 - lo[d]) / (hi[d] - lo[d]) * nx);
+      TSR_CHECK(i >= 0 && i < nx && hi[d] > lo[d], TSR_ERR_FORMAT,
+                "lulesh: element %d is not a cell of a cube of edge %d", e, nx);
+      at = at * nx + i;
+    }
+    TSR_CHECK(cell[at] < 0, TSR_ERR_FORMAT,
+              "lulesh: elements %d and %d share a cell of a cube of edge %d", cell[at], e, nx);
+    cell[at] = e;
+  }
+  return TSR_SUCCESS;
+}

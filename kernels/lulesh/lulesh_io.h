@@ -36,6 +36,12 @@ int lulesh_mesh_read(MPI_Comm comm, const char *path, lulesh_mesh_t *m, tsr_hex_
 int lulesh_mesh_write(MPI_Comm comm, const char *path, const lulesh_mesh_t *m, int balance,
                       const tsr_provenance_t *p);
 
+/* For a mesh whose elements form an nx^3 cube of cells over the box of its
+ * coordinates (LULESH's generated cube, in any numbering):
+ * cell[(k nx + j) nx + i] = the element at (i, j, k), found from the element
+ * centroids. TSR_ERR_FORMAT when the mesh is no such cube. */
+int lulesh_mesh_cube_cells(const lulesh_mesh_t *m, int nx, int32_t *cell);
+
 /* Renumberings (new = perm[old]) of elements and nodes:
  *   LULESH_ORDER_RANDOM  uniform random permutations of both (seed);
  *   LULESH_ORDER_GPS     Gibbs-Poole-Stockmeyer (lib's tsr_reorder_gps) of

@@ -382,6 +382,14 @@ int tsr_hex_read_file(tsr_file_t *f, tsr_mesh_t **out, tsr_hex_header_t *h,
   if (!rc) rc = precheck(f);
   if (!rc) rc = read_header(f, h);
   TSR_CALL(tsr_error_agree(f->comm, rc));
+  /* the sizes, before any array is allocated: 32-bit corner indices */
+  int64_t n[2] = {0, 0};
+  TSR_CALL(tsr_file_read_rows(f, TSR_HEX_ELEMS, 0, 1, TSR_INT64, &n[0]));
+  TSR_CALL(tsr_file_read_rows(f, TSR_HEX_NODES, 0, 1, TSR_INT64, &n[1]));
+  TSR_CHECK(n[0] <= INT32_MAX / 8 && n[1] <= INT32_MAX, TSR_ERR_UNSUPPORTED,
+            "%s: datasets '%s' = %lld and '%s' = %lld: at most %d elements and %d nodes "
+            "(32-bit corner indices)", f->path, TSR_HEX_ELEMS, (long long)n[0], TSR_HEX_NODES,
+            (long long)n[1], INT32_MAX / 8, INT32_MAX);
   static const char *const sets[] = {TSR_HEX_NODES, TSR_HEX_ELEMS, "symm_x", "symm_y", "symm_z"};
   static const tsr_io_map_t maps[] = {{TSR_HEX_CONN, TSR_HEX_ELEMS, TSR_HEX_NODES},
                                       {TSR_HEX_FACES, TSR_HEX_ELEMS, TSR_HEX_ELEMS},

@@ -3,7 +3,7 @@
  * (SERIAL on one rank, BLOCK blocks on several), whole on one rank as the
  * same lulesh_mesh_t, and runs bit for bit as the mesh it was written from;
  * an element inverted through a node another rank owns is found and
- * reported identically on every rank. */
+ * reported identically on every rank; the blocks partition through lib. */
 #include "config.h"
 
 #include <math.h>
@@ -147,11 +147,50 @@ START_TEST(test_inverted_block) {
 }
 END_TEST
 
+/* The blocks partition unchanged through lib (METIS on the graph of
+ * elem_nodes, and of the element-to-element map elem_faces, whose boundary
+ * entries name the element itself): every element and node owned once. */
+START_TEST(test_partition) {
+  char path[512];
+  tmp_path(path, sizeof path, "hex_part.h5");
+  lulesh_mesh_t m;
+  ck_tsr(lulesh_mesh_sedov(&m, 4, 11, 1));
+  ck_tsr(lulesh_mesh_write(MPI_COMM_WORLD, path, &m, 1, NULL));
+  tsr_mesh_t *t = NULL, *p = NULL;
+  tsr_hex_header_t h;
+  ck_tsr(tsr_hex_read(MPI_COMM_WORLD, path, &t, &h, NULL));
+  const char *maps[2] = {TSR_HEX_CONN, TSR_HEX_FACES};
+  for (int k = 0; k < 2; k++) {
+    tsr_mesh_part_opts_t o = {TSR_HEX_ELEMS, maps[k], TSR_PARTITIONER_METIS, NULL};
+    ck_tsr(tsr_mesh_partition(MPI_COMM_WORLD, t, &o, &p));
+    int64_t own[2] = {tsr_mesh_set(p, tsr_mesh_find_set(p, TSR_HEX_ELEMS))->owned,
+                      tsr_mesh_set(p, tsr_mesh_find_set(p, TSR_HEX_NODES))->owned};
+    MPI_Allreduce(MPI_IN_PLACE, own, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    REQ_EQ(own[0], 64);
+    REQ_EQ(own[1], 125);
+    ck_tsr(tsr_mesh_validate(p));
+    tsr_mesh_destroy(&p);
+  }
+  tsr_mesh_destroy(&t);
+  lulesh_mesh_free(&m);
+  MPI_Barrier(MPI_COMM_WORLD);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    char xmf[512];
+    tsr_xdmf_path(path, xmf, sizeof xmf);
+    unlink(path);
+    unlink(xmf);
+  }
+}
+END_TEST
+
 static Suite *hex_suite(void) {
   Suite *s = suite_create("hex_io");
   TCase *tc = tcase_create("hex");
   tcase_add_test(tc, test_roundtrip);
   tcase_add_test(tc, test_inverted_block);
+  tcase_add_test(tc, test_partition);
   suite_add_tcase(s, tc);
   return s;
 }

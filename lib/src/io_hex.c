@@ -130,14 +130,15 @@ static int check_elem(const char *name, const tsr_hex_header_t *h, int64_t g, co
   return TSR_SUCCESS;
 }
 
-/* Coordinates of the nodes listed in want[n] (global ids): local in a
- * SERIAL mesh, fetched from their block owners in a BLOCK mesh. */
-static int fetch_coords(MPI_Comm comm, const tsr_mesh_t *m, const hex_ids_t *id,
-                        const int32_t *want, tsr_idx_t n, double *out) {
-  const tsr_set_t *ns = tsr_mesh_set(m, id->nodes);
-  const double *x = tsr_mesh_dat(m, id->coords)->data;
+/* Rows (es bytes each) of set `set` for the global ids want[n]: local in a
+ * SERIAL mesh, fetched from their block owners in a BLOCK mesh. src holds
+ * this rank's rows. Collective. */
+static int fetch_rows(MPI_Comm comm, const tsr_mesh_t *m, int set, const void *src, size_t es,
+                      const int32_t *want, tsr_idx_t n, void *out) {
+  const tsr_set_t *ns = tsr_mesh_set(m, set);
   if (tsr_mesh_dist(m) == TSR_MESH_SERIAL) {
-    for (tsr_idx_t k = 0; k < n; k++) memcpy(out + 3 * k, x + 3 * (size_t)want[k], 3 * sizeof *x);
+    for (tsr_idx_t k = 0; k < n; k++)
+      memcpy((char *)out + es * (size_t)k, (const char *)src + es * (size_t)want[k], es);
     return TSR_SUCCESS;
   }
   int size;
@@ -146,7 +147,7 @@ static int fetch_coords(MPI_Comm comm, const tsr_mesh_t *m, const hex_ids_t *id,
   int64_t *wg = malloc((size_t)(n + 1) * sizeof *wg);
   int *wr = malloc((size_t)(n + 1) * sizeof *wr);
   int rc = have && wg && wr ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "hex mesh: out of memory for %lld "
-                                            "corner coordinates", (long long)n);
+                                            "rows of set '%s'", (long long)n, ns->name);
   rc = tsr_error_agree(comm, rc);
   tsr_xfer_t *xf = NULL;
   if (!rc) {
@@ -157,10 +158,69 @@ static int fetch_coords(MPI_Comm comm, const tsr_mesh_t *m, const hex_ids_t *id,
     }
     rc = tsr_xfer_create(comm, ns->size, have, n, wg, wr, &xf);
   }
-  if (!rc) rc = tsr_xfer_run(xf, x, out, 3 * sizeof(double));
+  if (!rc) rc = tsr_xfer_run(xf, src, out, es);
   tsr_xfer_destroy(&xf);
   free(have), free(wg), free(wr);
   TSR_CALL(rc);
+  return TSR_SUCCESS;
+}
+
+/* Corners of face f (xi-, xi+, eta-, eta+, zeta-, zeta+). */
+static const int face_corner[6][4] = {{0, 3, 7, 4}, {1, 2, 6, 5}, {0, 1, 5, 4},
+                                      {3, 2, 6, 7}, {0, 1, 2, 3}, {4, 5, 6, 7}};
+
+/* 1 when the 4 nodes of face f of corners a equal those of face g of b. */
+static int same_face(const int32_t *a, int f, const int32_t *b, int g) {
+  for (int i = 0; i < 4; i++) {
+    int hit = 0;
+    for (int j = 0; j < 4; j++) hit |= a[face_corner[f][i]] == b[face_corner[g][j]];
+    if (!hit) return 0;
+  }
+  return 1;
+}
+
+/* Neighbours are consistently oriented, as LULESH's monotonic Q needs (it
+ * compares gradients along one logical direction across a face): the
+ * neighbour across face f names the element across the opposite face
+ * (f ^ 1), and the two faces have the same 4 nodes. Rows of neighbours on
+ * other ranks are fetched. Collective. */
+static int check_faces(MPI_Comm comm, const char *name, const tsr_mesh_t *m, const hex_ids_t *id,
+                       tsr_idx_t first, tsr_idx_t nl) {
+  const tsr_set_t *es = tsr_mesh_set(m, id->elems);
+  const int32_t *conn = tsr_mesh_map(m, id->conn)->data, *faces = tsr_mesh_map(m, id->faces)->data;
+  tsr_idx_t l0 = first - es->offset, nh = es->size; /* the rows this rank holds */
+  int32_t *rows = malloc((size_t)(nh + 1) * 14 * sizeof *rows);
+  int32_t *got = malloc((size_t)(6 * nl + 1) * 14 * sizeof *got);
+  int rc = rows && got ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "%s: out of memory for the face checks", name);
+  rc = tsr_error_agree(comm, rc);
+  if (!rc) {
+    for (tsr_idx_t i = 0; i < nh; i++) { /* [corners 8, faces 6] of every row held */
+      memcpy(rows + 14 * i, conn + 8 * i, 8 * sizeof *rows);
+      memcpy(rows + 14 * i + 8, faces + 6 * i, 6 * sizeof *rows);
+    }
+    rc = fetch_rows(comm, m, id->elems, rows, 14 * sizeof *rows, faces + 6 * l0, 6 * nl, got);
+  }
+  for (tsr_idx_t i = 0; !rc && i < nl; i++) {
+    tsr_idx_t l = l0 + i, g = first + i;
+    for (int f = 0; !rc && f < 6; f++) {
+      int32_t nb = faces[6 * l + f];
+      if (nb == g) continue; /* a boundary face (flags checked before) */
+      const int32_t *r = got + 14 * (6 * i + f);
+      if (r[8 + (f ^ 1)] != g)
+        rc = TSR_RAISE(TSR_ERR_FORMAT, "%s: dataset '%s': element %lld names %d across face %s, "
+                       "but element %d names %d across face %s (neighbours must be oriented "
+                       "alike)", name, TSR_HEX_FACES, (long long)g, nb, face_name[f], nb,
+                       r[8 + (f ^ 1)], face_name[f ^ 1]);
+      else if (!same_face(conn + 8 * l, f, r, f ^ 1))
+        rc = TSR_RAISE(TSR_ERR_FORMAT, "%s: datasets '%s' and '%s': face %s of element %lld and "
+                       "face %s of its neighbour %d do not have the same 4 nodes", name,
+                       TSR_HEX_FACES, TSR_HEX_CONN, face_name[f], (long long)g, face_name[f ^ 1],
+                       nb);
+    }
+  }
+  free(rows);
+  free(got);
+  TSR_CALL(tsr_error_agree(comm, rc));
   return TSR_SUCCESS;
 }
 
@@ -269,7 +329,7 @@ int tsr_hex_check(MPI_Comm comm, const char *name, const tsr_mesh_t *m,
              (size_t)scount[d] * sizeof *want);
       at += scount[d];
     }
-    rc = fetch_coords(comm, m, &id, want, nw, c);
+    rc = fetch_rows(comm, m, id.nodes, x, 3 * sizeof(double), want, nw, c);
   }
   st.vol_min = DBL_MAX, st.vol_max = -DBL_MAX;
   for (tsr_idx_t i = 0; !rc && i < nl; i++) {
@@ -299,6 +359,7 @@ int tsr_hex_check(MPI_Comm comm, const char *name, const tsr_mesh_t *m,
   free(want);
   free(c);
   TSR_CALL(tsr_error_agree(comm, rc));
+  TSR_CALL(check_faces(comm, name, m, &id, first, nl));
   stats_reduce(comm, &st);
   if (stats) *stats = st;
   return TSR_SUCCESS;

@@ -17,6 +17,8 @@ inverted.h5|dataset 'elem_nodes'|element 4 has volume
 noderange.h5|dataset 'elem_nodes'|entry [7][6] = 27, expected an index in [0, 27)
 facerange.h5|dataset 'elem_faces'|entry [2][1] = 8, expected an index in [0, 8)
 facebc.h5|dataset 'elem_faces'|element 0 face xi- is a boundary face
+facepair.h5|dataset 'elem_faces'|element 0 names 3 across face xi+, but element 3 names 2 across face xi-
+facenodes.h5|face eta+ of element 0 and face eta- of its neighbour 3|do not have the same 4 nodes
 nosymm.h5|dataset 'symm_y'|not found
 nosymmmap.h5|dataset 'symm_z_nodes'|not found
 offplane.h5|dataset 'symm_x_nodes'|expected a node on the plane x = 0

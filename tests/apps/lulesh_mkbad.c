@@ -6,6 +6,9 @@
  *   noderange.h5  elem_nodes[7][6] = 27 (27 nodes)
  *   facerange.h5  elem_faces[2][1] = 8 (8 elements)
  *   facebc.h5     elem_faces[0][0] = 1 across element 0's SYMM face xi-
+ *   facepair.h5   elem_faces[0][1] = 3: element 3 names 2 across its xi-
+ *   facenodes.h5  elements 0 and 3 named each other's eta+ and eta- neighbours
+ *                 (reciprocal, but they share no face)
  *   nosymm.h5     the symmetry set 'symm_y' removed
  *   nosymmmap.h5  the map 'symm_z_nodes' removed
  *   offplane.h5   symm_x_nodes[0] names a node with x = 1.125
@@ -97,6 +100,14 @@ static int breakit(hid_t f, const char *which) {
     faces[0][0] = 1;
     return put(f, "elem_faces", H5T_NATIVE_INT32, faces);
   }
+  if (!strcmp(which, "facepair")) {
+    faces[0][1] = 3;
+    return put(f, "elem_faces", H5T_NATIVE_INT32, faces);
+  }
+  if (!strcmp(which, "facenodes")) {
+    faces[0][3] = 3, faces[3][2] = 0;
+    return put(f, "elem_faces", H5T_NATIVE_INT32, faces);
+  }
   if (!strcmp(which, "nosymm")) return H5Ldelete(f, "symm_y", H5P_DEFAULT) < 0;
   if (!strcmp(which, "nosymmmap")) return H5Ldelete(f, "symm_z_nodes", H5P_DEFAULT) < 0;
   if (!strcmp(which, "offplane")) {
@@ -136,7 +147,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   static const char *const cases[] = {"repeated", "inverted", "noderange", "facerange", "facebc",
-                                      "nosymm",   "nosymmmap", "offplane", "shape",     "rows",
+                                      "facepair", "facenodes", "nosymm",   "nosymmmap", "offplane", "shape",     "rows",
                                       "type",     "flags",     "region",   "origin",    "kind"};
   char path[4096];
   lulesh_mesh_t m;

@@ -19,8 +19,9 @@
  *
  * Readers check shapes and types (lib's mesh reader), then the semantics
  * (tsr_hex_check): corners distinct, positive trilinear volumes, face flags
- * and neighbours consistent, regions in range, symmetry nodes on their
- * planes. Every error is one message naming the file, the dataset, the row
+ * and neighbours consistent (a neighbour across face f names the element
+ * across the opposite face, and the two faces share their 4 nodes), regions
+ * in range, symmetry nodes on their planes. Every error is one message naming the file, the dataset, the row
  * and the problem, agreed by every rank. */
 #ifndef TESSERA_HEX_H
 #define TESSERA_HEX_H

@@ -11,3 +11,7 @@ apps_tsr_mkinput_LDADD = lib/libtessera.la $(HDF5_LIBS) -lm
 bin_PROGRAMS += apps/tsr-mkairfoil
 apps_tsr_mkairfoil_SOURCES = inputs/mkairfoil.c
 apps_tsr_mkairfoil_LDADD = inputs/libtsr_inputs.la $(AIRFOIL_LDADD)
+
+bin_PROGRAMS += apps/tsr-mklulesh
+apps_tsr_mklulesh_SOURCES = inputs/mklulesh.c
+apps_tsr_mklulesh_LDADD = $(LULESH_LDADD) $(HDF5_LIBS)

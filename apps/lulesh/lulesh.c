@@ -78,7 +78,7 @@ typedef struct {
   /* GPU and element order options */
   const char *reorder;
   int block, nofuse, profile;
-  lulesh_order_t order;
+  lulesh_reorder_t order;
 } app_t;
 
 /* One run's context: the state is rebuilt before every run (untimed); a
@@ -141,24 +141,14 @@ static int lv_run(void *p, tsr_run_sample_t *smp) {
   return TSR_SUCCESS;
 }
 
-/* After the timed runs: the last run's final state (from the GPU), e in the
- * original element numbering (e_orig[num_elem], for the sums and LULESH's
- * symmetry test), the global outcome (lulesh_app_outcome, collective). */
-static int lv_finish(lv_run_t *x, double *e_orig) {
-  lulesh_state_t *s = &x->s;
+/* After the timed runs: the last run's final state (from the GPU) and the
+ * global outcome (lulesh_app_outcome, collective). The energies stay in the
+ * run's numbering: LULESH's symmetry test finds plane 0 by position. */
+static int lv_finish(lv_run_t *x) {
 #ifdef TSR_HAVE_CUDA
-  if (x->cuda) TSR_CALL(lulesh_cuda_copy(&x->d, s, LULESH_CUDA_TO_HOST));
+  if (x->cuda) TSR_CALL(lulesh_cuda_copy(&x->d, &x->s, LULESH_CUDA_TO_HOST));
 #endif
-  const int32_t *perm = x->A->order.elem_perm;
-  lulesh_mesh_t mo = *s->mesh; /* the origin in the original numbering */
-  for (int32_t e = 0; e < s->num_elem; e++) {
-    e_orig[e] = s->e[perm ? perm[e] : e];
-    if (perm && perm[e] == s->mesh->origin) mo.origin = e;
-  }
-  lulesh_state_t so = *s;
-  so.e = e_orig;
-  so.mesh = &mo;
-  return lulesh_app_outcome(x->A->dist, &x->A->o, &so, &x->out);
+  return lulesh_app_outcome(x->A->dist, &x->A->o, &x->s, &x->out);
 }
 
 /* --profile: one more run of a CUDA variant with every stage timed (CUDA
@@ -264,9 +254,7 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
     tsr_error_clear();
     return tsr_report_add(rep, &row);
   }
-  double *e_orig = rc ? NULL : malloc(sizeof(double) * ((size_t)x.s.num_elem + 1));
-  if (!rc && !e_orig) rc = TSR_RAISE(TSR_ERR_ALLOC, "tsr-lulesh: no memory for the energies");
-  if (!rc) rc = lv_finish(&x, e_orig);
+  if (!rc) rc = lv_finish(&x);
   /* the floor of the whole run (docs/LULESH.md), for the table's GB/s and %floor */
   const int gather = !x.cuda || x.copts.assembly == LULESH_ASM_GATHER;
   row.footprint = lulesh_cycle_bytes(gather, x.s.num_elem, x.s.num_node);
@@ -275,7 +263,6 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   if (!rc && x.cuda && A->profile && !A->cli.quiet)
     rc = lv_profile(&x, v->name, row.ceiling);
   if (rc) {
-    free(e_orig);
     lv_free(&x);
     return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
   }
@@ -294,13 +281,12 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   }
   int rank;
   MPI_Comm_rank(comm, &rank);
-  if (!A->cli.quiet && rank == 0) {
-    lulesh_state_t so = x.s; /* the energies in the original numbering */
-    so.e = e_orig;
-    lulesh_print_completed(&A->o, &so, &x.out, row.ranks, res.time.median, A->cli.runs, &row);
-  }
-  free(e_orig);
+  if (!A->cli.quiet && rank == 0)
+    lulesh_print_completed(&A->o, &x.s, &x.out, row.ranks, res.time.median, A->cli.runs, &row);
+  rc = A->cli.output ? lulesh_io_write(comm, A->cli.output, &A->mesh, &x.s, &A->o, &A->cli, v->name)
+                     : 0;
   lv_free(&x);
+  TSR_CALL(rc);
   return tsr_report_add(rep, &row);
 }
 
@@ -314,7 +300,9 @@ static int app(int argc, char **argv) {
                "LULESH 2.0 shock hydrodynamics (Sedov blast, hex mesh); -s -i -r -b -c -p -q "
                "are LULESH's flags with LULESH's meanings");
   A.cli.options = TSR_CLI_VARIANTS | TSR_CLI_DEVICE | TSR_CLI_RUNS | TSR_CLI_CSV | TSR_CLI_VERIFY |
-                  TSR_CLI_QUIET;
+                  TSR_CLI_QUIET | TSR_CLI_OUTPUT;
+  const char *input = NULL;
+  lulesh_io_opts_begin(&A.o);
   A.cli.runs = 1;
   A.cli.warmup = 0;
   int its = -1;
@@ -330,6 +318,9 @@ static int app(int argc, char **argv) {
       {"cost", 'c', TSR_OPT_INT, &A.o.cost, "N", "LULESH: extra EOS cost of costly regions (default 1)"},
       {"progress", 'p', TSR_OPT_FLAG, &A.o.progress, NULL,
        "LULESH: print \"cycle = N, time = T, dt=D\" every cycle"},
+      {"input", 0, TSR_OPT_STRING, &input, "FILE.h5",
+       "read the hex mesh (docs/FORMAT.md, kind hex-mesh) instead of -s/-r/-b's cube; -i stays "
+       "LULESH's cycle count"},
       {"decomp", 0, TSR_OPT_STRING, &decomp, "cube|metis",
        "ranks: cube = LULESH's (p^3 ranks, global edge p*N), metis = any count (global "
        "edge N); default cube when the rank count is a cube"},
@@ -359,18 +350,28 @@ static int app(int argc, char **argv) {
   TSR_CHECK(!strcmp(A.reorder, "none") || !strcmp(A.reorder, "gps") ||
                 !strcmp(A.reorder, "metis"),
             TSR_ERR_ARG, "--reorder: '%s', expected none, gps or metis", A.reorder);
+  int nranks;
+  MPI_Comm_size(comm, &nranks);
+  TSR_CHECK(nranks == 1 || (!input && !A.cli.output), TSR_ERR_UNSUPPORTED,
+            "%s: hex-mesh files are read and written on one rank (several ranks generate "
+            "their parts of the cube: --decomp)", input ? "--input" : "-o");
+  TSR_CALL(lulesh_io_opts_end(comm, &A.o, input, A.cli.output));
   /* variants: the CPU reference, or the default CUDA one on a GPU */
   tsr_selection_t sel;
   TSR_CALL(tsr_run_select(&A.cli, variants, NVAR, "cpu/gather", LV_CUDA_DEFAULT, &sel));
-  /* problem: LULESH's Sedov cube, or this rank's part of it; renumbered on one rank */
-  int nranks;
-  MPI_Comm_size(comm, &nranks);
+  /* problem: a hex-mesh file, LULESH's Sedov cube, or this rank's part of it; renumbered on
+     one rank */
   int rc = strcmp(A.reorder, "none") && nranks > 1
                ? TSR_RAISE(TSR_ERR_ARG, "--reorder %s: renumbering runs on one rank (the "
                            "exchanges of several ranks refer to the generated numbering)",
                            A.reorder)
                : TSR_SUCCESS;
-  if (!rc) rc = lulesh_app_mesh(comm, &A.o, decomp, &A.mesh, &A.dist);
+  if (!rc && input) {
+    rc = lulesh_io_mesh(comm, input, A.cli.quiet, &A.o, &A.mesh);
+    A.o.global_edge = A.o.edge, A.o.ranks = 1, A.o.decomp = NULL;
+  } else if (!rc) {
+    rc = lulesh_app_mesh(comm, &A.o, decomp, &A.mesh, &A.dist);
+  }
   if (!rc) rc = lulesh_order_apply(&A.mesh, A.reorder, A.block, &A.order);
   if (rc) {
     lulesh_dist_destroy(&A.dist);

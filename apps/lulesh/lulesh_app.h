@@ -7,6 +7,7 @@
 
 #include "kernels/lulesh/lulesh_mesh.h"
 #include "kernels/lulesh/lulesh_dist.h"
+#include "tessera/cli.h"
 #include "tessera/report.h"
 
 /* LULESH's flags, with its meanings. */
@@ -83,8 +84,21 @@ typedef struct {
   int32_t *elem_perm;
   int64_t nblocks, *block_off;
   int64_t bw_before, bw_after, profile_before, profile_after;
-} lulesh_order_t;
-int lulesh_order_apply(lulesh_mesh_t *m, const char *how, int block, lulesh_order_t *o);
-void lulesh_order_free(lulesh_order_t *o);
+} lulesh_reorder_t;
+int lulesh_order_apply(lulesh_mesh_t *m, const char *how, int block, lulesh_reorder_t *o);
+void lulesh_order_free(lulesh_reorder_t *o);
+/* Files (lulesh_io.c). opts_begin leaves -s -r -b unset; opts_end refuses
+ * them with --input, else sets LULESH's defaults, and checks -o before any
+ * computation (collective). io_mesh reads --input (one rank) or builds
+ * LULESH's cube; o takes the file's edge and regions. io_write writes the
+ * final state s on mesh to path (hex-mesh kind + XDMF sidecar; o gives
+ * the region balance recorded with it). */
+void lulesh_io_opts_begin(lulesh_opts_t *o);
+int lulesh_io_opts_end(MPI_Comm comm, lulesh_opts_t *o, const char *input, const char *output);
+int lulesh_io_mesh(MPI_Comm comm, const char *input, int quiet, lulesh_opts_t *o,
+                   lulesh_mesh_t *mesh);
+int lulesh_io_write(MPI_Comm comm, const char *path, const lulesh_mesh_t *mesh,
+                    const lulesh_state_t *s, const lulesh_opts_t *o, const tsr_cli_t *cli,
+                    const char *variant);
 
 #endif /* TSR_APPS_LULESH_APP_H */

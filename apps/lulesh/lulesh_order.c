@@ -21,7 +21,7 @@
 #include "tessera/error.h"
 #include "tessera/reorder.h"
 
-void lulesh_order_free(lulesh_order_t *o) {
+void lulesh_order_free(lulesh_reorder_t *o) {
   free(o->elem_perm);
   free(o->block_off);
   memset(o, 0, sizeof *o);
@@ -38,7 +38,7 @@ static void nodes_by_first_touch(const int32_t *nl, int32_t ne, int32_t nn, int3
     if (np[n] < 0) np[n] = k++;
 }
 
-int lulesh_order_apply(lulesh_mesh_t *m, const char *how, int block, lulesh_order_t *o) {
+int lulesh_order_apply(lulesh_mesh_t *m, const char *how, int block, lulesh_reorder_t *o) {
   memset(o, 0, sizeof *o);
   int gps = !strcmp(how, "gps"), metis = !strcmp(how, "metis");
   TSR_CHECK(gps || metis || !strcmp(how, "none"), TSR_ERR_ARG,

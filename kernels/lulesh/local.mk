@@ -4,6 +4,9 @@ noinst_LTLIBRARIES += kernels/lulesh/libtsr_lulesh.la
 kernels_lulesh_libtsr_lulesh_la_SOURCES = kernels/lulesh/lulesh.h kernels/lulesh/lulesh_mesh.h \
 	kernels/lulesh/lulesh_mesh.c kernels/lulesh/lulesh_cpu.c kernels/lulesh/lulesh_dist.h \
 	kernels/lulesh/lulesh_dist.c kernels/lulesh/lulesh_dist_mesh.c
+# hex-mesh files (tessera/hex.h) and renumberings of a mesh
+kernels_lulesh_libtsr_lulesh_la_SOURCES += kernels/lulesh/lulesh_io.h kernels/lulesh/lulesh_io.c \
+	kernels/lulesh/lulesh_renumber.c
 # Bit-for-bit agreement with LULESH's serial results needs no contraction to FMA.
 kernels_lulesh_libtsr_lulesh_la_CFLAGS = $(AM_CFLAGS) -ffp-contract=off
 LULESH_LDADD = kernels/lulesh/libtsr_lulesh.la lib/libtessera.la -lm

@@ -14,6 +14,7 @@
 #include "tessera/neigh.h"
 #include "tessera/mesh.h"
 #include "tessera/io.h"
+#include "tessera/hex.h"
 #include "tessera/part.h"
 #include "tessera/halo.h"
 #include "tessera/xfer.h"

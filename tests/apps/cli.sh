@@ -11,7 +11,7 @@ B=${TSR_TOP_BUILDDIR:?set by the test harness}
 S=${TSR_TOP_SRCDIR:-${srcdir:-.}}
 MPIEXEC=${MPIEXEC:-mpiexec}
 PROGS="tsr-stencil tsr-airfoil tsr-fastsg tsr-layoutbench tsr-copybench tsr-halobench tsr-info
-tsr-mkinput tsr-mkairfoil tsr-lulesh"
+tsr-mkinput tsr-mkairfoil tsr-lulesh tsr-mklulesh"
 COMMON="-i --input -o --output --variant --list-variants --device --iterations --runs --warmup
 --csv --verify --no-verify -q --quiet"
 BOGUS=--no-such-flag

@@ -65,3 +65,11 @@ tests_apps_abort_tmp_LDADD = lib/libtessera.la $(HDF5_LIBS)
 # --checkpoint-every / --restart of tsr-stencil and tsr-airfoil at 1, 2 and 3 ranks
 TESTS += tests/apps/restart.sh
 EXTRA_DIST += tests/apps/restart.sh
+
+# hex-mesh files: malformed ones (lulesh_mkbad) at 1 and 2 ranks; tsr-mklulesh,
+# tsr-lulesh --input and -o, renumbered files giving the same energies
+TESTS += tests/apps/lulesh_bad.sh tests/apps/lulesh_io.sh
+EXTRA_DIST += tests/apps/lulesh_bad.sh tests/apps/lulesh_io.sh
+check_PROGRAMS += tests/apps/lulesh_mkbad
+tests_apps_lulesh_mkbad_SOURCES = tests/apps/lulesh_mkbad.c
+tests_apps_lulesh_mkbad_LDADD = $(LULESH_LDADD) $(HDF5_LIBS)

@@ -2,7 +2,7 @@
  * shape-function and volume derivatives against finite differences, no
  * hourglass force under affine motion), LULESH's region sets, VolumeError
  * and QStopError, and the serial reference values of LULESH 2.0 (exact),
- * also after a random renumbering of elements and nodes. */
+ * also after random, GPS and METIS renumberings of elements and nodes. */
 #include "config.h"
 
 #include <math.h>
@@ -11,6 +11,7 @@
 #include "tsr_check.h"
 #include "kernels/lulesh/lulesh.h"
 #include "kernels/lulesh/lulesh_mesh.h"
+#include "kernels/lulesh/lulesh_io.h"
 
 /* Corner i of the reference cube [0,1]^3 in LULESH's order. */
 static const double CUBE[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
@@ -101,6 +102,134 @@ START_TEST(test_derivatives_fd) {
         REQUIRE(fabs(dv[d][i] - fd) < 1e-9, "trial %d: dV[%d][%d] = %.17g, fd %.17g", trial, d,
                 i, dv[d][i], fd);
       }
+  }
+}
+END_TEST
+
+/* A hex with every corner of the unit cube moved independently (not a
+ * parallelepiped: the trilinear map is not affine). */
+static void general_hex(unsigned long long *seed, double x[8], double y[8], double z[8]) {
+  for (int i = 0; i < 8; i++) {
+    x[i] = CUBE[i][0] + tsr_test_rand(seed, -0.2, 0.2);
+    y[i] = CUBE[i][1] + tsr_test_rand(seed, -0.2, 0.2);
+    z[i] = CUBE[i][2] + tsr_test_rand(seed, -0.2, 0.2);
+  }
+}
+
+/* The trilinear map X(xi) of corners c[3][8] at xi in [-1,1]^3, its
+ * Jacobian J[r][a] = dX_r/dxi_a, and the shape functions N[8]. */
+static void trilinear(const double *c[3], const double xi[3], double X[3], double J[3][3],
+                      double N[8]) {
+  for (int r = 0; r < 3; r++) {
+    X[r] = 0;
+    for (int a = 0; a < 3; a++) J[r][a] = 0;
+  }
+  for (int i = 0; i < 8; i++) {
+    double s[3] = {2 * CUBE[i][0] - 1, 2 * CUBE[i][1] - 1, 2 * CUBE[i][2] - 1};
+    double f[3] = {1 + s[0] * xi[0], 1 + s[1] * xi[1], 1 + s[2] * xi[2]};
+    N[i] = f[0] * f[1] * f[2] / 8;
+    double dN[3] = {s[0] * f[1] * f[2] / 8, f[0] * s[1] * f[2] / 8, f[0] * f[1] * s[2] / 8};
+    for (int r = 0; r < 3; r++) {
+      X[r] += c[r][i] * N[i];
+      for (int a = 0; a < 3; a++) J[r][a] += c[r][i] * dN[a];
+    }
+  }
+}
+
+/* The interpolant sum u_i N_i at the physical point P: xi by Newton. */
+static double interp_at(const double *c[3], const double u[8], const double P[3]) {
+  double xi[3] = {0, 0, 0}, X[3], J[3][3], N[8];
+  for (int it = 0; it < 50; it++) {
+    trilinear(c, xi, X, J, N);
+    double r[3] = {P[0] - X[0], P[1] - X[1], P[2] - X[2]}, d = det3(J), dx[3];
+    for (int a = 0; a < 3; a++) { /* Cramer: J dx = r */
+      double M[3][3];
+      memcpy(M, J, sizeof M);
+      for (int q = 0; q < 3; q++) M[q][a] = r[q];
+      dx[a] = det3(M) / d;
+    }
+    for (int a = 0; a < 3; a++) xi[a] += dx[a];
+  }
+  trilinear(c, xi, X, J, N);
+  double v = 0;
+  for (int i = 0; i < 8; i++) v += u[i] * N[i];
+  return v;
+}
+
+/* Shape-function derivatives of a general (non-affine) hex against finite
+ * differences of the interpolated field in physical space: at the element
+ * centre, du/dx_d = sum_i u_i b[d][i] / (8 det J), where b and 8 det J are
+ * lulesh_shape_derivs' results. */
+START_TEST(test_shape_fd_general) {
+  unsigned long long seed = 91;
+  for (int trial = 0; trial < 20; trial++) {
+    double x[8], y[8], z[8], b[3][8], u[8];
+    general_hex(&seed, x, y, z);
+    for (int i = 0; i < 8; i++) u[i] = tsr_test_rand(&seed, -1.0, 1.0);
+    double vol8 = lulesh_shape_derivs(x, y, z, b);
+    const double *c[3] = {x, y, z};
+    double xi0[3] = {0, 0, 0}, X0[3], J[3][3], N[8];
+    trilinear(c, xi0, X0, J, N);
+    ck_assert_double_eq_tol(vol8, 8 * det3(J), 1e-13);
+    for (int d = 0; d < 3; d++) {
+      double h = 1e-5, P[3];
+      memcpy(P, X0, sizeof P);
+      P[d] = X0[d] + h;
+      double up = interp_at(c, u, P);
+      P[d] = X0[d] - h;
+      double um = interp_at(c, u, P);
+      double fd = (up - um) / (2 * h), g = 0;
+      for (int i = 0; i < 8; i++) g += u[i] * b[d][i];
+      g /= vol8;
+      REQUIRE(fabs(g - fd) < 1e-8, "trial %d: du/dx_%d = %.17g, finite differences %.17g",
+              trial, d, g, fd);
+    }
+  }
+}
+END_TEST
+
+/* A linear velocity field v = L x + c on a general hex: the velocity
+ * gradient of the kinematics is the symmetric part of L to rounding (the
+ * one-point gradient is exact for linear fields on any hex). */
+START_TEST(test_linear_gradient) {
+  unsigned long long seed = 12;
+  for (int trial = 0; trial < 20; trial++) {
+    double x[8], y[8], z[8], b[3][8], v[3][8], L[3][3], d[6];
+    general_hex(&seed, x, y, z);
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++) L[r][c] = tsr_test_rand(&seed, -1.0, 1.0);
+    for (int i = 0; i < 8; i++)
+      for (int r = 0; r < 3; r++) v[r][i] = L[r][0] * x[i] + L[r][1] * y[i] + L[r][2] * z[i] + r;
+    double detJ = lulesh_shape_derivs(x, y, z, b);
+    lulesh_velocity_gradient(v[0], v[1], v[2], b, detJ, d);
+    const double want[6] = {L[0][0], L[1][1], L[2][2], 0.5 * (L[2][1] + L[1][2]),
+                            0.5 * (L[0][2] + L[2][0]), 0.5 * (L[0][1] + L[1][0])};
+    for (int k = 0; k < 6; k++)
+      REQUIRE(fabs(d[k] - want[k]) < 1e-13, "trial %d: gradient[%d] = %.17g, expected %.17g",
+              trial, k, d[k], want[k]);
+  }
+}
+END_TEST
+
+/* lib's hex volume (the hex-mesh reader's inversion check) agrees with the
+ * physics' on general hexes, and changes sign when the element is turned
+ * inside out (bottom and top faces swapped). */
+START_TEST(test_lib_volume) {
+  unsigned long long seed = 33;
+  for (int trial = 0; trial < 20; trial++) {
+    double x[8], y[8], z[8], c[8][3];
+    general_hex(&seed, x, y, z);
+    for (int i = 0; i < 8; i++) c[i][0] = x[i], c[i][1] = y[i], c[i][2] = z[i];
+    double v = lulesh_elem_volume(x, y, z), w = tsr_hex_volume((const double(*)[3])c);
+    REQUIRE(v > 0 && fabs(v - w) <= 1e-14 * v, "trial %d: volumes %.17g and %.17g", trial, v, w);
+    for (int i = 0; i < 4; i++)
+      for (int r = 0; r < 3; r++) {
+        double t = c[i][r];
+        c[i][r] = c[i + 4][r], c[i + 4][r] = t;
+      }
+    w = tsr_hex_volume((const double(*)[3])c);
+    REQUIRE(fabs(w + v) <= 1e-14 * v, "trial %d: inverted volume %.17g, expected %.17g", trial,
+            w, -v);
   }
 }
 END_TEST
@@ -267,6 +396,37 @@ START_TEST(test_renumbered) {
 }
 END_TEST
 
+/* GPS and METIS renumberings from lib (lulesh_mesh_renumber): same energies
+ * as LULESH's to the tolerance of test_renumbered (1e-13 relative; the
+ * measured differences are printed). Cases: -s 5 and -s 10, GPS, METIS. */
+START_TEST(test_renumbered_lib) {
+  const double tol = 1e-13;
+  const int ref = _i < 2 ? 0 : 4, nx = REF[ref].nx;
+  const lulesh_order_t how = _i % 2 ? LULESH_ORDER_METIS : LULESH_ORDER_GPS;
+  lulesh_mesh_t m, pm;
+  lulesh_state_t s;
+  lulesh_result_t r;
+  ck_tsr(lulesh_mesh_sedov(&m, nx, 11, 1));
+  ck_tsr(lulesh_mesh_renumber(&m, how, 0, &pm));
+  ck_tsr(lulesh_mesh_check(&pm, "renumbered"));
+  int moved = 0;
+  for (int32_t e = 0; e < m.num_elem && !moved; e++)
+    moved = memcmp(&m.nodelist[8 * e], &pm.nodelist[8 * e], 8 * sizeof(int32_t)) != 0;
+  REQUIRE(moved, "-s %d: the renumbering changed nothing", nx);
+  ck_tsr(lulesh_state_init(&s, &pm, 1));
+  ck_tsr(lulesh_run(&s, 0, &r));
+  REQ_EQ(r.cycles, REF[ref].cycles);
+  double d0 = fabs(r.e_origin / REF[ref].e0 - 1.0), dt = fabs(r.e_total / REF[ref].etot - 1.0);
+  printf("# %s -s %d: origin element %d, relative differences e(origin) %.2g, sum e %.2g\n",
+         _i % 2 ? "METIS" : "GPS", nx, pm.origin, d0, dt);
+  REQUIRE(d0 <= tol && dt <= tol, "%s -s %d: e(origin) %.17g (rel %.3g), sum %.17g (rel %.3g)",
+          _i % 2 ? "METIS" : "GPS", nx, r.e_origin, d0, r.e_total, dt);
+  lulesh_state_free(&s);
+  lulesh_mesh_free(&pm);
+  lulesh_mesh_free(&m);
+}
+END_TEST
+
 START_TEST(test_errors) {
   lulesh_mesh_t m;
   lulesh_state_t s;
@@ -316,12 +476,16 @@ static Suite *lulesh_suite(void) {
   tcase_add_test(g, test_unit_cube);
   tcase_add_test(g, test_derivatives_fd);
   tcase_add_test(g, test_hourglass_affine);
+  tcase_add_test(g, test_shape_fd_general);
+  tcase_add_test(g, test_linear_gradient);
+  tcase_add_test(g, test_lib_volume);
   tcase_add_test(g, test_regions);
   suite_add_tcase(s, g);
   TCase *r = tcase_create("reference");
   tcase_add_loop_test(r, test_reference, 0, (int)(sizeof REF / sizeof *REF));
   tcase_add_test(r, test_reference_s10_i10);
   tcase_add_loop_test(r, test_renumbered, 0, 4);
+  tcase_add_loop_test(r, test_renumbered_lib, 0, 4);
   tcase_add_test(r, test_errors);
   suite_add_tcase(s, r);
   return s;

@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "tessera/device.h"
+#include "tessera/halo.h"
 #include "kernels/lulesh/lulesh_mesh.h"
 
 /* The hook table of a distributed step. dev: where the arrays live (NULL:
@@ -95,6 +96,12 @@ void lulesh_dist_destroy(lulesh_dist_t **d);
  * (malloc'ed, the caller frees them) and the global edge. Collective. */
 int lulesh_dist_part(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
                      lulesh_mesh_t *m, int64_t **elem_gid, int64_t **node_gid, int *edge);
+
+/* The transport of d's exchanges on CUDA devices (tessera/halo.h:
+ * staged, the default; ipc between the GPUs of one node; aware for a
+ * CUDA-aware MPI). Collective (every rank asks for the same); with ipc,
+ * lulesh_dist_destroy is collective too. */
+int lulesh_dist_set_transport(lulesh_dist_t *d, tsr_halo_transport_t t);
 
 /* The exchanges of d, for lulesh_state_init_ex / a GPU step. */
 const lulesh_exchange_t *lulesh_dist_exchange(lulesh_dist_t *d);

@@ -30,11 +30,11 @@
  * Exchanges per cycle (lulesh_exchange_t, called by the CPU step of
  * lulesh_cpu.c and meant for a GPU step on device arrays, through
  * tessera/halo.h): (1) the nodal forces summed over the copies of each
- * shared node: each copy's partial sum is added at the owner (reverse
- * exchange, contributions in increasing rank order; on a GPU the halo adds
- * them with atomics, so a node with three or more holders may see another
- * order from run to run) and the owner's total is sent back (forward), so
- * every copy holds the same bits; likewise the
+ * shared node: each other holder's partial sum goes to a slot of its own at
+ * the owner, the owner adds them to its own in increasing rank order (round
+ * by round, each node at most once per round: the same order and bits on
+ * the host and on a GPU, whose unpack adds atomically) and the owner's total
+ * is sent back (forward), so every copy holds the same bits; likewise the
  * nodal mass at setup. Positions and velocities are then updated from
  * identical forces, masses and dt on every copy and stay identical without
  * a further exchange (tests/mpi/check_lulesh_dist checks it bit for bit).

@@ -22,7 +22,7 @@
  * the default when the rank count is a cube: -s elements per edge of each
  * rank's box) or a METIS partition of the cube of edge -s (--decomp metis,
  * any rank count), with the exchanges of kernels/lulesh/lulesh_dist.h (the
- * CPU variant; the GPU step runs on one rank).
+ * CPU step's, and the GPU step's on device arrays: --halo picks their transport).
  *
  * Verification (unless --no-verify): the cycle count, e(0), the total
  * energy and the first dt against LULESH 2.0's serial results where the
@@ -76,7 +76,7 @@ typedef struct {
   lulesh_mesh_t mesh;
   lulesh_dist_t *dist; /* several ranks: the exchanges */
   /* GPU and element order options */
-  const char *reorder;
+  const char *reorder, *halo;
   int block, nofuse, profile;
   lulesh_reorder_t order;
 } app_t;
@@ -209,10 +209,6 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   snprintf(row.precision, sizeof row.precision, "double");
   row.size[0] = row.size[1] = row.size[2] = A->o.edge;
   const char *why = tsr_variant_unavailable(v);
-  int nranks;
-  MPI_Comm_size(comm, &nranks);
-  if (!why && v->device == TSR_DEV_CUDA && nranks > 1)
-    why = "the GPU step runs on one rank (it calls no exchanges)";
   if (why) {
     tsr_result_notrun(&row, "%s", why);
     return tsr_report_add(rep, &row);
@@ -231,6 +227,9 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
     x.copts = (lulesh_cuda_opts_t){.assembly = assembly[v->id], .fuse = !A->nofuse,
                                    .block = A->block, .fma = v->id == LV_CUDA_ATOMIC_FMA,
                                    .nblocks = A->order.nblocks, .block_off = A->order.block_off};
+    tsr_halo_transport_t ht = TSR_HALO_STAGED; /* several ranks: the exchanges' transport */
+    if (A->dist) TSR_CALL(tsr_halo_transport_parse(A->halo, &ht));
+    if (A->dist) TSR_CALL(lulesh_dist_set_transport(A->dist, ht));
     snprintf(row.device, sizeof row.device, "%s", dev.name);
     snprintf(row.config, sizeof row.config, "r=%d b=%d c=%d reorder=%s block=%d fuse=%s",
              A->o.regions, A->o.balance, A->o.cost, A->reorder, A->block,
@@ -260,7 +259,7 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   row.footprint = lulesh_cycle_bytes(gather, x.s.num_elem, x.s.num_node);
   row.bytes = row.footprint * x.out.res.cycles;
   if (tsr_bandwidth_ceiling(&dev, &row.ceiling)) tsr_error_clear(), row.ceiling = 0;
-  if (!rc && x.cuda && A->profile && !A->cli.quiet)
+  if (!rc && x.cuda && A->profile && !A->cli.quiet && !A->dist)
     rc = lv_profile(&x, v->name, row.ceiling);
   if (rc) {
     lv_free(&x);
@@ -309,6 +308,7 @@ static int app(int argc, char **argv) {
   const char *decomp = NULL;
   A.reorder = "none";
   A.block = 128;
+  A.halo = "staged";
   tsr_opt_t opts[] = {
       {"size", 's', TSR_OPT_INT, &A.o.edge, "N",
        "LULESH: elements per cube edge (default 30): each rank's box with --decomp cube"},
@@ -330,7 +330,9 @@ static int app(int argc, char **argv) {
       {"block", 0, TSR_OPT_INT, &A.block, "N", "CUDA threads per block, cuda/twolevel's block "
        "(128)"},
       {"profile", 0, TSR_OPT_FLAG, &A.profile, NULL,
-       "CUDA: after the timed runs, one more run timing every stage against its floor"},
+       "CUDA: after the timed runs, one more run timing every stage against its floor (one rank)"},
+      {"halo", 0, TSR_OPT_STRING, &A.halo, "staged|ipc|aware|auto",
+       "CUDA on several ranks: the exchanges' transport (staged)"},
       {"no-fuse", 0, TSR_OPT_FLAG, &A.nofuse, NULL,
        "CUDA: one kernel per stage (default: node gather + update fused, monotonic Q + EOS + dt "
        "fused in one launch)"},

@@ -321,6 +321,7 @@ extern "C" int lulesh_cuda_init_opts(lulesh_cuda_t *d, const lulesh_state_t *s,
   d->num_node = s->num_node;
   d->num_reg = s->mesh->num_reg;
   d->num_ghost = s->mesh->num_ghost;
+  TSR_CALL_CUDA(cudaGetDevice(&d->device_id));
   d->assembly = o->assembly;
   d->fuse = o->fuse != 0;
   d->fma = o->fma != 0;
@@ -482,6 +483,7 @@ extern "C" int lulesh_cuda_time_constraints(lulesh_cuda_t *d, lulesh_state_t *s)
 }
 
 extern "C" int lulesh_cuda_step(lulesh_cuda_t *d, lulesh_state_t *s) {
+  if (s->ex) return lulesh_cuda_step_dist(d, s);
   lulesh_time_increment(s);
   TSR_CALL(lulesh_cuda_lagrange_nodal(d, s->deltatime));
   TSR_CALL(lulesh_cuda_lagrange_elements(d, s->deltatime));
@@ -529,6 +531,7 @@ int step_profiled(lulesh_cuda_t *d, lulesh_state_t *s, lulesh_cuda_prof_t *p, cu
 
 extern "C" int lulesh_cuda_step_profiled(lulesh_cuda_t *d, lulesh_state_t *s,
                                          lulesh_cuda_prof_t *p) {
+  TSR_CHECK(!s->ex, TSR_ERR_UNSUPPORTED, "lulesh cuda: the stage profile runs on one rank");
   cudaEvent_t a, b;
   TSR_CALL_CUDA(cudaEventCreate(&a));
   cudaError_t e = cudaEventCreate(&b);
@@ -562,13 +565,6 @@ extern "C" int lulesh_cuda_run_opts(lulesh_state_t *s, const lulesh_cuda_opts_t 
   lulesh_cuda_free(&d);
   TSR_CALL(rc);
   TSR_CALL(rc2);
-  if (res) {
-    res->cycles = s->cycle;
-    res->time = s->time;
-    res->e_origin = s->e[s->mesh->origin];
-    double t = 0.0;
-    for (int32_t e = 0; e < s->num_elem; e++) t += s->e[e];
-    res->e_total = t;
-  }
+  if (res) TSR_CALL(lulesh_state_result(s, res)); /* global values on several ranks */
   return 0;
 }

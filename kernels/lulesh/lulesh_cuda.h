@@ -92,6 +92,7 @@ typedef struct {
  * (elements of other ranks whose velocity gradients a face needs). */
 typedef struct {
   int32_t num_elem, num_node, num_reg, num_ghost;
+  int device_id;                  /* the CUDA device (for a distributed step's exchanges) */
   lulesh_asm_t assembly;
   int fuse, fma;
   int cost;                       /* -c: EOS repetitions of costly regions   */
@@ -239,16 +240,34 @@ int lulesh_cuda_time_constraints(lulesh_cuda_t *d, lulesh_state_t *s);
  * upload, the first in the CPU's order of checks, else 0. */
 int lulesh_cuda_check(lulesh_cuda_t *d, const lulesh_state_t *s);
 
-/* One cycle: lulesh_time_increment(s) on the host, then the stages. */
+/* One cycle: lulesh_time_increment(s) on the host, then the stages. When s
+ * belongs to a distributed run (s->ex, lulesh_state_init_ex: its nodal
+ * masses already summed over the copies before the upload), the cycle is
+ * lulesh_cuda_step_dist's; with one rank (s->ex NULL) no exchange and no
+ * extra wait is made. */
 int lulesh_cuda_step(lulesh_cuda_t *d, lulesh_state_t *s);
+/* One cycle on one rank of a distributed run (lulesh_cuda_dist.c), the
+ * exchanges of s->ex (kernels/lulesh/lulesh_dist.h) on the device arrays
+ * between the stages, as the CPU's distributed step makes them:
+ *   node forces (GATHER: corner forces, then the gather into fx, fy, fz; the
+ *   fused gather + update is split around the sum) -> node_sum of fx, fy, fz
+ *   over the copies of shared nodes (every copy gets the owner's total: the
+ *   same bits) -> node update -> kinematics and Q gradients -> elem_ghosts of
+ *   delvg -> monotonic Q + EOS -> time constraints -> min over the ranks of
+ *   (dtcourant, dthydro, ok flag). A rank whose checks fail (VolumeError,
+ *   QStopError, read with the dt) still takes part in every exchange of the
+ *   cycle; then every rank returns the lowest failing rank's error. */
+int lulesh_cuda_step_dist(lulesh_cuda_t *d, lulesh_state_t *s);
 /* The same cycle with each stage timed by CUDA events and waited for (for a
- * profile: slower than lulesh_cuda_step); adds to *p. */
+ * profile: slower than lulesh_cuda_step); adds to *p. One rank only (a
+ * distributed state fails with TSR_ERR_UNSUPPORTED). */
 int lulesh_cuda_step_profiled(lulesh_cuda_t *d, lulesh_state_t *s, lulesh_cuda_prof_t *p);
 /* Cycles until s->time reaches s->stoptime or max_cycles (<= 0: no limit),
  * on d (uploaded); the state stays on the device. */
 int lulesh_cuda_steps(lulesh_cuda_t *d, lulesh_state_t *s, int max_cycles);
 /* lulesh_run on the GPU: upload s, run, copy the final state back into s,
- * fill res (as lulesh_run). o: NULL for GATHER unfused. */
+ * fill res (as lulesh_run: global values in a distributed run, through
+ * lulesh_state_result). o: NULL for GATHER unfused. */
 int lulesh_cuda_run(lulesh_state_t *s, int max_cycles, lulesh_result_t *res);
 int lulesh_cuda_run_opts(lulesh_state_t *s, const lulesh_cuda_opts_t *o, int max_cycles,
                          lulesh_result_t *res);

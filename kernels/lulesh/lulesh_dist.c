@@ -22,7 +22,8 @@ typedef struct {
   tsr_devkind_t kind;
   int id;
   tsr_idx_t *shared, *send, *ghost; /* gather/scatter lists */
-  double *nbuf, *ebuf;              /* [3 nshared], [3 (nsend + ng)] */
+  tsr_idx_t *rnd;                   /* [ncontrib] the owner's node of each slot */
+  double *nbuf, *ebuf;              /* [3 nstride], [3 (nsend + ng)] */
 } side_t;
 
 struct lulesh_dist {
@@ -36,7 +37,17 @@ struct lulesh_dist {
   tsr_idx_t *shared_idx; /* local node of each shared entry */
   tsr_idx_t *send_idx;   /* owned element of each sent entry */
   tsr_idx_t *ghost_idx;  /* ne + g */
-  tsr_halo_t *hn[3], *he[3]; /* n planes: node sums, ghosts */
+  /* Node sums: buffer plane c is nbuf[c nstride ..]: the nshared partial
+   * sums, then ncontrib slots where an owner receives the other holders'
+   * partial sums, slot by slot in rounds (round r: the (r+1)-th lowest
+   * other holder of each node; rnd_idx[slot] its node): the sums are
+   * added round by round, each node at most once per round, so the order
+   * is fixed (own + holders in increasing rank) on the host and on a GPU. */
+  tsr_idx_t ncontrib, nstride, *rnd_idx;
+  int nrounds;
+  tsr_idx_t *rnd_off; /* [nrounds + 1] */
+  tsr_halo_t *hn[3], *he[3]; /* n planes: owner to copies (stride nshared), ghosts */
+  tsr_halo_t *hc[3], *hf[3]; /* n planes, stride nstride: holders to the owner's slots, owner to copies */
   side_t host, dev;
   lulesh_exchange_t ex;
 };
@@ -215,6 +226,55 @@ static int make_halos(lulesh_dist_t *d, const lists_t *l, tsr_idx_t nlocal, tsr_
   return 0;
 }
 
+/* The owners' slots of the node sums (see struct lulesh_dist): holders
+ * hr[st[i] .. st[i+1]) of each node in increasing rank (the owner first);
+ * sc[q]: nodes this rank owns and q holds, rcn[q]: nodes q owns and this
+ * rank holds. Collective. */
+static int setup_slots(lulesh_dist_t *d, const int64_t *st, const int *hr, const int *sc,
+                       const int *rcn) {
+  int P = d->nranks, me = d->rank, rc = 0;
+  lists_t l;
+  memset(&l, 0, sizeof l);
+  for (int32_t i = 0; i < d->nn; i++) /* rounds: the most other holders of an owned node */
+    if (st[i + 1] - st[i] >= 2 && hr[st[i]] == me && st[i + 1] - st[i] - 1 > d->nrounds)
+      d->nrounds = (int)(st[i + 1] - st[i] - 1);
+  tsr_idx_t *fill = calloc((size_t)d->nrounds + 1, sizeof *fill);
+  d->rnd_off = calloc((size_t)d->nrounds + 2, sizeof *d->rnd_off);
+  if (!fill || !d->rnd_off) rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate node slots");
+  for (int32_t i = 0; !rc && i < d->nn; i++) {
+    int64_t b = st[i], e = st[i + 1];
+    if (e - b < 2 || hr[b] != me) continue;
+    for (int64_t k = b + 1; k < e; k++) d->rnd_off[k - b]++;
+  }
+  for (int r = 0; !rc && r < d->nrounds; r++) d->rnd_off[r + 1] += d->rnd_off[r];
+  d->ncontrib = rc ? 0 : d->rnd_off[d->nrounds];
+  d->nstride = d->nshared + d->ncontrib > 0 ? d->nshared + d->ncontrib : 1;
+  d->rnd_idx = rc ? NULL : malloc(sizeof(tsr_idx_t) * (size_t)(d->ncontrib + 1));
+  if (!rc && !d->rnd_idx) rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate node slots");
+  /* the holders send to their owner, the owner receives into slots */
+  if (!rc) rc = lists_init(&l, P, rcn, sc);
+  for (int32_t i = 0, k = 0; !rc && i < d->nn; i++) {
+    int64_t b = st[i], e = st[i + 1];
+    if (e - b < 2) continue;
+    int owner = hr[b];
+    if (owner != me) l.sidx[l.soff[owner]++] = k;
+    else
+      for (int64_t s = b + 1; s < e; s++) {
+        int r = (int)(s - b - 1);
+        tsr_idx_t slot = d->rnd_off[r] + fill[r]++;
+        d->rnd_idx[slot] = k;
+        l.ridx[l.roff[hr[s]]++] = d->nshared + slot;
+      }
+    k++;
+  }
+  free(fill);
+  rc = tsr_error_agree(d->comm, rc);
+  if (!rc) rc = make_halos(d, &l, d->nstride, d->hc);
+  lists_free(&l);
+  for (int k = 0; !rc && k < 3; k++) rc = tsr_halo_create_planes(d->hn[0], k + 1, d->nstride, &d->hf[k]);
+  return rc ? tsr_error_trace(rc, __FILE__, __LINE__, __func__) : 0;
+}
+
 /* Shared nodes: owner = the lowest rank holding the node. The owner sends
  * the node to every other holder; each holder receives it from the owner;
  * both sides list the nodes they share in increasing global id. */
@@ -261,6 +321,7 @@ static int setup_nodes(lulesh_dist_t *d, int *nb_mark) {
   rc = tsr_error_agree(d->comm, rc);
   if (!rc) rc = make_halos(d, &l, d->nshared, d->hn);
   lists_free(&l);
+  if (!rc) rc = setup_slots(d, st, hr, sc, rcn);
   free(st), free(hr), free(hf), free(flag), free(sc), free(rcn);
   return rc ? tsr_error_trace(rc, __FILE__, __LINE__, __func__) : 0;
 }
@@ -330,15 +391,17 @@ static int side_get(lulesh_dist_t *d, const tsr_device_t *dev, side_t **out) {
     return 0;
   }
   size_t ni = sizeof(tsr_idx_t), nb = (size_t)d->nshared + 1, eb = (size_t)(d->nsend + d->ng) + 1;
-  void **p[5] = {(void **)&s->shared, (void **)&s->send, (void **)&s->ghost, (void **)&s->nbuf,
-                 (void **)&s->ebuf};
-  size_t bytes[5] = {ni * nb, ni * ((size_t)d->nsend + 1), ni * ((size_t)d->ng + 1),
-                     sizeof(double) * 3 * nb, sizeof(double) * 3 * eb};
-  const void *src[3] = {d->shared_idx, d->send_idx, d->ghost_idx};
-  size_t len[3] = {ni * (size_t)d->nshared, ni * (size_t)d->nsend, ni * (size_t)d->ng};
-  for (int k = 0; k < 5; k++) TSR_CALL(tsr_device_malloc(dev, bytes[k], p[k]));
-  for (int k = 0; k < 3; k++)
-    if (len[k]) TSR_CALL(tsr_device_copy(dev, *p[k], src[k], len[k]));
+  void **p[6] = {(void **)&s->shared, (void **)&s->send, (void **)&s->ghost, (void **)&s->rnd,
+                 (void **)&s->nbuf, (void **)&s->ebuf};
+  size_t bytes[6] = {ni * nb, ni * ((size_t)d->nsend + 1), ni * ((size_t)d->ng + 1),
+                     ni * ((size_t)d->ncontrib + 1), sizeof(double) * 3 * (size_t)d->nstride,
+                     sizeof(double) * 3 * eb};
+  const void *src[4] = {d->shared_idx, d->send_idx, d->ghost_idx, d->rnd_idx};
+  size_t len[4] = {ni * (size_t)d->nshared, ni * (size_t)d->nsend, ni * (size_t)d->ng,
+                   ni * (size_t)d->ncontrib};
+  for (int k = 0; k < 6; k++) TSR_CALL(tsr_device_malloc(dev, bytes[k], p[k]));
+  for (int k = 0; k < 4; k++) /* the host's lists to the device */
+    if (len[k]) TSR_CALL(tsr_device_upload(dev, *p[k], src[k], len[k]));
   s->kind = dev->kind, s->id = dev->id, s->ready = 1;
   return 0;
 }
@@ -347,9 +410,9 @@ static void side_free(side_t *s) {
   if (!s->ready) return;
   tsr_device_t dev = host_dev;
   dev.kind = s->kind, dev.id = s->id;
-  void **p[5] = {(void **)&s->shared, (void **)&s->send, (void **)&s->ghost, (void **)&s->nbuf,
-                 (void **)&s->ebuf};
-  for (int k = 0; k < 5; k++) tsr_device_free(&dev, p[k]);
+  void **p[6] = {(void **)&s->shared, (void **)&s->send, (void **)&s->ghost, (void **)&s->rnd,
+                 (void **)&s->nbuf, (void **)&s->ebuf};
+  for (int k = 0; k < 6; k++) tsr_device_free(&dev, p[k]);
   s->ready = 0;
 }
 
@@ -359,14 +422,21 @@ static int ex_node_sum(void *ctx, const tsr_device_t *dev, int n, double *const 
   if (!dev) dev = &host_dev;
   TSR_CHECK(n >= 1 && n <= 3, TSR_ERR_ARG, "lulesh: node sum of %d arrays (1..3)", n);
   TSR_CALL(side_get(d, dev, &s));
-  tsr_idx_t m = d->nshared, st = m > 0 ? m : 1;
+  tsr_idx_t m = d->nshared, st = d->nstride;
   for (int c = 0; c < n && m; c++)
     TSR_CALL(tsr_halo_pack(dev, m, s->shared, 1, TSR_DOUBLE, a[c], s->nbuf + c * st));
-  /* partial sums added at the owner in increasing rank order, then back */
-  TSR_CALL(tsr_halo_reverse_begin(d->hn[n - 1], dev, s->nbuf, 1, TSR_DOUBLE));
-  TSR_CALL(tsr_halo_reverse_end(d->hn[n - 1], dev, s->nbuf, 1, TSR_DOUBLE));
-  TSR_CALL(tsr_halo_begin(d->hn[n - 1], dev, s->nbuf, 1, TSR_DOUBLE));
-  TSR_CALL(tsr_halo_end(d->hn[n - 1], dev, s->nbuf, 1, TSR_DOUBLE));
+  /* the other holders' partial sums into the owner's slots; added to the
+   * owner's own round by round (increasing holder rank; each node once per
+   * round, so a GPU's atomic add meets no other add of the same node), then
+   * the total back to every copy */
+  TSR_CALL(tsr_halo_exchange(d->hc[n - 1], dev, s->nbuf, 1, TSR_DOUBLE));
+  for (int r = 0; r < d->nrounds; r++) {
+    tsr_idx_t o = d->rnd_off[r], len = d->rnd_off[r + 1] - o;
+    for (int c = 0; c < n && len; c++)
+      TSR_CALL(tsr_halo_unpack(dev, len, s->rnd + o, 1, TSR_DOUBLE, s->nbuf + c * st + m + o,
+                               s->nbuf + c * st, 1));
+  }
+  TSR_CALL(tsr_halo_exchange(d->hf[n - 1], dev, s->nbuf, 1, TSR_DOUBLE));
   for (int c = 0; c < n && m; c++)
     TSR_CALL(tsr_halo_unpack(dev, m, s->shared, 1, TSR_DOUBLE, s->nbuf + c * st, a[c], 0));
   return 0;
@@ -427,9 +497,11 @@ void lulesh_dist_destroy(lulesh_dist_t **pd) {
   lulesh_dist_t *d = pd ? *pd : NULL;
   if (!d) return;
   for (int k = 0; k < 3; k++) tsr_halo_destroy(&d->hn[k]), tsr_halo_destroy(&d->he[k]);
+  for (int k = 0; k < 3; k++) tsr_halo_destroy(&d->hc[k]), tsr_halo_destroy(&d->hf[k]);
   side_free(&d->dev);
   free(d->host.nbuf), free(d->host.ebuf);
   free(d->elem_gid), free(d->node_gid), free(d->shared_idx), free(d->send_idx), free(d->ghost_idx);
+  free(d->rnd_idx), free(d->rnd_off);
   if (d->comm != MPI_COMM_NULL) MPI_Comm_free(&d->comm);
   free(d);
   *pd = NULL;
@@ -462,7 +534,8 @@ int lulesh_dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, 
     int o = mesh->origin >= 0 ? d->rank : d->nranks;
     MPI_Allreduce(&o, &d->origin_rank, 1, MPI_INT, MPI_MIN, d->comm);
     d->host.shared = d->shared_idx, d->host.send = d->send_idx, d->host.ghost = d->ghost_idx;
-    d->host.nbuf = malloc(sizeof(double) * 3 * (size_t)(d->nshared + 1));
+    d->host.rnd = d->rnd_idx;
+    d->host.nbuf = malloc(sizeof(double) * 3 * (size_t)d->nstride);
     d->host.ebuf = malloc(sizeof(double) * 3 * (size_t)(d->nsend + d->ng + 1));
     d->host.kind = TSR_DEV_CPU, d->host.id = -1, d->host.ready = 1;
     rc = d->host.nbuf && d->host.ebuf ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "lulesh: no memory for buffers");
@@ -483,6 +556,16 @@ int lulesh_dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, 
 }
 
 const lulesh_exchange_t *lulesh_dist_exchange(lulesh_dist_t *d) { return &d->ex; }
+
+int lulesh_dist_set_transport(lulesh_dist_t *d, tsr_halo_transport_t t) {
+  for (int k = 0; k < 3; k++) {
+    TSR_CALL(tsr_halo_set_transport(d->hn[k], t));
+    TSR_CALL(tsr_halo_set_transport(d->he[k], t));
+    TSR_CALL(tsr_halo_set_transport(d->hc[k], t));
+    TSR_CALL(tsr_halo_set_transport(d->hf[k], t));
+  }
+  return 0;
+}
 
 void lulesh_dist_info(const lulesh_dist_t *d, lulesh_dist_info_t *info) {
   info->decomp = d->decomp;

@@ -30,11 +30,11 @@
  * Exchanges per cycle (lulesh_exchange_t, called by the CPU step of
  * lulesh_cpu.c and meant for a GPU step on device arrays, through
  * tessera/halo.h): (1) the nodal forces summed over the copies of each
- * shared node: each copy's partial sum is added at the owner (reverse
- * exchange, contributions in increasing rank order; on a GPU the halo adds
- * them with atomics, so a node with three or more holders may see another
- * order from run to run) and the owner's total is sent back (forward), so
- * every copy holds the same bits; likewise the
+ * shared node: each other holder's partial sum goes to a slot of its own at
+ * the owner, the owner adds them to its own in increasing rank order (round
+ * by round, each node at most once per round: the same order and bits on
+ * the host and on a GPU, whose unpack adds atomically) and the owner's total
+ * is sent back (forward), so every copy holds the same bits; likewise the
  * nodal mass at setup. Positions and velocities are then updated from
  * identical forces, masses and dt on every copy and stay identical without
  * a further exchange (tests/mpi/check_lulesh_dist checks it bit for bit).
@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "tessera/device.h"
+#include "tessera/halo.h"
 #include "kernels/lulesh/lulesh_mesh.h"
 
 /* The hook table of a distributed step. dev: where the arrays live (NULL:
@@ -95,6 +96,12 @@ void lulesh_dist_destroy(lulesh_dist_t **d);
  * (malloc'ed, the caller frees them) and the global edge. Collective. */
 int lulesh_dist_part(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
                      lulesh_mesh_t *m, int64_t **elem_gid, int64_t **node_gid, int *edge);
+
+/* The transport of d's exchanges on CUDA devices (tessera/halo.h:
+ * staged, the default; ipc between the GPUs of one node; aware for a
+ * CUDA-aware MPI). Collective (every rank asks for the same); with ipc,
+ * lulesh_dist_destroy is collective too. */
+int lulesh_dist_set_transport(lulesh_dist_t *d, tsr_halo_transport_t t);
 
 /* The exchanges of d, for lulesh_state_init_ex / a GPU step. */
 const lulesh_exchange_t *lulesh_dist_exchange(lulesh_dist_t *d);

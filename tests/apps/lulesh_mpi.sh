@@ -8,7 +8,13 @@
 #   and total energy within REL;
 # - -p prints its progress lines once (rank 0);
 # - rank counts a decomposition cannot use (-np 2 --decomp cube, more ranks
-#   than elements for METIS): one line, non-zero exit, no hang (timeout).
+#   than elements for METIS): one line, non-zero exit, no hang (timeout);
+# - the CUDA variants on several ranks (the ranks share the GPUs present): on
+#   a GPU, -np 8 -s 5 --variant cuda/atomic PASSes against LULESH's -s 10
+#   reference and 1-rank -s 10's energies, and every CUDA variant at -np 3
+#   -s 8 --decomp metis (-i 20) gives the CPU's parts' cycles and energies
+#   within REL (--halo staged, and ipc for cuda/gather); without a GPU, the
+#   CUDA variants of a --variant all run on two ranks are "not run" rows.
 # REL = 1e-12: the rank count only regroups the sums of the forces and masses
 # of shared nodes (per-rank partial sums, then their sum), a rounding
 # difference of a few ulp per node and cycle. Measured: e(0) and the total
@@ -39,7 +45,11 @@ same() { # FILE REFFILE: cycles equal, e(0) and sum e within REL
       'BEGIN { d = (a - r) / r; if (d < 0) d = -d; exit !(a != "" && d <= tol) }' || return 1
   done
 }
-echo "1..8"
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+gpu=0
+if "$x" --list-variants 2>/dev/null | grep -q '^cuda/gather  *cuda  *yes ' &&
+   command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then gpu=1; fi
+echo "1..11"
 
 run 1 "$t/r1" -s 8
 for np in 2 3 4 8; do
@@ -65,6 +75,36 @@ run 2 "$t/p" -s 6 -i 5 -p; rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c '^cycle = [1-5], time = ' "$t/p")" = 5 ] &&
   [ "$(grep -c '^Run completed:$' "$t/p")" = 1 ] &&
   ok "-np 2 -p: 5 progress lines and one Run completed block" || no "-np 2 -p (rc $rc)" "$t/p"
+
+# the CUDA variants on several ranks
+if [ $gpu = 1 ]; then
+  run 8 "$t/g10" -s 5 --variant cuda/atomic; rc=$?
+  [ $rc -eq 0 ] && grep -q '^   Iteration count     =  231$' "$t/g10" &&
+    grep -q '^Reference check      = PASS (231 cycles as LULESH; e(0) rel diff' "$t/g10" &&
+    grep -q '^   MPI tasks           =  8$' "$t/g10" && same "$t/g10" "$t/s10" &&
+    ok "-np 8 -s 5 --variant cuda/atomic: 231 cycles, LULESH's e(0) (PASS), 1 rank's energies" ||
+    no "-np 8 -s 5 --variant cuda/atomic (rc $rc)" "$t/g10"
+  run 3 "$t/gc" -s 8 -i 20 --decomp metis --variant cpu/gather; rc0=$?
+  bad=""
+  for v in "cuda/gather --halo ipc" cuda/gather cuda/atomic cuda/colour cuda/twolevel cuda/atomic-fma; do
+    run 3 "$t/gv" -s 8 -i 20 --decomp metis --variant $v; rc=$?
+    { [ $rc0 -eq 0 ] && [ $rc -eq 0 ] && same "$t/gv" "$t/gc"; } || { bad="$bad [$v: rc $rc]"; cat "$t/gv" >> "$t/gbad"; }
+  done
+  [ -z "$bad" ] && ok "-np 3 -s 8 -i 20 --decomp metis: every CUDA variant gives the CPU's cycles and energies" ||
+    no "-np 3 CUDA variants:$bad" "$t/gbad"
+  skip "CUDA variants on two ranks without a GPU: there is a GPU"
+else
+  skip "-np 8 -s 5 --variant cuda/atomic: no GPU"
+  skip "-np 3 CUDA variants against the CPU's parts: no GPU"
+  run 2 "$t/na" -s 6 -i 5 --variant all --csv "$t/na.csv"; rc=$?
+  bad=""
+  for v in cuda/gather cuda/atomic cuda/colour cuda/twolevel cuda/atomic-fma; do
+    grep -q "^lulesh  *$v .*  not run: \(built without CUDA\|no CUDA device\)$" "$t/na" || bad="$bad $v"
+  done
+  [ $rc -eq 0 ] && [ -z "$bad" ] && grep -q '^lulesh,cpu/gather,' "$t/na.csv" &&
+    ok "-np 2 --variant all without a GPU: the CUDA variants are 'not run' rows with the reason" ||
+    no "-np 2 --variant all without a GPU (rc $rc:$bad)" "$t/na"
+fi
 
 # rank counts a decomposition cannot use: one line, non-zero exit, no hang
 bad=""

@@ -124,6 +124,10 @@ typedef struct {
   int64_t hoff[2];              /* element offset of each exchanged field */
   stencil_launch_t shape;
   int iterations;               /* steps per run */
+  int tb;                       /* temporal blocking: passes of tbc.steps steps */
+  stencil_tb_t tbc;
+  unsigned tbblocks[3];         /* its CUDA launch grid */
+  void *final;                  /* a or b: the state after the last run's steps */
 } st_exec_t;
 
 static int st_piece(st_exec_t *E, const stencil_grid_t *g, const void *src, void *dst, int strip) {
@@ -291,15 +295,29 @@ static int st_reset(void *ctx, const tsr_run_sample_t *s) {
   return TSR_SUCCESS;
 }
 
+/* Temporal blocking: one pass of n steps src -> dst (one rank). */
+static int st_tb_pass(st_exec_t *E, const void *src, void *dst, int n) {
+  const stencil_problem_t *P = &E->S->P;
+  const stencil_fields_t f = stencil_problem_fields(P, src, E->c, dst, E->S->flat);
+  if (E->dev.kind == TSR_DEV_CPU) TSR_CALL(stencil_tb_cpu(P->kind, &E->gall, &f, E->tbc, n));
+  else TSR_CALL(stencil_tb_cuda(P->kind, &E->gall, &f, E->tbc, n, E->tbblocks));
+  return TSR_SUCCESS;
+}
+
 static int st_steps(void *ctx, tsr_run_sample_t *s) {
   st_exec_t *E = ctx;
   (void)s;
   void *src = E->a, *dst = E->b;
-  for (int it = 0; it < E->iterations; it++) {
-    TSR_CALL(st_step(E, src, dst));
+  for (int it = 0; it < E->iterations;) {
+    /* temporal blocking: passes of tbc.steps, the rest in one shorter pass */
+    const int n = E->tb ? TSR_MIN(E->tbc.steps, E->iterations - it) : 1;
+    if (E->tb) TSR_CALL(st_tb_pass(E, src, dst, n));
+    else TSR_CALL(st_step(E, src, dst));
+    it += n;
     void *t = src;
     src = dst, dst = t;
   }
+  E->final = src;
   return TSR_SUCCESS;
 }
 
@@ -317,7 +335,9 @@ static int st_timed(st_exec_t *E, stencil_run_t *r, void **final) {
   r->time = res.time;
   *final = malloc(E->bio);
   TSR_CHECK(*final, TSR_ERR_ALLOC, "cannot allocate the result");
-  TSR_CALL(tsr_device_download(&E->dev, *final, r->iterations % 2 ? E->b : E->a, E->bio));
+  TSR_CALL(tsr_device_download(&E->dev, *final, E->final, E->bio));
+  if (E->tb && E->dev.kind == TSR_DEV_CUDA)
+    for (int d = 0; d < 3; d++) r->blocks[d] = E->tbblocks[d];
   return TSR_SUCCESS;
 }
 
@@ -349,15 +369,28 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
   const int only13 = v->id == STENCIL_V_CUDA_REG_TILE || v->id == STENCIL_V_CUDA_REG_TILE_KLOOP ||
                      v->id == STENCIL_V_CUDA_REG_JWIN || v->id == STENCIL_V_CUDA_REG_JWIN_SHFL ||
                      v->id == STENCIL_V_CUDA_UN_PATCH || v->id == STENCIL_V_CUDA_UN_JWIN ||
-                     v->id == STENCIL_V_CUDA_UN_JWIN_PLAN || v->id == STENCIL_V_CUDA_UN_JWIN_PROTO;
+                     v->id == STENCIL_V_CUDA_UN_JWIN_PLAN || v->id == STENCIL_V_CUDA_UN_JWIN_PROTO ||
+                     E.strategy == STENCIL_TB_STRATEGY;
   if (only13 && S->kind == STENCIL_FASTWAVES) {
     snprintf(r->note, sizeof r->note, "%s is for laplap and hdiff", v->name);
     r->skipped = 1;
     return TSR_SUCCESS;
   }
+  if (E.strategy == STENCIL_TB_STRATEGY) { /* temporal blocking */
+    if (S->size > 1) {
+      snprintf(r->note, sizeof r->note, "%s runs on one rank (no halo of depth 2 x --tb-steps is exchanged)",
+               v->name);
+      r->skipped = 1;
+      return TSR_SUCCESS;
+    }
+    E.tb = 1;
+    E.tbc = r->tb = stencil_tb_defaults(r->tb);
+    TSR_CALL(stencil_tb_check(E.tbc));
+    r->shape = (stencil_launch_t){32, E.tbc.warps, 1, 1, 0};
+  }
   rc = st_setup(&E, r);
   char fitnote[sizeof r->note] = "";
-  if (!rc && E.dev.kind == TSR_DEV_CUDA) {
+  if (!rc && E.dev.kind == TSR_DEV_CUDA && !E.tb) {
     /* the shape against the region, and against the kernel's registers and
        shared memory (cudaFuncGetAttributes): stencil_cuda_plan cuts a block
        that is larger to one that runs; a shape it cannot run is skipped */
@@ -441,7 +474,10 @@ void stencil_run_name(const stencil_state_t *S, const stencil_run_t *r, char *bu
     return;
   }
   char st[64];
-  if (v->device == TSR_DEV_CPU)
+  if (strat == STENCIL_TB_STRATEGY)
+    snprintf(st, sizeof st, "%stblock-k%d", v->device == TSR_DEV_CPU ? "cpu-" : "",
+             stencil_tb_defaults(r->tb).steps);
+  else if (v->device == TSR_DEV_CPU)
     snprintf(st, sizeof st, "cpu-%s", strat == STENCIL_CPU_REGULAR ? "fused" : strchr(v->name + 4, '/') + 1);
   else
     snprintf(st, sizeof st, "%s", strat == STENCIL_CU_WARP ? "idxvar-warp-shared"

@@ -20,12 +20,15 @@ typedef struct {
   long seed;
   int64_t size[3];
   const char *halo;
+  const char *tb_steps; /* temporal blocking */
+  int tb_rows, tb_xpt, tb_warps;
 } st_opts_t;
 
 /* The option lists, split and checked (shapes[t].jpt is jv[0]). */
 typedef struct {
-  int nt, no, nc, nh, nfl, npr, nj;
+  int nt, no, nc, nh, nfl, npr, nj, ntb;
   int jv[8];
+  int tbs[STENCIL_TB_MAXSTEPS]; /* --tb-steps */
   stencil_launch_t shapes[16];
   int ord[3], cmp[2], chs[2], plc[3], prc[2];
 } st_lists_t;
@@ -72,13 +75,17 @@ static void st_config(const stencil_state_t *S, const stencil_run_t *r, char *bu
   size_t k = 0;
   buf[0] = 0;
 #define ST_CFG(...) (k += k < n ? (size_t)snprintf(buf + k, n - k, __VA_ARGS__) : 0)
-  if (v->device == TSR_DEV_CUDA) {
+  if (v->device == TSR_DEV_CUDA && strat == STENCIL_TB_STRATEGY) {
+    ST_CFG("threads=32x%dx1", r->tb.warps);
+  } else if (v->device == TSR_DEV_CUDA) {
     ST_CFG("threads=%dx%dx%d", r->shape.bx, r->shape.by, r->shape.bz);
     if (stencil_cuda_uses_jpt(strat)) ST_CFG(" jpt=%d", stencil_launch_jpt(r->shape));
     if (strat == STENCIL_CU_IDXVAR_KLOOP_SLICED || strat == STENCIL_CU_TILE_KLOOP ||
         strat == STENCIL_CU_PATCH || strat == STENCIL_CU_JWIN_PLAN || strat == STENCIL_CU_JWIN_PROTO)
       ST_CFG(" kpt=%d", r->shape.kpt); /* the strategies that march up --kpt levels */
   }
+  if (strat == STENCIL_TB_STRATEGY)
+    ST_CFG("%stb-steps=%d tb-rows=%d tb-xpt=%d", k ? " " : "", r->tb.steps, r->tb.rows, r->tb.xpt);
   if (stencil_variant_grid(r->id) == STENCIL_GRID_UNSTR) {
     ST_CFG("%sorder=%s", k ? " " : "", st_order_names[r->u.order]);
     if (r->u.order == STENCIL_ORDER_ZCURVE) ST_CFG("(w=%d)", r->u.zw);
@@ -143,7 +150,7 @@ static int st_options(st_app_t *A, int argc, char **argv, int *done) {
                "laplap, hdiff and fastwaves on regular and X-Y-unstructured grids.");
   cli->args = "laplap|hdiff|fastwaves";
   *o = (st_opts_t){"128x1x8", "zcurve", "no", "yes", "soa", "double", "8", 4, 8, STENCIL_FW_FLAT_LIMIT, 1,
-                   {64, 64, 16}, "staged"};
+                   {64, 64, 16}, "staged", "2", 32, 2, 4};
   const tsr_opt_t opts[] = {
       {"size", 0, TSR_OPT_SIZE3, o->size, "XxYxZ", "domain, halo included (default 64x64x16)"},
       {"seed", 0, TSR_OPT_LONG, &o->seed, "S", "random inputs (default 1)"},
@@ -157,6 +164,10 @@ static int st_options(st_app_t *A, int argc, char **argv, int *done) {
       {"chase", 0, TSR_OPT_STRING, &o->chase, "LIST", "depth-2 points through depth 1: yes,no (default yes)"},
       {"fields", 0, TSR_OPT_STRING, &o->fields, "LIST", "fastwaves placement: soa,aos,aosoa (default soa)"},
       {"flat-limit", 0, TSR_OPT_INT, &o->flat, "K", "fastwaves: flat levels below K (default 0)"},
+      {"tb-steps", 0, TSR_OPT_STRING, &o->tb_steps, "LIST", "tblock variants: steps per pass over memory, 1..4 (default 2)"},
+      {"tb-rows", 0, TSR_OPT_INT, &o->tb_rows, "J", "tblock variants: rows of a warp's strip (default 32)"},
+      {"tb-xpt", 0, TSR_OPT_INT, &o->tb_xpt, "P", "tblock variants: points per lane along x, 1 or 2: tiles of 32P - 4 steps columns (default 2)"},
+      {"tb-warps", 0, TSR_OPT_INT, &o->tb_warps, "W", "cuda/regular/tblock: warps (strips) per block (default 4)"},
       {"halo", 0, TSR_OPT_STRING, &o->halo, "MODE", "CUDA halo exchange between ranks: staged (pinned host buffers) or ipc (device to device, CUDA IPC; ranks on one node) (default staged)"},
   };
   const int nopts = (int)(sizeof opts / sizeof opts[0]);
@@ -210,6 +221,19 @@ static int st_lists(const st_opts_t *op, int kind, st_lists_t *L) {
     TSR_CALL(tsr_parse_size3(threads[k], s3));
     TSR_CHECK(s3[0] <= 1024 && s3[1] <= 1024 && s3[2] <= 1024, TSR_ERR_ARG, "--threads %s: too large", threads[k]);
     shapes[k] = (stencil_launch_t){(int)s3[0], (int)s3[1], (int)s3[2], o.kpt, jv[0]};
+  }
+  char bs[64];
+  const char *tbs[STENCIL_TB_MAXSTEPS];
+  snprintf(bs, sizeof bs, "%s", o.tb_steps);
+  L->ntb = st_split(bs, tbs, STENCIL_TB_MAXSTEPS);
+  TSR_CHECK(L->ntb, TSR_ERR_ARG, "--tb-steps: an empty list");
+  for (int k = 0; k < L->ntb; k++) {
+    char *end;
+    const long v = strtol(tbs[k], &end, 10);
+    TSR_CHECK(*end == 0 && v >= 1 && v <= STENCIL_TB_MAXSTEPS, TSR_ERR_ARG,
+              "--tb-steps: '%s' is not one of 1 .. %d", tbs[k], STENCIL_TB_MAXSTEPS);
+    L->tbs[k] = (int)v;
+    TSR_CALL(stencil_tb_check((stencil_tb_t){L->tbs[k], o.tb_rows, o.tb_xpt, o.tb_warps}));
   }
   for (int k = 0; k < no; k++) TSR_CALL(st_pick("order", orders[k], st_order_names, 3, &L->ord[k]));
   for (int k = 0; k < nc; k++) TSR_CALL(st_pick("compress", comps[k], st_yn_names, 2, &L->cmp[k]));
@@ -268,11 +292,13 @@ static int st_variant(st_app_t *A, stencil_state_t *S, int s, tsr_file_t *of, in
   const int cuda = stencil_variants[id].device == TSR_DEV_CUDA;
   const int nu = unstr ? no * nc * (kind == STENCIL_FASTWAVES ? 1 : nh) : 1;
   const int njv = cuda && stencil_cuda_uses_jpt(stencil_variant_strategy(id)) ? nj : 1;
+  const int tbv = stencil_variant_strategy(id) == STENCIL_TB_STRATEGY; /* --tb-steps, not --threads */
+  const int nrun = tbv ? L->ntb : (cuda ? nt : 1) * njv;
   const char *why = tsr_variant_unavailable(&stencil_variants[id]); /* one row says so */
   double ceiling = 0;
   int rc = 0;
   for (int u = 0; !rc && u < (why ? 1 : nu); u++)
-    for (int t = 0; !rc && t < (why ? 1 : (cuda ? nt : 1) * njv); t++) {
+    for (int t = 0; !rc && t < (why ? 1 : nrun); t++) {
       stencil_run_t r;
       memset(&r, 0, sizeof r);
       r.id = id;
@@ -280,8 +306,9 @@ static int st_variant(st_app_t *A, stencil_state_t *S, int s, tsr_file_t *of, in
       r.u.zw = A->o.zw;
       r.u.comp = L->cmp[(u / no) % nc];
       r.u.depth = kind == STENCIL_FASTWAVES ? 1 : (L->chs[(u / no / nc) % nh] ? 1 : 2);
-      r.shape = L->shapes[t / njv];
-      r.shape.jpt = L->jv[t % njv];
+      r.shape = L->shapes[tbv ? 0 : t / njv];
+      r.shape.jpt = L->jv[tbv ? 0 : t % njv];
+      if (tbv) r.tb = (stencil_tb_t){L->tbs[t], A->o.tb_rows, A->o.tb_xpt, A->o.tb_warps};
       r.iterations = cli->iterations, r.runs = cli->runs, r.warmup = cli->warmup;
       r.quiet = cli->quiet;
       r.halo_ipc = !strcmp(A->o.halo, "ipc");

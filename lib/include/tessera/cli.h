@@ -75,6 +75,7 @@ typedef struct {
   int verify;            /* 1 unless --no-verify */
   int quiet;             /* --quiet */
   int list_variants;     /* --list-variants was given */
+  int retune;            /* --retune: --variant auto times the candidates again */
   int exit_now;          /* --help or --version was handled: exit 0 */
   int omp_threads;       /* OpenMP threads of this rank (tsr_node_omp_threads) */
   char omp_why[96];      /* where that count came from */

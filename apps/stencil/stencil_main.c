@@ -149,6 +149,7 @@ static int st_options(st_app_t *A, int argc, char **argv, int *done) {
   tsr_cli_init(cli, "tsr-stencil",
                "laplap, hdiff and fastwaves on regular and X-Y-unstructured grids.");
   cli->args = "laplap|hdiff|fastwaves";
+  cli->variant_auto = 1; /* st_auto */
   *o = (st_opts_t){"128x1x8", "zcurve", "no", "yes", "soa", "double", "8", 4, 8, STENCIL_FW_FLAT_LIMIT, 1,
                    {64, 64, 16}, "staged", "2", 32, 2, 4};
   const tsr_opt_t opts[] = {

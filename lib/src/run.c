@@ -43,6 +43,9 @@ int tsr_selection_pick(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
   const int want_cuda = strcmp(dev, "cuda") == 0;
   const char *spec = cli->variants;
   const int autotune = spec && strcmp(spec, "auto") == 0; /* the default list, tried */
+  TSR_CHECK(!autotune || cli->variant_auto, TSR_ERR_ARG,
+            "--variant auto: %s does not choose its variants by a trial yet; give --variant all or names",
+            cli->prog ? cli->prog : "this program");
   if (autotune) spec = NULL;
   if (!spec)
     spec = want_cuda ? cuda_default

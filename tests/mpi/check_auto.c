@@ -183,6 +183,8 @@ START_TEST(test_selection) {
   cli.variants = "auto";
   cli.device = "cpu";
   tsr_selection_t sel;
+  ck_tsr_fails(tsr_run_select(&cli, table, 3, "cpu/*", "cuda/*", &sel), TSR_ERR_ARG); /* not declared */
+  cli.variant_auto = 1;
   ck_tsr(tsr_run_select(&cli, table, 3, "cpu/*", "cuda/*", &sel));
   ck_assert_int_eq(sel.autotune, 1);
   ck_assert_int_eq(sel.n, 2); /* the device's default list */

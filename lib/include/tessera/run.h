@@ -50,7 +50,8 @@ typedef struct {
 const char *tsr_variant_unavailable(const tsr_variant_t *v);
 
 /* The variants to run: cli->variants, else by cli->device (--variant auto:
- * the device's default list, marked sel->autotune) (cpu: cpu_default,
+ * the device's default list, marked sel->autotune; TSR_ERR_ARG unless
+ * cli->variant_auto) (cpu: cpu_default,
  * cuda: cuda_default, auto: cuda_default when this build has CUDA and a GPU
  * is visible, else cpu_default). Raises TSR_ERR_ARG for an unknown name,
  * and, before any work is done, "nothing ran: ..." when none of the

@@ -38,8 +38,8 @@ static void tb_case(const tsr_device_t *dev, int kind, int prec, const int64_t s
   for (int it = 0; it < nsteps; passes++) {
     const int n = TSR_MIN(tb.steps, nsteps - it);
     const stencil_fields_t f = stencil_problem_fields(&P, d[src], dc, d[1 - src], 0);
-    if (cuda) ck_tsr(stencil_tb_cuda(kind, &g, &f, tb, n, NULL));
-    else ck_tsr(stencil_tb_cpu(kind, &g, &f, tb, n));
+    if (cuda) ck_tsr(stencil_tb_cuda(kind, &g, &f, tb, n, NULL, NULL));
+    else ck_tsr(stencil_tb_cpu(kind, &g, &f, tb, n, NULL));
     it += n, src = 1 - src;
   }
   ck_tsr(tsr_device_sync(dev));

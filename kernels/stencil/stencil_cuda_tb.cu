@@ -43,6 +43,7 @@ template <> struct TbOps<float> {
 struct StTbGeo {
   int64_t base, sy, sz, d0, d1;
   int64_t lo0, hi0, lo1, hi1, lo2;
+  int64_t live[4]; /* x lo, x hi, y lo, y hi */
   int64_t rows;
 };
 
@@ -88,8 +89,8 @@ __global__ void __launch_bounds__(1024) st_k_tb(const T *__restrict__ in, const 
     const int64_t x = x0 + j;
     const int i = lane * XPT + j;
     xin[j] = x >= 0 && x < g.d0;
-    xreg[j] = x >= g.lo0 && x < g.hi0;
-    xout[j] = xreg[j] && i >= 2 * K && i < W - 2 * K;
+    xreg[j] = x >= g.live[0] && x < g.live[1];
+    xout[j] = x >= g.lo0 && x < g.hi0 && i >= 2 * K && i < W - 2 * K;
   }
   T w[NS][D][XPT];
 #pragma unroll
@@ -141,7 +142,7 @@ __global__ void __launch_bounds__(1024) st_k_tb(const T *__restrict__ in, const 
         }
       } else {
         if (s % 2 == 0) { /* an intermediate state: the boundary is the input's */
-          const bool yreg = y >= g.lo1 && y < g.hi1;
+          const bool yreg = y >= g.live[2] && y < g.live[3];
 #pragma unroll
           for (int j = 0; j < XPT; j++)
             if (!(yreg && xreg[j])) nv[j] = yin && xin[j] ? __ldg(in + zc + y * g.sy + j) : (T)0;
@@ -175,7 +176,7 @@ static int tb_run(int n, int xpt, const stencil_fields_t *f, const StTbGeo &geo,
 }
 
 extern "C" int stencil_tb_cuda(int kind, const stencil_grid_t *g, const stencil_fields_t *f, stencil_tb_t tb,
-                               int n, unsigned blocks[3]) {
+                               int n, const int64_t live[4], unsigned blocks[3]) {
   TSR_CHECK(kind == STENCIL_LAPLAP || kind == STENCIL_HDIFF, TSR_ERR_UNSUPPORTED,
             "temporal blocking is for laplap and hdiff");
   TSR_CHECK(g->kind == STENCIL_GRID_REGULAR && g->L.kind == TSR_LAYOUT_ROWMAJOR, TSR_ERR_UNSUPPORTED,
@@ -195,6 +196,8 @@ extern "C" int stencil_tb_cuda(int kind, const stencil_grid_t *g, const stencil_
   geo.base = g->L.base, geo.sy = g->L.sy, geo.sz = g->L.sz, geo.d0 = g->L.d[0], geo.d1 = g->L.d[1];
   geo.lo0 = g->lo[0], geo.hi0 = g->hi[0], geo.lo1 = g->lo[1], geo.hi1 = g->hi[1], geo.lo2 = g->lo[2];
   geo.rows = tb.rows;
+  const int64_t lv[4] = {g->lo[0], g->hi[0], g->lo[1], g->hi[1]};
+  for (int d = 0; d < 4; d++) geo.live[d] = live ? live[d] : lv[d];
   const dim3 grid((unsigned)ntx, (unsigned)nby, (unsigned)nz), block(32, (unsigned)tb.warps, 1);
   if (f->prec == STENCIL_FLOAT)
     return kind == STENCIL_HDIFF ? tb_run<float, 1>(n, tb.xpt, f, geo, grid, block)

@@ -18,9 +18,15 @@
  * stage writes them. The intermediate states never leave the chip.
  *
  * Exactness: every value is the point functions of stencil_arith.inc in
- * the single-step order, and a state outside the updated region (the halo,
- * which the single steps never write) is set back to the input there after
- * every step, so k steps of a pass are the bits of k single steps.
+ * the single-step order, and a state outside the live region (the domain's
+ * inner cells: outside them, the halo the single steps never write) is set
+ * back to the input there after every step, so k steps of a pass are the
+ * bits of k single steps.
+ *
+ * Several ranks: a rank's array has a halo of H >= 2 n cells in x and y,
+ * exchanged before every pass of n steps; the live region then reaches
+ * into that halo (the neighbours' cells, recomputed here for the
+ * intermediate steps) and ends only at the domain's boundary.
  *
  * stencil_tb_cpu runs the same pipeline on the host (OpenMP over levels,
  * tiles and strips; a lane's xpt points are consecutive entries of a row of
@@ -60,14 +66,17 @@ static inline int stencil_tb_width(stencil_tb_t tb) { return 32 * tb.xpt - 4 * t
 /* One pass of n steps (1 <= n <= STENCIL_TB_MAXSTEPS; tb.steps is not
  * used): f->out = n steps of kind (laplap or hdiff) from f->in over g's
  * region (regular grid, one SoA field), the cells outside the region
- * unchanged and not written. f->in's cells outside the region are the
- * boundary every step sees (the single steps' halo). */
-int stencil_tb_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, stencil_tb_t tb, int n);
+ * unchanged and not written. live (x lo, x hi, y lo, y hi; NULL: g's
+ * region): the cells every step updates; f->in's cells outside it are the
+ * boundary every step sees (the single steps' halo). f->in must hold the
+ * cells within 2 n of g's region. */
+int stencil_tb_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, stencil_tb_t tb, int n,
+                   const int64_t live[4]);
 /* The same on the GPU (device memory; asynchronous on the default
  * stream); TSR_ERR_NOCUDA without CUDA. blocks: the launch grid (may be
  * NULL). */
 int stencil_tb_cuda(int kind, const stencil_grid_t *g, const stencil_fields_t *f, stencil_tb_t tb, int n,
-                    unsigned blocks[3]);
+                    const int64_t live[4], unsigned blocks[3]);
 
 #ifdef __cplusplus
 }

@@ -46,7 +46,8 @@ static inline int tb_mod(int64_t y, int D) {
 #undef ST_REAL
 #undef ST_FN
 
-int stencil_tb_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, stencil_tb_t tb, int n) {
+int stencil_tb_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, stencil_tb_t tb, int n,
+                   const int64_t live[4]) {
   TSR_CHECK(kind == STENCIL_LAPLAP || kind == STENCIL_HDIFF, TSR_ERR_UNSUPPORTED,
             "temporal blocking is for laplap and hdiff");
   TSR_CHECK(g->kind == STENCIL_GRID_REGULAR && g->L.kind == TSR_LAYOUT_ROWMAJOR, TSR_ERR_UNSUPPORTED,
@@ -54,15 +55,16 @@ int stencil_tb_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f,
   tb.steps = n;
   TSR_CALL(stencil_tb_check(tb));
   if (g->hi[0] <= g->lo[0] || g->hi[1] <= g->lo[1] || g->hi[2] <= g->lo[2]) return TSR_SUCCESS;
-  if (f->prec == STENCIL_FLOAT) TSR_CALL(tb_cpu_f(kind, g, f, tb, n));
-  else TSR_CALL(tb_cpu_d(kind, g, f, tb, n));
+  const int64_t lv[4] = {g->lo[0], g->hi[0], g->lo[1], g->hi[1]};
+  if (f->prec == STENCIL_FLOAT) TSR_CALL(tb_cpu_f(kind, g, f, tb, n, live ? live : lv));
+  else TSR_CALL(tb_cpu_d(kind, g, f, tb, n, live ? live : lv));
   return TSR_SUCCESS;
 }
 
 #ifndef TSR_HAVE_CUDA
 int stencil_tb_cuda(int kind, const stencil_grid_t *g, const stencil_fields_t *f, stencil_tb_t tb, int n,
-                    unsigned blocks[3]) {
-  (void)kind, (void)g, (void)f, (void)tb, (void)n, (void)blocks;
+                    const int64_t live[4], unsigned blocks[3]) {
+  (void)kind, (void)g, (void)f, (void)tb, (void)n, (void)live, (void)blocks;
   return TSR_RAISE(TSR_ERR_NOCUDA, "temporal blocking on the GPU: built without CUDA");
 }
 #endif

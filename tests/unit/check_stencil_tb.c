@@ -29,7 +29,7 @@ START_TEST(test_config) {
   ck_tsr(stencil_problem_create(STENCIL_FASTWAVES, STENCIL_DOUBLE, size, TSR_SOA, &P));
   const stencil_grid_t g = stencil_problem_grid(&P);
   const stencil_fields_t f = stencil_problem_fields(&P, P.uv, P.cst, P.uv, 0);
-  ck_tsr_fails(stencil_tb_cpu(STENCIL_FASTWAVES, &g, &f, d, 2), TSR_ERR_UNSUPPORTED);
+  ck_tsr_fails(stencil_tb_cpu(STENCIL_FASTWAVES, &g, &f, d, 2, NULL), TSR_ERR_UNSUPPORTED);
   stencil_problem_destroy(&P);
 }
 END_TEST

@@ -73,7 +73,7 @@ __device__ __forceinline__ void tb_push(T (&w)[D][XPT], const T (&v)[XPT]) {
 /* Block (32, warps): warp threadIdx.y takes strip blockIdx.y * warps +
  * threadIdx.y of tile blockIdx.x at level lo2 + blockIdx.z. */
 template <typename T, int HDIFF, int K, int XPT>
-__global__ void __launch_bounds__(1024) st_k_tb(const T *__restrict__ in, const T *__restrict__ coeff,
+__global__ void __launch_bounds__(STENCIL_TB_MAXTHREADS) st_k_tb(const T *__restrict__ in, const T *__restrict__ coeff,
                                                 T *__restrict__ out, StTbGeo g) {
   constexpr int NS = 2 * K, D = HDIFF ? 4 : 3, W = 32 * XPT;
   typedef TbOps<T> O;
@@ -99,13 +99,21 @@ __global__ void __launch_bounds__(1024) st_k_tb(const T *__restrict__ in, const 
     for (int d = 0; d < D; d++)
 #pragma unroll
       for (int j = 0; j < XPT; j++) w[s][d][j] = (T)0;
+  /* input row r: loaded one iteration ahead, so that its latency overlaps the stages */
+  auto load = [&](int64_t r, T(&v)[XPT]) {
+    const bool yin = r >= 0 && r < g.d1 && r < y1 + 2 * K;
+#pragma unroll
+    for (int j = 0; j < XPT; j++) v[j] = yin && xin[j] ? __ldg(in + zc + r * g.sy + j) : (T)0;
+  };
+  T cur[XPT];
+  load(y0 - 2 * K, cur);
   for (int64_t r = y0 - 2 * K; r < y1 + 2 * K; r++) {
     {
-      const bool yin = r >= 0 && r < g.d1;
-      T v[XPT];
+      T nxt[XPT];
+      load(r + 1, nxt);
+      tb_push<T, D, XPT>(w[0], cur);
 #pragma unroll
-      for (int j = 0; j < XPT; j++) v[j] = yin && xin[j] ? __ldg(in + zc + r * g.sy + j) : (T)0;
-      tb_push<T, D, XPT>(w[0], v);
+      for (int j = 0; j < XPT; j++) cur[j] = nxt[j];
     }
 #pragma unroll
     for (int s = 1; s <= NS; s++) {

@@ -47,6 +47,9 @@ extern "C" {
 #define STENCIL_TB_STRATEGY (-2)
 
 #define STENCIL_TB_MAXSTEPS 4 /* steps per pass compiled (1 .. 4) */
+#define STENCIL_TB_MAXWARPS 8 /* warps per CUDA block: the kernels are compiled for 256 threads
+                                 (__launch_bounds__), so that the windows stay in registers */
+#define STENCIL_TB_MAXTHREADS (32 * STENCIL_TB_MAXWARPS)
 
 typedef struct {
   int steps; /* time steps per pass, 1 .. STENCIL_TB_MAXSTEPS (0: 2) */

@@ -25,7 +25,8 @@ int stencil_tb_check(stencil_tb_t tb) {
             "(4 per step)", tb.steps, tb.xpt, tb.xpt, tb.steps);
   TSR_CHECK(tb.rows >= 1 && tb.rows <= 1 << 20, TSR_ERR_ARG, "--tb-rows: expected 1 .. 1048576, got %d",
             tb.rows);
-  TSR_CHECK(tb.warps >= 1 && tb.warps <= 32, TSR_ERR_ARG, "--tb-warps: expected 1 .. 32, got %d", tb.warps);
+  TSR_CHECK(tb.warps >= 1 && tb.warps <= STENCIL_TB_MAXWARPS, TSR_ERR_ARG, "--tb-warps: expected 1 .. %d, got %d",
+            STENCIL_TB_MAXWARPS, tb.warps);
   return TSR_SUCCESS;
 }
 

@@ -356,9 +356,9 @@ static int st_variant(st_app_t *A, stencil_state_t *S, int s, tsr_file_t *of, in
 }
 
 /* --variant auto: every configuration of every selected variant that can
- * run here is a candidate (named "variant config"); a trial of each (one
- * warm-up and three timed runs of the command line's iterations, not
- * verified); lib's tsr_auto_choose picks (or takes the cached choice). */
+ * run here is a candidate (named "variant config"); a trial of each (at
+ * most one warm-up and three timed runs of the command line's iterations,
+ * not verified); lib's tsr_auto_choose picks (or takes the cached choice). */
 typedef struct {
   st_app_t *A;
   stencil_state_t *S;
@@ -374,7 +374,7 @@ static int st_trial(void *ctx, int c, double *sec) {
   st_counts(X->A, id, &nu, &nrun);
   stencil_run_t r;
   st_fill(X->A, id, X->cfg[c] / nrun, X->cfg[c] % nrun, &r);
-  r.runs = 3, r.warmup = 1, r.verify = 0, r.quiet = 1;
+  r.runs = TSR_MIN(r.runs, 3), r.warmup = TSR_MIN(r.warmup, 1), r.verify = 0, r.quiet = 1;
   TSR_CALL(stencil_run_variant(X->S, &r));
   free(r.result);
   *sec = r.skipped ? -1 : r.time.median;

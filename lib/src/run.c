@@ -43,6 +43,8 @@ int tsr_selection_pick(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
   const int want_cuda = strcmp(dev, "cuda") == 0;
   const char *spec = cli->variants;
   const int autotune = spec && strcmp(spec, "auto") == 0; /* the default list, tried */
+  TSR_CHECK(!spec || autotune || !tsr__named(spec, "auto"), TSR_ERR_ARG,
+            "--variant auto chooses among the default variants: give it alone, not with '%s'", spec);
   TSR_CHECK(!autotune || cli->variant_auto, TSR_ERR_ARG,
             "--variant auto: %s does not choose its variants by a trial yet; give --variant all or names",
             cli->prog ? cli->prog : "this program");
@@ -322,6 +324,44 @@ int tsr_auto_choose(const tsr_auto_t *a, MPI_Comm comm, tsr_auto_result_t *out) 
       printf("%s: --variant auto: %s: %.4g us, the fastest of %d candidate%s in a trial%s%s\n", a->prog,
              a->names[out->winner], out->seconds * 1e6, out->tried, out->tried == 1 ? "" : "s",
              out->path[0] ? "; stored in " : "", out->path);
+  }
+  return TSR_SUCCESS;
+}
+
+typedef struct {
+  const tsr_cli_t *cli;
+  tsr_auto_run_fn run;
+  void *ctx;
+} tsr__auto_rows_t;
+
+static int tsr__auto_row_trial(void *ctx, int c, double *sec) {
+  const tsr__auto_rows_t *X = ctx;
+  tsr_cli_t t = *X->cli;
+  t.runs = t.runs < 3 ? t.runs : 3, t.warmup = t.warmup < 1 ? t.warmup : 1, t.verify = 0, t.quiet = 1;
+  tsr_report_t *scratch = NULL;
+  TSR_CALL(tsr_report_create(&scratch));
+  int rc = X->run(X->ctx, c, &t, scratch);
+  const tsr_result_t *row = rc ? NULL : tsr_report_row(scratch, -1);
+  *sec = row && !row->notrun && row->time.n > 0 ? row->time.median : -1;
+  tsr_report_destroy(&scratch);
+  TSR_CALL(rc);
+  return TSR_SUCCESS;
+}
+
+int tsr_auto_run(const tsr_cli_t *cli, MPI_Comm comm, const char *problem, const char *device, int ncand,
+                 const char *const *names, tsr_auto_run_fn run, void *ctx, tsr_report_t *rep) {
+  tsr__auto_rows_t X = {cli, run, ctx};
+  const tsr_auto_t a = {cli->prog, problem, device, ncand, names, tsr__auto_row_trial, &X, cli->retune,
+                        cli->quiet};
+  tsr_auto_result_t res;
+  TSR_CALL(tsr_auto_choose(&a, comm, &res));
+  const int n0 = tsr_report_nrows(rep);
+  TSR_CALL(run(ctx, res.winner, cli, rep));
+  tsr_result_t *row = tsr_report_nrows(rep) > n0 ? tsr_report_row(rep, -1) : NULL;
+  if (row && !row->notrun) {
+    char buf[2 * sizeof row->note];
+    snprintf(buf, sizeof buf, "%s%s%s", res.note, row->note[0] ? "; " : "", row->note);
+    snprintf(row->note, sizeof row->note, "%.*s", (int)sizeof row->note - 1, buf);
   }
   return TSR_SUCCESS;
 }

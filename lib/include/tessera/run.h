@@ -173,6 +173,17 @@ int tsr_auto_cache_path(char *buf, size_t n);
  * unless a->quiet. TSR_ERR_UNSUPPORTED when no candidate ran. */
 int tsr_auto_choose(const tsr_auto_t *a, MPI_Comm comm, tsr_auto_result_t *out);
 
+/* --variant auto for a program that runs a candidate by adding its row to a
+ * report: run(ctx, c, cli, rep) runs candidate c as cli says and adds one
+ * row (a not-run row when it cannot run). The trial runs each candidate
+ * with at most 3 timed runs and 1 warm-up (fewer when cli asks for fewer),
+ * no verification, quiet, into a scratch
+ * report (its row's median time decides); the winner then runs with cli
+ * into rep, its row's note prefixed with the choice. Collective. */
+typedef int (*tsr_auto_run_fn)(void *ctx, int cand, const tsr_cli_t *cli, tsr_report_t *rep);
+int tsr_auto_run(const tsr_cli_t *cli, MPI_Comm comm, const char *problem, const char *device, int ncand,
+                 const char *const *names, tsr_auto_run_fn run, void *ctx, tsr_report_t *rep);
+
 /* The bytes of the last-level CPU cache(s) of this node (sum over the
  * distinct L3 or, without one, L2 caches), 0 when unknown. */
 double tsr_cpu_llc_bytes(void);

@@ -35,6 +35,7 @@ static int af_options(af_app_t *A, int argc, char **argv, int *done) {
   cli->options |= TSR_CLI_CHECKPOINT;
   cli->iterations = 1000;
   cli->runs = 1;
+  cli->variant_auto = 1; /* af_run_variants */
   cli->warmup = 0;
   A->size[0] = 400, A->size[1] = 600, A->size[2] = 1;
   A->precision = "double", A->reorder = "none", A->partitioner = "metis", A->halo = "staged";

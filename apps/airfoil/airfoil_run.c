@@ -224,7 +224,50 @@ static int af_variant(af_app_t *A, int s) {
   return rc;
 }
 
+/* --variant auto: every selected variant that can run here a candidate
+ * (lib's tsr_auto_run); a trial runs without --profile and leaves -o's q to
+ * the winner. */
+typedef struct {
+  af_app_t *A;
+  int n, s[AIRFOIL_NVARIANTS];
+  const char *names[AIRFOIL_NVARIANTS];
+} af_auto_t;
+
+static int af_auto_run(void *ctx, int c, const tsr_cli_t *cli, tsr_report_t *rep) {
+  af_auto_t *X = ctx;
+  af_app_t *A = X->A;
+  const int trial = cli != &A->cli, have_q = A->have_q, profile = A->profile;
+  const tsr_cli_t keep = A->cli;
+  tsr_report_t *krep = A->rep;
+  A->cli = *cli, A->rep = rep;
+  if (trial) A->profile = 0;
+  const int rc = af_variant(A, X->s[c]);
+  A->cli = keep, A->rep = krep, A->profile = profile;
+  if (trial) A->have_q = have_q;
+  return rc;
+}
+
+static int af_auto(af_app_t *A) {
+  af_auto_t X;
+  memset(&X, 0, sizeof X);
+  X.A = A;
+  for (int s = 0; s < A->sel.n; s++)
+    if (!tsr_variant_unavailable(&af_variants[A->sel.index[s]]))
+      X.s[X.n] = s, X.names[X.n++] = af_variants[A->sel.index[s]].name;
+  char problem[200], devname[sizeof(tsr_device_t){0}.name] = "";
+  snprintf(problem, sizeof problem, "%lld cells %lld edges %d iterations %s reorder=%s block=%d%s %d ranks",
+           (long long)A->gcount[0], (long long)A->gcount[1], A->niter, A->precision, A->reorder, A->block,
+           A->nofuse ? " fuse=no" : "", A->nranks);
+  tsr_device_t d;
+  if (X.n > 0 && !tsr_device_select(MPI_COMM_WORLD, af_variants[A->sel.index[X.s[0]]].device, &d))
+    snprintf(devname, sizeof devname, "%s", d.name);
+  tsr_error_clear();
+  TSR_CALL(tsr_auto_run(&A->cli, MPI_COMM_WORLD, problem, devname, X.n, X.names, af_auto_run, &X, A->rep));
+  return TSR_SUCCESS;
+}
+
 int af_run_variants(af_app_t *A) {
+  if (A->sel.autotune) return af_auto(A);
   int rc = 0;
   for (int s = 0; !rc && s < A->sel.n; s++) rc = af_variant(A, s);
   return rc;

@@ -248,6 +248,51 @@ static int cb_run_variant(MPI_Comm comm, const tsr_cli_t *cli, const cb_opts_t *
   return rc;
 }
 
+/* --variant auto: every (variant, thread shape) a candidate (lib's
+ * tsr_auto_run). */
+typedef struct {
+  MPI_Comm comm;
+  const cb_opts_t *o;
+  int n, vi[CB_NVAR * CB_MAXSHAPES], sh[CB_NVAR * CB_MAXSHAPES];
+  char names[CB_NVAR * CB_MAXSHAPES][128];
+} cb_auto_t;
+
+static int cb_auto_run(void *ctx, int c, const tsr_cli_t *cli, tsr_report_t *rep) {
+  const cb_auto_t *X = ctx;
+  return cb_run_variant(X->comm, cli, X->o, X->vi[c], 0, X->o->shapes[X->sh[c]], rep);
+}
+
+static int cb_auto(MPI_Comm comm, const tsr_cli_t *cli, const cb_opts_t *o, const tsr_selection_t *sel,
+                   tsr_report_t *rep) {
+  static cb_auto_t X;
+  memset(&X, 0, sizeof X);
+  X.comm = comm, X.o = o;
+  for (int k = 0; k < sel->n; k++) {
+    const tsr_variant_t *v = &cb_variants[sel->index[k]];
+    if (tsr_variant_unavailable(v)) continue;
+    const int nshape = (v->device == TSR_DEV_CUDA && v->id != COPY_CUDA_MEMCPY) ? o->nshapes : 1;
+    for (int s = 0; s < nshape; s++, X.n++) {
+      X.vi[X.n] = sel->index[k], X.sh[X.n] = s;
+      if (nshape > 1)
+        snprintf(X.names[X.n], sizeof X.names[X.n], "%s threads=%dx%dx%d", v->name, o->shapes[s][0],
+                 o->shapes[s][1], o->shapes[s][2]);
+      else
+        snprintf(X.names[X.n], sizeof X.names[X.n], "%s", v->name);
+    }
+  }
+  const char *names[CB_NVAR * CB_MAXSHAPES];
+  for (int c = 0; c < X.n; c++) names[c] = X.names[c];
+  char problem[160], devname[sizeof(tsr_device_t){0}.name] = "";
+  snprintf(problem, sizeof problem, "%lldx%lldx%lld halo %lld,%lld,%lld align %lld zw %d fields %d",
+           (long long)o->size[0], (long long)o->size[1], (long long)o->size[2], (long long)o->halo[0],
+           (long long)o->halo[1], (long long)o->halo[2], (long long)o->align, o->zw, o->nf);
+  tsr_device_t d;
+  if (X.n > 0 && !tsr_device_select(comm, cb_variants[X.vi[0]].device, &d)) snprintf(devname, sizeof devname, "%s", d.name);
+  tsr_error_clear();
+  TSR_CALL(tsr_auto_run(cli, comm, problem, devname, X.n, names, cb_auto_run, &X, rep));
+  return TSR_SUCCESS;
+}
+
 /* The options (lib's cli) and their checks; *done when --help, --version or
  * --list-variants answered. */
 static int cb_options(MPI_Comm comm, tsr_cli_t *cli, cb_opts_t *o, int argc, char **argv,
@@ -274,6 +319,7 @@ static int cb_options(MPI_Comm comm, tsr_cli_t *cli, cb_opts_t *o, int argc, cha
   };
   cli->runs = 50;
   cli->warmup = 5;
+  cli->variant_auto = 1; /* cb_auto */
   cli->options &= ~(unsigned)(TSR_CLI_INPUT | TSR_CLI_OUTPUT | TSR_CLI_ITERATIONS);
   TSR_CALL(tsr_cli_parse(cli, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]), comm, NULL,
                          0, NULL));
@@ -315,8 +361,8 @@ static int cb_main(MPI_Comm comm, int argc, char **argv) {
            o.nf == 1 ? "" : "s", nranks, nranks == 1 ? "" : "s", cli.warmup, cli.runs);
   tsr_report_t *rep;
   TSR_CALL(tsr_report_create(&rep));
-  int rc = TSR_SUCCESS;
-  for (int k = 0; k < sel.n && !rc; k++) { /* run, verify: every thread shape of a CUDA copy */
+  int rc = sel.autotune ? cb_auto(comm, &cli, &o, &sel, rep) : TSR_SUCCESS;
+  for (int k = 0; k < sel.n && !rc && !sel.autotune; k++) { /* run, verify: every thread shape of a CUDA copy */
     const tsr_variant_t *v = &cb_variants[sel.index[k]];
     int nshape = (v->device == TSR_DEV_CUDA && v->id != COPY_CUDA_MEMCPY) ? o.nshapes : 1;
     for (int s = 0; s < nshape && !rc; s++)

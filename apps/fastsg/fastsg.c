@@ -270,6 +270,7 @@ static int fastsg_options(fastsg_app_t *app, tsr_cli_t *cli, int argc, char **ar
   cli->runs = 5;
   cli->warmup = 1;
   cli->options &= ~(unsigned)TSR_CLI_ITERATIONS; /* one hierarchization or evaluation per run */
+  cli->variant_auto = 1; /* fastsg_auto */
   tsr_opt_t opts[] = {
       {"dim", 'd', TSR_OPT_INT, &app->dim, "D", "dimension (1..32; default: -i's, else 2)"},
       {"level", 'n', TSR_OPT_INT, &app->level, "n",
@@ -378,6 +379,42 @@ static int fastsg_variant(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_sel
   return 0;
 }
 
+/* --variant auto: the hierarchization and the evaluation variants are two
+ * choices (they compute different things), each by lib's tsr_auto_run. */
+typedef struct {
+  fastsg_app_t *app;
+  const tsr_selection_t *sel;
+  int n, k[FASTSG_NVAR];
+  const char *names[FASTSG_NVAR];
+} fastsg_auto_t;
+
+static int fastsg_auto_run(void *ctx, int c, const tsr_cli_t *cli, tsr_report_t *rep) {
+  fastsg_auto_t *X = ctx;
+  return fastsg_variant(X->app, cli, X->sel, X->k[c], rep);
+}
+
+static int fastsg_auto(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_selection_t *sel, tsr_report_t *rep) {
+  for (int hier = 1; hier >= 0; hier--) {
+    if (hier ? !app->do_hier : !app->do_eval) continue;
+    fastsg_auto_t X = {app, sel, 0, {0}, {0}};
+    for (int k = 0; k < sel->n; k++) {
+      const tsr_variant_t *v = &fastsg_table[sel->index[k]];
+      if ((strstr(v->name, "/hier/") != NULL) != hier || tsr_variant_unavailable(v)) continue;
+      X.k[X.n] = k, X.names[X.n++] = v->name;
+    }
+    if (X.n == 0) continue;
+    char problem[160], devname[sizeof(tsr_device_t){0}.name] = "";
+    snprintf(problem, sizeof problem, "%s D=%d n=%d %s %lld points %d ranks", hier ? "hierarchize" : "evaluate",
+             app->dim, app->level, app->precision, (long long)app->npoints_eval, app->size);
+    tsr_device_t d;
+    if (!tsr_device_select(app->comm, fastsg_table[sel->index[X.k[0]]].device, &d))
+      snprintf(devname, sizeof devname, "%s", d.name);
+    tsr_error_clear();
+    TSR_CALL(tsr_auto_run(cli, app->comm, problem, devname, X.n, X.names, fastsg_auto_run, &X, rep));
+  }
+  return TSR_SUCCESS;
+}
+
 static int fastsg_main(fastsg_app_t *app, int argc, char **argv) {
   tsr_cli_t cli;
   tsr_selection_t sel;
@@ -395,7 +432,8 @@ static int fastsg_main(fastsg_app_t *app, int argc, char **argv) {
   TSR_CALL(fastsg_print_checksum(app, &cli));
   TSR_CALL(tsr_error_agree(app->comm, fastsg_print_points(app, pts, npts)));
   TSR_CALL(tsr_report_create(&rep));
-  for (int k = 0; k < sel.n; k++) TSR_CALL(fastsg_variant(app, &cli, &sel, k, rep)); /* run, verify */
+  if (sel.autotune) TSR_CALL(fastsg_auto(app, &cli, &sel, rep)); /* --variant auto */
+  for (int k = 0; k < sel.n && !sel.autotune; k++) TSR_CALL(fastsg_variant(app, &cli, &sel, k, rep)); /* run, verify */
   if (app->output) TSR_CALL(fastsg_io_write(app, &cli)); /* output */
   TSR_CALL(tsr_report_finish(rep, &cli, app->comm)); /* report */
   tsr_report_destroy(&rep);

@@ -8,6 +8,7 @@
 
 #include "tessera.h"
 #include "kernels/stencil/stencil_problem.h"
+#include "kernels/stencil/stencil_tb.h"
 
 typedef enum {
 #define STENCIL_VARIANT(id, name, dev, grid, strat, help) STENCIL_V_##id,
@@ -56,6 +57,7 @@ typedef struct {
   int id;                    /* stencil_variant_id_t */
   stencil_ucfg_t u;          /* unstructured grids */
   stencil_launch_t shape;    /* CUDA */
+  stencil_tb_t tb;           /* temporal blocking (cpu/regular/tblock, cuda/regular/tblock) */
   int iterations, runs, warmup, verify, quiet;
   int halo_transport;        /* CUDA, several ranks: tsr_halo_transport_t (--halo) */
   /* out */

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "apps/stencil/stencil_app.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +127,16 @@ typedef struct {
   int64_t hoff[2];              /* element offset of each exchanged field */
   stencil_launch_t shape;
   int iterations;               /* steps per run */
+  int tb;                       /* temporal blocking: passes of tbc.steps steps */
+  stencil_tb_t tbc;
+  unsigned tbblocks[3];         /* its CUDA launch grid */
+  int deep;                     /* several ranks: arrays with a halo of 2 tbc.steps (Ld), */
+  tsr_grid_part_t dpart;        /*   the decomposition with that halo width, */
+  tsr_layout_t Ld;              /*   exchanged (dhalo) before every pass; gd: the rank's */
+  stencil_grid_t gd;            /*   inner cells on Ld; live: the domain's inner cells */
+  int64_t live[4];              /*   there (x lo, x hi, y lo, y hi) */
+  tsr_halo_t *dhalo;
+  void *final;                  /* a or b: the state after the last run's steps */
 } st_exec_t;
 
 static int st_piece(st_exec_t *E, const stencil_grid_t *g, const void *src, void *dst, int strip,
@@ -317,6 +328,7 @@ static int st_setup(st_exec_t *E, stencil_run_t *r) {
 static void st_teardown(st_exec_t *E) {
   for (int h = 0; h < E->nhalo; h++) tsr_halo_destroy(&E->halo[h]);
   tsr_queue_destroy(&E->q);
+  if (E->dhalo) tsr_halo_destroy(&E->dhalo);
   if (E->init) tsr_device_free(&E->dev, &E->init);
   if (E->a) tsr_device_free(&E->dev, &E->a);
   if (E->b) tsr_device_free(&E->dev, &E->b);
@@ -335,15 +347,157 @@ static int st_reset(void *ctx, const tsr_run_sample_t *s) {
   return TSR_SUCCESS;
 }
 
+/* Temporal blocking: one pass of n steps src -> dst; several ranks: the
+ * halo of depth 2 tbc.steps exchanged first. */
+static int st_tb_pass(st_exec_t *E, void *src, void *dst, int n) {
+  const stencil_problem_t *P = &E->S->P;
+  const stencil_fields_t f = stencil_problem_fields(P, src, E->c, dst, E->S->flat);
+  const stencil_grid_t *g = E->deep ? &E->gd : &E->gall;
+  const int64_t *live = E->deep ? E->live : NULL;
+  if (E->deep)
+    TSR_CALL(tsr_halo_exchange(E->dhalo, &E->dev, src, 1,
+                               E->S->prec == STENCIL_FLOAT ? TSR_FLOAT : TSR_DOUBLE));
+  if (E->dev.kind == TSR_DEV_CPU) TSR_CALL(stencil_tb_cpu(P->kind, g, &f, E->tbc, n, live));
+  else TSR_CALL(stencil_tb_cuda(P->kind, g, &f, E->tbc, n, live, E->tbblocks));
+  return TSR_SUCCESS;
+}
+
+/* Cells of P's layout L (halo h) <-> the same cells of Ld (halo H). */
+static void st_tb_repack(const st_exec_t *E, const void *src, void *dst, int to_deep) {
+  const tsr_layout_t *L = &E->S->P.L, *Ld = &E->Ld;
+  const int64_t dx = Ld->halo[0] - L->halo[0], dy = Ld->halo[1] - L->halo[1];
+  const size_t es = E->es;
+  for (int64_t z = 0; z < L->d[2]; z++)
+    for (int64_t y = 0; y < L->d[1]; y++) {
+      const int64_t c = tsr_layout_rm_cell(L, 0, y, z), cd = tsr_layout_rm_cell(Ld, dx, y + dy, z);
+      if (to_deep) memcpy((char *)dst + cd * es, (const char *)src + c * es, (size_t)L->d[0] * es);
+      else memcpy((char *)dst + c * es, (const char *)src + cd * es, (size_t)L->d[0] * es);
+    }
+}
+
+/* Rank r's deep-halo layout (halo H in x and y) and inner box. */
+static tsr_layout_t st_tb_layout(const stencil_state_t *S, const tsr_grid_part_t *p, int r, int H,
+                                 tsr_idx_t lo[3], tsr_idx_t hi[3]) {
+  tsr_grid_part_box(p, r, lo, hi);
+  return tsr_layout_with_align(tsr_layout_with_halo(tsr_layout_rowmajor(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]),
+                                                    H, H, S->P.halo[2]), TSR_LAYOUT_ALIGN);
+}
+
+/* The cells of rank r's deep-halo array inside the domain and its halo
+ * (global inner coordinates -h .. N+h-1) whose owner is `owner` (the
+ * owner of the nearest inner cell: a rank owns the domain's halo beside its
+ * box), in (z, y, x) order; idx (may be NULL): their cell indices in rank
+ * `at`'s deep-halo array. Returns how many. */
+static int64_t st_tb_cells(const stencil_state_t *S, const tsr_grid_part_t *p, int r, int owner, int at, int H,
+                           tsr_idx_t *idx) {
+  tsr_idx_t lo[3], hi[3], alo[3], ahi[3];
+  const tsr_layout_t L = st_tb_layout(S, p, r, H, lo, hi), La = st_tb_layout(S, p, at, H, alo, ahi);
+  const int64_t h0 = S->P.halo[0], h1 = S->P.halo[1];
+  int64_t n = 0;
+  for (int64_t z = 0; z < L.d[2]; z++)
+    for (int64_t y = TSR_MAX(lo[1] - H, -h1); y < TSR_MIN(hi[1] + H, p->n[1] + h1); y++)
+      for (int64_t x = TSR_MAX(lo[0] - H, -h0); x < TSR_MIN(hi[0] + H, p->n[0] + h0); x++) {
+        const int64_t cx = TSR_MIN(TSR_MAX(x, 0), p->n[0] - 1), cy = TSR_MIN(TSR_MAX(y, 0), p->n[1] - 1);
+        if (tsr_grid_part_owner(p, cx, cy) != owner) continue;
+        if (idx) idx[n] = tsr_layout_rm_cell(&La, x - alo[0] + H, y - alo[1] + H, z);
+        n++;
+      }
+  return n;
+}
+
+/* The deep halo's exchange: every cell of this rank's array that another
+ * rank owns (its inner cells, and the domain's halo beside them, which the
+ * single steps' halo of 2 never needs beyond the rank's own block), from
+ * that rank, every pass. Collective. */
+static int st_tb_halo(st_exec_t *E, int H) {
+  const stencil_state_t *S = E->S;
+  const tsr_grid_part_t *p = &E->dpart;
+  int ranks[8], sc[8], rc[8], nn = 0;
+  for (int k = 0; k < 9; k++) {
+    const int r = p->nbr[k];
+    int seen = r == MPI_PROC_NULL || r == p->rank;
+    for (int l = 0; l < nn; l++) seen |= ranks[l] == r;
+    if (!seen) ranks[nn++] = r;
+  }
+  int64_t ns = 0, nr = 0;
+  for (int l = 0; l < nn; l++) {
+    const int64_t s = st_tb_cells(S, p, ranks[l], p->rank, p->rank, H, NULL);
+    const int64_t q = st_tb_cells(S, p, p->rank, ranks[l], p->rank, H, NULL);
+    TSR_CHECK(s <= INT_MAX && q <= INT_MAX, TSR_ERR_UNSUPPORTED, "deep halo: too many cells for one neighbour");
+    sc[l] = (int)s, rc[l] = (int)q, ns += s, nr += q;
+  }
+  tsr_idx_t *sidx = malloc(sizeof(tsr_idx_t) * (size_t)(ns + 1)), *ridx = malloc(sizeof(tsr_idx_t) * (size_t)(nr + 1));
+  int err = sidx && ridx ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "deep halo: cannot allocate the lists");
+  ns = nr = 0;
+  for (int l = 0; !err && l < nn; l++) {
+    ns += st_tb_cells(S, p, ranks[l], p->rank, p->rank, H, sidx + ns);
+    nr += st_tb_cells(S, p, p->rank, ranks[l], p->rank, H, ridx + nr);
+  }
+  err = tsr_error_agree(S->comm, err);
+  if (!err) err = tsr_halo_create(S->comm, nn, ranks, E->Ld.size, sc, sidx, rc, ridx, &E->dhalo);
+  free(sidx), free(ridx);
+  TSR_CALL(err);
+  return TSR_SUCCESS;
+}
+
+/* Several ranks: the deep-halo arrays, their decomposition and halo
+ * (TSR_ERR_PARTITION on every rank when a rank owns fewer than H cells
+ * along x or y: a skip). Collective. */
+static int st_tb_setup(st_exec_t *E) {
+  const stencil_state_t *S = E->S;
+  const stencil_problem_t *P = &S->P;
+  const int H = 2 * E->tbc.steps;
+  const tsr_idx_t n[3] = {S->gsize[0] - 2 * P->halo[0], S->gsize[1] - 2 * P->halo[1], S->gsize[2]};
+  TSR_CALL(tsr_grid_part_init(S->comm, n, H, NULL, &E->dpart));
+  E->deep = 1;
+  E->es = stencil_problem_esize(P);
+  tsr_idx_t blo[3], bhi[3];
+  E->Ld = st_tb_layout(S, &E->dpart, S->rank, H, blo, bhi);
+  TSR_CALL(tsr_layout_check(&E->Ld));
+  TSR_CHECK(bhi[0] - blo[0] == P->L.n[0] && bhi[1] - blo[1] == P->L.n[1], TSR_ERR_INTERNAL,
+            "deep halo: the decomposition with halo %d differs from the state's", H);
+  E->Lio = E->Lcst = &E->Ld;
+  E->gd = stencil_problem_grid(P);
+  E->gd.L = E->Ld, E->gd.zs = E->Ld.sz;
+  for (int d = 0; d < 2; d++) {
+    E->gd.lo[d] = H, E->gd.hi[d] = H + P->L.n[d];
+    E->live[2 * d] = TSR_MAX(0, H - S->off[d]);
+    E->live[2 * d + 1] = TSR_MIN(E->Ld.d[d], H - S->off[d] + n[d]);
+  }
+  E->gall = E->gd;
+  E->bio = E->bcst = (size_t)E->Ld.size * E->es;
+  void *hin = calloc(1, E->bio), *hc = calloc(1, E->bio);
+  int rc = hin && hc ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate the deep-halo fields");
+  if (!rc) st_tb_repack(E, P->in, hin, 1), st_tb_repack(E, P->coeff ? P->coeff : P->in, hc, 1);
+  if (!rc) rc = tsr_device_malloc(&E->dev, E->bio, &E->init);
+  if (!rc) rc = tsr_device_malloc(&E->dev, E->bio, &E->a);
+  if (!rc) rc = tsr_device_malloc(&E->dev, E->bio, &E->b);
+  if (!rc) rc = tsr_device_malloc(&E->dev, E->bcst, &E->c);
+  if (!rc) rc = tsr_device_upload(&E->dev, E->init, hin, E->bio);
+  if (!rc) rc = tsr_device_upload(&E->dev, E->c, hc, E->bcst);
+  free(hin), free(hc);
+  rc = tsr_error_agree(S->comm, rc);
+  TSR_CALL(rc);
+  TSR_CALL(st_tb_halo(E, H));
+  /* hdiff's coefficients in the deep halo: once */
+  TSR_CALL(tsr_halo_exchange(E->dhalo, &E->dev, E->c, 1, S->prec == STENCIL_FLOAT ? TSR_FLOAT : TSR_DOUBLE));
+  return TSR_SUCCESS;
+}
+
 static int st_steps(void *ctx, tsr_run_sample_t *s) {
   st_exec_t *E = ctx;
   (void)s;
   void *src = E->a, *dst = E->b;
-  for (int it = 0; it < E->iterations; it++) {
-    TSR_CALL(st_step(E, src, dst));
+  for (int it = 0; it < E->iterations;) {
+    /* temporal blocking: passes of tbc.steps, the rest in one shorter pass */
+    const int n = E->tb ? TSR_MIN(E->tbc.steps, E->iterations - it) : 1;
+    if (E->tb) TSR_CALL(st_tb_pass(E, src, dst, n));
+    else TSR_CALL(st_step(E, src, dst));
+    it += n;
     void *t = src;
     src = dst, dst = t;
   }
+  E->final = src;
   return TSR_SUCCESS;
 }
 
@@ -361,7 +515,9 @@ static int st_timed(st_exec_t *E, stencil_run_t *r, void **final) {
   r->time = res.time;
   *final = malloc(E->bio);
   TSR_CHECK(*final, TSR_ERR_ALLOC, "cannot allocate the result");
-  TSR_CALL(tsr_device_download(&E->dev, *final, r->iterations % 2 ? E->b : E->a, E->bio));
+  TSR_CALL(tsr_device_download(&E->dev, *final, E->final, E->bio));
+  if (E->tb && E->dev.kind == TSR_DEV_CUDA)
+    for (int d = 0; d < 3; d++) r->blocks[d] = E->tbblocks[d];
   return TSR_SUCCESS;
 }
 
@@ -393,15 +549,31 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
   const int only13 = v->id == STENCIL_V_CUDA_REG_TILE || v->id == STENCIL_V_CUDA_REG_TILE_KLOOP ||
                      v->id == STENCIL_V_CUDA_REG_JWIN || v->id == STENCIL_V_CUDA_REG_JWIN_SHFL ||
                      v->id == STENCIL_V_CUDA_UN_PATCH || v->id == STENCIL_V_CUDA_UN_JWIN ||
-                     v->id == STENCIL_V_CUDA_UN_JWIN_PLAN || v->id == STENCIL_V_CUDA_UN_JWIN_PROTO;
+                     v->id == STENCIL_V_CUDA_UN_JWIN_PLAN || v->id == STENCIL_V_CUDA_UN_JWIN_PROTO ||
+                     E.strategy == STENCIL_TB_STRATEGY;
   if (only13 && S->kind == STENCIL_FASTWAVES) {
     snprintf(r->note, sizeof r->note, "%s is for laplap and hdiff", v->name);
     r->skipped = 1;
     return TSR_SUCCESS;
   }
-  rc = st_setup(&E, r);
+  if (E.strategy == STENCIL_TB_STRATEGY) { /* temporal blocking */
+    E.tb = 1;
+    E.tbc = r->tb = stencil_tb_defaults(r->tb);
+    TSR_CALL(stencil_tb_check(E.tbc));
+    r->shape = (stencil_launch_t){32, E.tbc.warps, 1, 1, 0};
+  }
+  if (E.tb && S->size > 1) { /* a halo of 2 x --tb-steps, exchanged every pass */
+    rc = st_tb_setup(&E);
+    if (rc == TSR_ERR_PARTITION)
+      rc = TSR_RAISE(TSR_ERR_UNSUPPORTED, "a halo of %d (2 x --tb-steps): %s", 2 * E.tbc.steps,
+                     tsr_error_message());
+    if (!rc && E.dev.kind == TSR_DEV_CUDA)
+      rc = tsr_halo_set_transport(E.dhalo, (tsr_halo_transport_t)r->halo_transport);
+  } else {
+    rc = st_setup(&E, r);
+  }
   char fitnote[sizeof r->note] = "";
-  if (!rc && E.dev.kind == TSR_DEV_CUDA) {
+  if (!rc && E.dev.kind == TSR_DEV_CUDA && !E.tb) {
     /* the shape against the region, and against the kernel's registers and
        shared memory (cudaFuncGetAttributes): stencil_cuda_plan cuts a block
        that is larger to one that runs; a shape it cannot run is skipped */
@@ -442,7 +614,13 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
     rc = stencil_umpi_gather(S, &E.M, E.Lio, final, st_lio(P), loc);
   else if (!rc && E.have_u)
     stencil_ugrid_gather(&E.U, E.Lio, final, st_lio(P), loc, E.es, E.U.np);
-  if (!E.have_u) loc = final, final = NULL;
+  if (!rc && E.deep) { /* back to P's layout (its halo: the input's) */
+    loc = malloc(breg);
+    if (!loc) rc = TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate the result");
+    else memcpy(loc, st_in(P), breg), st_tb_repack(&E, final, loc, 0);
+  } else if (!E.have_u) {
+    loc = final, final = NULL;
+  }
   free(final);
   rc = tsr_error_agree(S->comm, rc);
   if (!rc) {
@@ -485,7 +663,10 @@ void stencil_run_name(const stencil_state_t *S, const stencil_run_t *r, char *bu
     return;
   }
   char st[64];
-  if (v->device == TSR_DEV_CPU)
+  if (strat == STENCIL_TB_STRATEGY)
+    snprintf(st, sizeof st, "%stblock-k%d", v->device == TSR_DEV_CPU ? "cpu-" : "",
+             stencil_tb_defaults(r->tb).steps);
+  else if (v->device == TSR_DEV_CPU)
     snprintf(st, sizeof st, "cpu-%s", strat == STENCIL_CPU_REGULAR ? "fused" : strchr(v->name + 4, '/') + 1);
   else
     snprintf(st, sizeof st, "%s", strat == STENCIL_CU_WARP ? "idxvar-warp-shared"

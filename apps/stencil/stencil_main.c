@@ -20,12 +20,15 @@ typedef struct {
   long seed;
   int64_t size[3];
   const char *halo;
+  const char *tb_steps; /* temporal blocking */
+  int tb_rows, tb_xpt, tb_warps;
 } st_opts_t;
 
 /* The option lists, split and checked (shapes[t].jpt is jv[0]). */
 typedef struct {
-  int nt, no, nc, nh, nfl, npr, nj;
+  int nt, no, nc, nh, nfl, npr, nj, ntb;
   int jv[8];
+  int tbs[STENCIL_TB_MAXSTEPS]; /* --tb-steps */
   stencil_launch_t shapes[16];
   int ord[3], cmp[2], chs[2], plc[3], prc[2];
 } st_lists_t;
@@ -73,13 +76,17 @@ static void st_config(const stencil_state_t *S, const stencil_run_t *r, char *bu
   size_t k = 0;
   buf[0] = 0;
 #define ST_CFG(...) (k += k < n ? (size_t)snprintf(buf + k, n - k, __VA_ARGS__) : 0)
-  if (v->device == TSR_DEV_CUDA) {
+  if (v->device == TSR_DEV_CUDA && strat == STENCIL_TB_STRATEGY) {
+    ST_CFG("threads=32x%dx1", r->tb.warps);
+  } else if (v->device == TSR_DEV_CUDA) {
     ST_CFG("threads=%dx%dx%d", r->shape.bx, r->shape.by, r->shape.bz);
     if (stencil_cuda_uses_jpt(strat)) ST_CFG(" jpt=%d", stencil_launch_jpt(r->shape));
     if (strat == STENCIL_CU_IDXVAR_KLOOP_SLICED || strat == STENCIL_CU_TILE_KLOOP ||
         strat == STENCIL_CU_PATCH || strat == STENCIL_CU_JWIN_PLAN || strat == STENCIL_CU_JWIN_PROTO)
       ST_CFG(" kpt=%d", r->shape.kpt); /* the strategies that march up --kpt levels */
   }
+  if (strat == STENCIL_TB_STRATEGY)
+    ST_CFG("%stb-steps=%d tb-rows=%d tb-xpt=%d", k ? " " : "", r->tb.steps, r->tb.rows, r->tb.xpt);
   if (stencil_variant_grid(r->id) == STENCIL_GRID_UNSTR) {
     ST_CFG("%sorder=%s", k ? " " : "", st_order_names[r->u.order]);
     if (r->u.order == STENCIL_ORDER_ZCURVE) ST_CFG("(w=%d)", r->u.zw);
@@ -144,8 +151,9 @@ static int st_options(st_app_t *A, int argc, char **argv, int *done) {
                "laplap, hdiff and fastwaves on regular and X-Y-unstructured grids.");
   cli->args = "laplap|hdiff|fastwaves";
   cli->options |= TSR_CLI_CHECKPOINT;
+  cli->variant_auto = 1; /* st_auto */
   *o = (st_opts_t){"128x1x8", "zcurve", "no", "yes", "soa", "double", "8", 4, 8, STENCIL_FW_FLAT_LIMIT, 1,
-                   {64, 64, 16}, "staged"};
+                   {64, 64, 16}, "staged", "2", 32, 2, 4};
   const tsr_opt_t opts[] = {
       {"size", 0, TSR_OPT_SIZE3, o->size, "XxYxZ", "domain, halo included (default 64x64x16)"},
       {"seed", 0, TSR_OPT_LONG, &o->seed, "S", "random inputs (default 1)"},
@@ -159,6 +167,10 @@ static int st_options(st_app_t *A, int argc, char **argv, int *done) {
       {"chase", 0, TSR_OPT_STRING, &o->chase, "LIST", "depth-2 points through depth 1: yes,no (default yes)"},
       {"fields", 0, TSR_OPT_STRING, &o->fields, "LIST", "fastwaves placement: soa,aos,aosoa (default soa)"},
       {"flat-limit", 0, TSR_OPT_INT, &o->flat, "K", "fastwaves: flat levels below K (default 0)"},
+      {"tb-steps", 0, TSR_OPT_STRING, &o->tb_steps, "LIST", "tblock variants: steps per pass over memory, 1..4 (default 2)"},
+      {"tb-rows", 0, TSR_OPT_INT, &o->tb_rows, "J", "tblock variants: rows of a warp's strip (default 32)"},
+      {"tb-xpt", 0, TSR_OPT_INT, &o->tb_xpt, "P", "tblock variants: points per lane along x, 1 or 2: tiles of 32P - 4 steps columns (default 2)"},
+      {"tb-warps", 0, TSR_OPT_INT, &o->tb_warps, "W", "cuda/regular/tblock: warps (strips) per block (default 4)"},
       {"halo", 0, TSR_OPT_STRING, &o->halo, "MODE", "CUDA halo exchange between ranks: staged (pinned host buffers), ipc (device to device, CUDA IPC; ranks on one node), aware (device buffers to a CUDA-aware MPI; across nodes) or auto (aware where the MPI is CUDA-aware, else staged) (default staged)"},
   };
   const int nopts = (int)(sizeof opts / sizeof opts[0]);
@@ -212,6 +224,19 @@ static int st_lists(const st_opts_t *op, int kind, st_lists_t *L) {
     TSR_CALL(tsr_parse_size3(threads[k], s3));
     TSR_CHECK(s3[0] <= 1024 && s3[1] <= 1024 && s3[2] <= 1024, TSR_ERR_ARG, "--threads %s: too large", threads[k]);
     shapes[k] = (stencil_launch_t){(int)s3[0], (int)s3[1], (int)s3[2], o.kpt, jv[0]};
+  }
+  char bs[64];
+  const char *tbs[STENCIL_TB_MAXSTEPS];
+  snprintf(bs, sizeof bs, "%s", o.tb_steps);
+  L->ntb = st_split(bs, tbs, STENCIL_TB_MAXSTEPS);
+  TSR_CHECK(L->ntb, TSR_ERR_ARG, "--tb-steps: an empty list");
+  for (int k = 0; k < L->ntb; k++) {
+    char *end;
+    const long v = strtol(tbs[k], &end, 10);
+    TSR_CHECK(*end == 0 && v >= 1 && v <= STENCIL_TB_MAXSTEPS, TSR_ERR_ARG,
+              "--tb-steps: '%s' is not one of 1 .. %d", tbs[k], STENCIL_TB_MAXSTEPS);
+    L->tbs[k] = (int)v;
+    TSR_CALL(stencil_tb_check((stencil_tb_t){L->tbs[k], o.tb_rows, o.tb_xpt, o.tb_warps}));
   }
   for (int k = 0; k < no; k++) TSR_CALL(st_pick("order", orders[k], st_order_names, 3, &L->ord[k]));
   for (int k = 0; k < nc; k++) TSR_CALL(st_pick("compress", comps[k], st_yn_names, 2, &L->cmp[k]));
@@ -274,36 +299,60 @@ static int st_keep(st_app_t *A, stencil_state_t *S, stencil_run_t *r, tsr_file_t
   return rc;
 }
 
-/* Selected variant s on state S, once per configuration (order, compress,
- * chase; thread shape, jpt): run, verified, its row, its result kept. */
-static int st_variant(st_app_t *A, stencil_state_t *S, int s, tsr_file_t *of, int *nwritten,
-                      char *written, size_t nw) {
-  const tsr_cli_t *cli = &A->cli;
+/* The configurations of variant id: nu unstructured storages x nrun
+ * launch configurations (thread shapes x jpt, or --tb-steps). */
+static void st_counts(const st_app_t *A, int id, int *nu, int *nrun) {
   const st_lists_t *L = &A->L;
-  const int kind = A->kind, no = L->no, nc = L->nc, nh = L->nh, nt = L->nt, nj = L->nj;
-  const int id = A->sel.index[s];
   const int unstr = stencil_variant_grid(id) == STENCIL_GRID_UNSTR;
   const int cuda = stencil_variants[id].device == TSR_DEV_CUDA;
-  const int nu = unstr ? no * nc * (kind == STENCIL_FASTWAVES ? 1 : nh) : 1;
-  const int njv = cuda && stencil_cuda_uses_jpt(stencil_variant_strategy(id)) ? nj : 1;
+  const int njv = cuda && stencil_cuda_uses_jpt(stencil_variant_strategy(id)) ? L->nj : 1;
+  *nu = unstr ? L->no * L->nc * (A->kind == STENCIL_FASTWAVES ? 1 : L->nh) : 1;
+  *nrun = stencil_variant_strategy(id) == STENCIL_TB_STRATEGY ? L->ntb : (cuda ? L->nt : 1) * njv;
+}
+
+/* Run r of variant id, configuration (u, t), with the command line's runs. */
+static void st_fill(const st_app_t *A, int id, int u, int t, stencil_run_t *r) {
+  const tsr_cli_t *cli = &A->cli;
+  const st_lists_t *L = &A->L;
+  const int no = L->no, nc = L->nc, nh = L->nh;
+  const int cuda = stencil_variants[id].device == TSR_DEV_CUDA;
+  const int njv = cuda && stencil_cuda_uses_jpt(stencil_variant_strategy(id)) ? L->nj : 1;
+  const int tbv = stencil_variant_strategy(id) == STENCIL_TB_STRATEGY; /* --tb-steps, not --threads */
+  memset(r, 0, sizeof *r);
+  r->id = id;
+  r->u.order = L->ord[u % no];
+  r->u.zw = A->o.zw;
+  r->u.comp = L->cmp[(u / no) % nc];
+  r->u.depth = A->kind == STENCIL_FASTWAVES ? 1 : (L->chs[(u / no / nc) % nh] ? 1 : 2);
+  r->shape = L->shapes[tbv ? 0 : t / njv];
+  r->shape.jpt = L->jv[tbv ? 0 : t % njv];
+  if (tbv) r->tb = (stencil_tb_t){L->tbs[t], A->o.tb_rows, A->o.tb_xpt, A->o.tb_warps};
+  r->iterations = cli->iterations - (int)A->ck.k0, r->runs = cli->runs, r->warmup = cli->warmup;
+  r->quiet = cli->quiet;
+  tsr_halo_transport_t ht = TSR_HALO_STAGED; /* --halo was checked with the options */
+  if (tsr_halo_transport_parse(A->o.halo, &ht)) tsr_error_clear();
+  r->halo_transport = (int)ht;
+  r->verify = cli->verify && id != STENCIL_V_CPU_REF;
+}
+
+/* Selected variant s on state S, once per configuration (order, compress,
+ * chase; thread shape, jpt; tb-steps): run, verified, its row, its result
+ * kept. With pick >= 0 (--variant auto) only configuration pick = u nrun +
+ * t, its note prefixed by autonote. */
+static int st_variant(st_app_t *A, stencil_state_t *S, int s, tsr_file_t *of, int *nwritten,
+                      char *written, size_t nw, int pick, const char *autonote) {
+  const tsr_cli_t *cli = &A->cli;
+  const int id = A->sel.index[s];
+  int nu, nrun;
+  st_counts(A, id, &nu, &nrun);
   const char *why = tsr_variant_unavailable(&stencil_variants[id]); /* one row says so */
   double ceiling = 0;
   int rc = 0;
   for (int u = 0; !rc && u < (why ? 1 : nu); u++)
-    for (int t = 0; !rc && t < (why ? 1 : (cuda ? nt : 1) * njv); t++) {
+    for (int t = 0; !rc && t < (why ? 1 : nrun); t++) {
+      if (pick >= 0 && pick != u * nrun + t) continue;
       stencil_run_t r;
-      memset(&r, 0, sizeof r);
-      r.id = id;
-      r.u.order = L->ord[u % no];
-      r.u.zw = A->o.zw;
-      r.u.comp = L->cmp[(u / no) % nc];
-      r.u.depth = kind == STENCIL_FASTWAVES ? 1 : (L->chs[(u / no / nc) % nh] ? 1 : 2);
-      r.shape = L->shapes[t / njv];
-      r.shape.jpt = L->jv[t % njv];
-      r.iterations = cli->iterations - (int)A->ck.k0, r.runs = cli->runs, r.warmup = cli->warmup;
-      r.quiet = cli->quiet;
-      TSR_CALL(tsr_halo_transport_parse(A->o.halo, (tsr_halo_transport_t *)&r.halo_transport));
-      r.verify = cli->verify && id != STENCIL_V_CPU_REF;
+      st_fill(A, id, u, t, &r);
       if (why) r.skipped = 1, snprintf(r.note, sizeof r.note, "%s", why);
       else rc = stencil_ckpt_run(S, &r, &A->ck);
       if (!rc && !r.skipped) {
@@ -314,10 +363,92 @@ static int st_variant(st_app_t *A, stencil_state_t *S, int s, tsr_file_t *of, in
         }
         tsr_error_clear();
       }
+      if (!rc && autonote) {
+        char buf[2 * sizeof r.note];
+        snprintf(buf, sizeof buf, "%s%s%s", autonote, r.note[0] ? "; " : "", r.note);
+        snprintf(r.note, sizeof r.note, "%.*s", (int)sizeof r.note - 1, buf);
+      }
       if (!rc) rc = st_emit(S, cli, &r, A->sel.required[s], A->rep, r.skipped ? 0 : ceiling);
       if (!rc && r.result) rc = st_keep(A, S, &r, of, nwritten, written, nw);
       free(r.result);
     }
+  return rc;
+}
+
+/* --variant auto: every configuration of every selected variant that can
+ * run here is a candidate (named "variant config"); a trial of each (at
+ * most one warm-up and three timed runs of the command line's iterations,
+ * not verified); lib's tsr_auto_choose picks (or takes the cached choice). */
+typedef struct {
+  st_app_t *A;
+  stencil_state_t *S;
+  int n;
+  int *sel, *cfg;   /* [n] selection index, configuration u nrun + t */
+  char **names;     /* [n] */
+} st_auto_t;
+
+static int st_trial(void *ctx, int c, double *sec) {
+  st_auto_t *X = ctx;
+  const int id = X->A->sel.index[X->sel[c]];
+  int nu, nrun;
+  st_counts(X->A, id, &nu, &nrun);
+  stencil_run_t r;
+  st_fill(X->A, id, X->cfg[c] / nrun, X->cfg[c] % nrun, &r);
+  r.runs = TSR_MIN(r.runs, 3), r.warmup = TSR_MIN(r.warmup, 1), r.verify = 0, r.quiet = 1;
+  TSR_CALL(stencil_run_variant(X->S, &r));
+  free(r.result);
+  *sec = r.skipped ? -1 : r.time.median;
+  return TSR_SUCCESS;
+}
+
+static int st_auto(st_app_t *A, stencil_state_t *S, tsr_file_t *of, int *nwritten, char *written,
+                   size_t nw) {
+  st_auto_t X = {A, S, 0, NULL, NULL, NULL};
+  int cap = 0, rc = 0;
+  for (int s = 0; s < A->sel.n; s++) {
+    int nu, nrun;
+    st_counts(A, A->sel.index[s], &nu, &nrun);
+    if (!tsr_variant_unavailable(&stencil_variants[A->sel.index[s]])) cap += nu * nrun;
+  }
+  X.sel = malloc(sizeof(int) * (size_t)(cap + 1)), X.cfg = malloc(sizeof(int) * (size_t)(cap + 1));
+  X.names = calloc((size_t)cap + 1, sizeof(char *));
+  if (!X.sel || !X.cfg || !X.names) rc = TSR_RAISE(TSR_ERR_ALLOC, "--variant auto: out of memory");
+  for (int s = 0; !rc && s < A->sel.n; s++) {
+    const int id = A->sel.index[s];
+    if (tsr_variant_unavailable(&stencil_variants[id])) continue;
+    int nu, nrun;
+    st_counts(A, id, &nu, &nrun);
+    for (int k = 0; !rc && k < nu * nrun; k++) {
+      stencil_run_t r;
+      st_fill(A, id, k / nrun, k % nrun, &r);
+      char cfg[160];
+      st_config(S, &r, cfg, sizeof cfg);
+      const size_t len = strlen(stencil_variants[id].name) + strlen(cfg) + 2;
+      X.names[X.n] = malloc(len);
+      if (!X.names[X.n]) rc = TSR_RAISE(TSR_ERR_ALLOC, "--variant auto: out of memory");
+      else snprintf(X.names[X.n], len, "%s%s%s", stencil_variants[id].name, cfg[0] ? " " : "", cfg);
+      X.sel[X.n] = s, X.cfg[X.n] = k, X.n += !rc;
+    }
+  }
+  char problem[256], dev[sizeof(tsr_device_t){0}.name] = "";
+  snprintf(problem, sizeof problem, "%s %lldx%lldx%lld %s %s %d steps %d ranks", stencil_name(A->kind),
+           (long long)A->gsize[0], (long long)A->gsize[1], (long long)A->gsize[2],
+           S->prec == STENCIL_FLOAT ? "float" : "double", st_field_names[S->placement],
+           A->cli.iterations, S->size);
+  tsr_device_t d;
+  if (!rc && X.n > 0 && !tsr_device_select(A->comm, stencil_variants[A->sel.index[X.sel[0]]].device, &d))
+    snprintf(dev, sizeof dev, "%s", d.name);
+  tsr_error_clear();
+  tsr_auto_t a = {"tsr-stencil", problem, dev, X.n, (const char *const *)X.names, st_trial, &X,
+                  A->cli.retune, A->cli.quiet};
+  tsr_auto_result_t res;
+  if (!rc) rc = tsr_auto_choose(&a, A->comm, &res);
+  if (!rc) {
+    const int s = X.sel[res.winner];
+    rc = st_variant(A, S, s, of, nwritten, written, nw, X.cfg[res.winner], res.note);
+  }
+  for (int k = 0; X.names && k < X.n; k++) free(X.names[k]);
+  free(X.names), free(X.sel), free(X.cfg);
   return rc;
 }
 
@@ -346,8 +477,9 @@ static int st_state(st_app_t *A, int ip, int ifl) {
   int nwritten = 0;
   if (!rc && cli->output && ip == L->npr - 1 && ifl == L->nfl - 1)
     rc = stencil_io_open(&S, cli->output, &of);
-  for (int s = 0; !rc && s < A->sel.n; s++)
-    rc = st_variant(A, &S, s, of, &nwritten, written, sizeof written);
+  if (!rc && A->sel.autotune) rc = st_auto(A, &S, of, &nwritten, written, sizeof written);
+  for (int s = 0; !rc && !A->sel.autotune && s < A->sel.n; s++)
+    rc = st_variant(A, &S, s, of, &nwritten, written, sizeof written, -1, NULL);
   if (of) { /* /fields: the last result; with nothing to write the file is dropped and the
                report says why nothing ran */
     const int empty = !rc && nwritten == 0;

@@ -58,17 +58,18 @@ static int tsr__parse_long(const char *flag, const char *s, long long lo, long l
 
 /* The common options, expressed as a table over the cli struct; returns how
  * many of them the program takes (cli->options). */
-enum { TSR__NCOMMON = 14 };
+enum { TSR__NCOMMON = 15 };
 static const unsigned tsr__common_bit[TSR__NCOMMON] = {
     TSR_CLI_INPUT, TSR_CLI_OUTPUT, TSR_CLI_VARIANTS, TSR_CLI_VARIANTS, TSR_CLI_DEVICE,
     TSR_CLI_ITERATIONS, TSR_CLI_RUNS, TSR_CLI_RUNS, TSR_CLI_CSV, TSR_CLI_VERIFY, TSR_CLI_QUIET,
-    TSR_CLI_CHECKPOINT, TSR_CLI_CHECKPOINT, TSR_CLI_CHECKPOINT};
+    TSR_CLI_CHECKPOINT, TSR_CLI_CHECKPOINT, TSR_CLI_CHECKPOINT, TSR_CLI_VARIANTS};
 static int tsr__common(tsr_cli_t *c, tsr_opt_t t[TSR__NCOMMON]) {
   tsr_opt_t tab[TSR__NCOMMON] = {
       {"input", 'i', TSR_OPT_STRING, &c->input, "FILE.h5", "read the input from an HDF5 file"},
       {"output", 'o', TSR_OPT_STRING, &c->output, "FILE.h5", "write results to an HDF5 file (+ .xmf)"},
       {"variant", 0, TSR_OPT_LIST, &c->variants, "LIST",
-       "variants to run: names, shell patterns or 'all' (see --list-variants)"},
+       "variants to run: names, shell patterns, 'all', or 'auto' (the fastest in a short trial, "
+       "cached; see --list-variants)"},
       {"list-variants", 0, TSR_OPT_FLAG, &c->list_variants, NULL, "list the variants and exit"},
       {"device", 0, TSR_OPT_STRING, &c->device, "KIND", "auto (GPU if present), cpu or cuda"},
       {"iterations", 0, TSR_OPT_INT, &c->iterations, "N", "time steps / iterations per run"},
@@ -86,6 +87,8 @@ static int tsr__common(tsr_cli_t *c, tsr_opt_t t[TSR__NCOMMON]) {
        "the checkpoint's file (default PROG.ckpt.h5)"},
       {"restart", 0, TSR_OPT_STRING, &c->restart, "FILE",
        "resume from a checkpoint (any rank count; the same problem and options)"},
+      {"retune", 0, TSR_OPT_FLAG, &c->retune, NULL,
+       "with --variant auto: time the candidates again instead of taking the cached choice"},
   };
   int n = 0;
   for (int i = 0; i < TSR__NCOMMON; i++)

@@ -191,6 +191,13 @@ int tsr_report_ran(const tsr_report_t *r) {
   return k;
 }
 
+int tsr_report_nrows(const tsr_report_t *r) { return r->n; }
+
+tsr_result_t *tsr_report_row(tsr_report_t *r, int i) {
+  if (i < 0) i += r->n;
+  return i >= 0 && i < r->n ? &r->rows[i] : NULL;
+}
+
 static double tsr__gbs(const tsr_result_t *x) {
   return (x->bytes > 0 && x->time.median > 0) ? x->bytes / x->time.median * 1e-9 : 0;
 }

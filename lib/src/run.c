@@ -4,10 +4,12 @@
 #include "tessera/run.h"
 #include "tessera/error.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------ selection */
@@ -40,6 +42,13 @@ int tsr_selection_pick(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
   const char *dev = cli->device ? cli->device : "auto";
   const int want_cuda = strcmp(dev, "cuda") == 0;
   const char *spec = cli->variants;
+  const int autotune = spec && strcmp(spec, "auto") == 0; /* the default list, tried */
+  TSR_CHECK(!spec || autotune || !tsr__named(spec, "auto"), TSR_ERR_ARG,
+            "--variant auto chooses among the default variants: give it alone, not with '%s'", spec);
+  TSR_CHECK(!autotune || cli->variant_auto, TSR_ERR_ARG,
+            "--variant auto: %s does not choose its variants by a trial yet; give --variant all or names",
+            cli->prog ? cli->prog : "this program");
+  if (autotune) spec = NULL;
   if (!spec)
     spec = want_cuda ? cuda_default
            : strcmp(dev, "cpu") == 0 ? cpu_default
@@ -56,7 +65,8 @@ int tsr_selection_pick(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
     tsr_selection_free(sel);
     return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
   }
-  for (int k = 0; k < sel->n; k++) {
+  sel->autotune = autotune;
+  for (int k = 0; k < sel->n && !autotune; k++) {
     const tsr_variant_t *v = &table[sel->index[k]];
     sel->required[k] = (cli->variants && tsr__named(cli->variants, v->name)) ||
                        (want_cuda && v->device == TSR_DEV_CUDA);
@@ -108,6 +118,252 @@ int tsr_selection_has(const tsr_selection_t *sel, int i, int *required) {
       return 1;
     }
   return 0;
+}
+
+/* ------------------------------------------------------------ --variant auto */
+
+int tsr_auto_cache_path(char *buf, size_t n) {
+  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  int k;
+  if (xdg && *xdg) k = snprintf(buf, n, "%s/tessera/variant-auto.tsv", xdg);
+  else if (home && *home) k = snprintf(buf, n, "%s/.cache/tessera/variant-auto.tsv", home);
+  else return TSR_RAISE(TSR_ERR_IO, "--variant auto: neither XDG_CACHE_HOME nor HOME is set: no cache");
+  TSR_CHECK(k > 0 && (size_t)k < n, TSR_ERR_IO, "--variant auto: the cache path is too long");
+  return TSR_SUCCESS;
+}
+
+/* The key of a choice: prog | problem | device | build, tabs and newlines
+ * made spaces. */
+static void tsr__auto_key(const tsr_auto_t *a, char *key, size_t n) {
+  snprintf(key, n, "%s | %s | %s | %s %s%s", a->prog, a->problem ? a->problem : "",
+           a->device ? a->device : "", PACKAGE_VERSION, TSR_GIT_DESCRIBE,
+           tsr_device_cuda_built() ? " cuda" : "");
+  for (char *p = key; *p; p++)
+    if (*p == '\t' || *p == '\n' || *p == '\r') *p = ' ';
+}
+
+/* The cache's lines (key, name, seconds). */
+typedef struct {
+  char **line;
+  int n, cap;
+  int corrupt; /* a line that is not KEY<TAB>NAME<TAB>SECONDS */
+} tsr__auto_cache_t;
+
+static void tsr__auto_cache_free(tsr__auto_cache_t *c) {
+  for (int i = 0; i < c->n; i++) free(c->line[i]);
+  free(c->line);
+  memset(c, 0, sizeof *c);
+}
+
+/* Whether s is KEY<TAB>NAME<TAB>SECONDS; name and seconds out. */
+static int tsr__auto_parse(const char *s, const char **name, size_t *namelen, double *sec) {
+  const char *t1 = strchr(s, '\t');
+  if (!t1 || t1 == s) return 0;
+  const char *t2 = strchr(t1 + 1, '\t');
+  if (!t2 || t2 == t1 + 1 || strchr(t2 + 1, '\t')) return 0;
+  char *end;
+  const double v = strtod(t2 + 1, &end);
+  if (end == t2 + 1 || *end || !(v >= 0)) return 0;
+  *name = t1 + 1, *namelen = (size_t)(t2 - t1 - 1), *sec = v;
+  return 1;
+}
+
+/* Read the cache (a missing file is empty; a corrupt one: c->corrupt and
+ * no lines). */
+static void tsr__auto_cache_read(const char *path, tsr__auto_cache_t *c) {
+  memset(c, 0, sizeof *c);
+  FILE *f = fopen(path, "r");
+  if (!f) return;
+  char buf[2048];
+  int lineno = 0;
+  while (fgets(buf, sizeof buf, f)) {
+    lineno++;
+    size_t len = strlen(buf);
+    const int whole = len > 0 && buf[len - 1] == '\n';
+    if (whole) buf[--len] = 0;
+    const char *name;
+    size_t nl;
+    double sec;
+    if ((!whole && !feof(f)) || !tsr__auto_parse(buf, &name, &nl, &sec)) {
+      c->corrupt = lineno;
+      break;
+    }
+    if (c->n == c->cap) {
+      c->cap = c->cap ? 2 * c->cap : 16;
+      char **nlines = realloc(c->line, sizeof(char *) * (size_t)c->cap);
+      if (!nlines) break;
+      c->line = nlines;
+    }
+    if (!(c->line[c->n] = strdup(buf))) break;
+    c->n++;
+  }
+  fclose(f);
+  if (c->corrupt) {
+    const int at = c->corrupt;
+    tsr__auto_cache_free(c);
+    c->corrupt = at;
+  }
+}
+
+/* mkdir -p of the directory of path. */
+static int tsr__auto_mkdirs(const char *path) {
+  char d[512];
+  snprintf(d, sizeof d, "%s", path);
+  char *slash = strrchr(d, '/');
+  if (!slash) return 0;
+  *slash = 0;
+  for (char *p = d + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      if (mkdir(d, 0777) && errno != EEXIST) return -1;
+      *p = '/';
+    }
+  return mkdir(d, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+/* Store key -> name (rank 0): the other keys kept, written to a temporary
+ * beside the file and renamed over it. 0, or -1 with errno. */
+static int tsr__auto_store(const char *path, const char *key, const char *name, double sec) {
+  tsr__auto_cache_t c;
+  tsr__auto_cache_read(path, &c);
+  if (tsr__auto_mkdirs(path)) return tsr__auto_cache_free(&c), -1;
+  char tmp[600];
+  snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
+  const int fd = mkstemp(tmp);
+  if (fd < 0) return tsr__auto_cache_free(&c), -1;
+  FILE *f = fdopen(fd, "w");
+  if (!f) {
+    close(fd);
+    unlink(tmp);
+    return tsr__auto_cache_free(&c), -1;
+  }
+  const size_t kl = strlen(key);
+  for (int i = 0; i < c.n; i++)
+    if (!(strncmp(c.line[i], key, kl) == 0 && c.line[i][kl] == '\t')) fprintf(f, "%s\n", c.line[i]);
+  fprintf(f, "%s\t%s\t%.6e\n", key, name, sec);
+  tsr__auto_cache_free(&c);
+  const int bad = ferror(f) | fclose(f);
+  if (bad || rename(tmp, path)) {
+    const int e = errno;
+    unlink(tmp);
+    errno = e;
+    return -1;
+  }
+  return 0;
+}
+
+/* Rank 0: the cached candidate of key, or -1. */
+static int tsr__auto_lookup(const tsr_auto_t *a, const char *path, const char *key, double *sec) {
+  tsr__auto_cache_t c;
+  tsr__auto_cache_read(path, &c);
+  if (c.corrupt)
+    fprintf(stderr, "%s: warning: the cache %s: line %d is not KEY<TAB>VARIANT<TAB>SECONDS: ignored "
+            "(it is rewritten after the trial)\n", a->prog, path, c.corrupt);
+  int found = -1;
+  const size_t kl = strlen(key);
+  for (int i = 0; i < c.n && found < 0; i++) {
+    if (strncmp(c.line[i], key, kl) || c.line[i][kl] != '\t') continue;
+    const char *name;
+    size_t nl;
+    if (!tsr__auto_parse(c.line[i], &name, &nl, sec)) continue;
+    for (int k = 0; k < a->ncand; k++)
+      if (strlen(a->names[k]) == nl && strncmp(a->names[k], name, nl) == 0) found = k;
+  }
+  tsr__auto_cache_free(&c);
+  return found;
+}
+
+int tsr_auto_choose(const tsr_auto_t *a, MPI_Comm comm, tsr_auto_result_t *out) {
+  memset(out, 0, sizeof *out);
+  out->winner = -1;
+  TSR_CHECK(a->ncand > 0, TSR_ERR_ARG, "--variant auto: no candidate variants");
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  char key[1024];
+  tsr__auto_key(a, key, sizeof key);
+  int have_path = 0;
+  if (rank == 0) {
+    have_path = tsr_auto_cache_path(out->path, sizeof out->path) == TSR_SUCCESS;
+    if (!have_path) {
+      fprintf(stderr, "%s: warning: %s\n", a->prog, tsr_error_message());
+      tsr_error_clear();
+      out->path[0] = 0;
+    }
+  }
+  /* rank 0: the cached choice */
+  double d[2] = {-1, 0}; /* winner, seconds */
+  if (rank == 0 && have_path && !a->retune) d[0] = tsr__auto_lookup(a, out->path, key, &d[1]);
+  TSR_CALL_MPI(MPI_Bcast(d, 2, MPI_DOUBLE, 0, comm));
+  if (d[0] >= 0) {
+    out->winner = (int)d[0], out->cached = 1, out->seconds = d[1];
+    snprintf(out->note, sizeof out->note, "auto: cached choice");
+  } else { /* the trial: every candidate, the fastest wins (rank 0's times decide) */
+    int best = -1;
+    double bsec = 0;
+    for (int k = 0; k < a->ncand; k++) {
+      double sec = -1;
+      TSR_CALL(a->trial(a->ctx, k, &sec));
+      if (sec < 0) continue;
+      out->tried++;
+      if (best < 0 || sec < bsec) best = k, bsec = sec;
+    }
+    d[0] = best, d[1] = bsec;
+    TSR_CALL_MPI(MPI_Bcast(d, 2, MPI_DOUBLE, 0, comm));
+    TSR_CHECK(d[0] >= 0, TSR_ERR_UNSUPPORTED, "--variant auto: none of the %d candidates ran", a->ncand);
+    out->winner = (int)d[0], out->seconds = d[1];
+    snprintf(out->note, sizeof out->note, "auto: best of %d in a trial", out->tried);
+    if (rank == 0 && have_path && tsr__auto_store(out->path, key, a->names[out->winner], out->seconds))
+      fprintf(stderr, "%s: warning: cannot store the choice in %s: %s\n", a->prog, out->path,
+              strerror(errno));
+  }
+  if (rank == 0 && !a->quiet) {
+    if (out->cached)
+      printf("%s: --variant auto: %s (cached in %s: %.4g us in its trial; --retune to time again)\n",
+             a->prog, a->names[out->winner], out->path, out->seconds * 1e6);
+    else
+      printf("%s: --variant auto: %s: %.4g us, the fastest of %d candidate%s in a trial%s%s\n", a->prog,
+             a->names[out->winner], out->seconds * 1e6, out->tried, out->tried == 1 ? "" : "s",
+             out->path[0] ? "; stored in " : "", out->path);
+  }
+  return TSR_SUCCESS;
+}
+
+typedef struct {
+  const tsr_cli_t *cli;
+  tsr_auto_run_fn run;
+  void *ctx;
+} tsr__auto_rows_t;
+
+static int tsr__auto_row_trial(void *ctx, int c, double *sec) {
+  const tsr__auto_rows_t *X = ctx;
+  tsr_cli_t t = *X->cli;
+  t.runs = t.runs < 3 ? t.runs : 3, t.warmup = t.warmup < 1 ? t.warmup : 1, t.verify = 0, t.quiet = 1;
+  tsr_report_t *scratch = NULL;
+  TSR_CALL(tsr_report_create(&scratch));
+  int rc = X->run(X->ctx, c, &t, scratch);
+  const tsr_result_t *row = rc ? NULL : tsr_report_row(scratch, -1);
+  *sec = row && !row->notrun && row->time.n > 0 ? row->time.median : -1;
+  tsr_report_destroy(&scratch);
+  TSR_CALL(rc);
+  return TSR_SUCCESS;
+}
+
+int tsr_auto_run(const tsr_cli_t *cli, MPI_Comm comm, const char *problem, const char *device, int ncand,
+                 const char *const *names, tsr_auto_run_fn run, void *ctx, tsr_report_t *rep) {
+  tsr__auto_rows_t X = {cli, run, ctx};
+  const tsr_auto_t a = {cli->prog, problem, device, ncand, names, tsr__auto_row_trial, &X, cli->retune,
+                        cli->quiet};
+  tsr_auto_result_t res;
+  TSR_CALL(tsr_auto_choose(&a, comm, &res));
+  const int n0 = tsr_report_nrows(rep);
+  TSR_CALL(run(ctx, res.winner, cli, rep));
+  tsr_result_t *row = tsr_report_nrows(rep) > n0 ? tsr_report_row(rep, -1) : NULL;
+  if (row && !row->notrun) {
+    char buf[2 * sizeof row->note];
+    snprintf(buf, sizeof buf, "%s%s%s", res.note, row->note[0] ? "; " : "", row->note);
+    snprintf(row->note, sizeof row->note, "%.*s", (int)sizeof row->note - 1, buf);
+  }
+  return TSR_SUCCESS;
 }
 
 /* ------------------------------------------------------------ rows */

@@ -27,6 +27,10 @@ tests_apps_fastsg_mkbad_LDADD = lib/libtessera.la $(HDF5_LIBS)
 TESTS += tests/apps/fastsg_dist.sh
 EXTRA_DIST += tests/apps/fastsg_dist.sh
 
+# --variant auto in every program that implements it
+TESTS += tests/apps/variant_auto.sh
+EXTRA_DIST += tests/apps/variant_auto.sh
+
 # tsr-stencil (stencil_bad writes malformed inputs)
 TESTS += tests/apps/stencil.sh tests/apps/stencil_cuda.sh
 EXTRA_DIST += tests/apps/stencil.sh tests/apps/stencil_cuda.sh

@@ -49,6 +49,11 @@ TESTS += tests/cuda/check_stencil_cuda
 tests_cuda_check_stencil_cuda_SOURCES = tests/cuda/check_stencil_cuda.c
 tests_cuda_check_stencil_cuda_CFLAGS = $(TEST_CFLAGS)
 tests_cuda_check_stencil_cuda_LDADD = apps/stencil/libtsr_stencil_app.la $(STENCIL_LDADD) $(TEST_LDADD)
+check_PROGRAMS += tests/cuda/check_stencil_tb_cuda
+TESTS += tests/cuda/check_stencil_tb_cuda
+tests_cuda_check_stencil_tb_cuda_SOURCES = tests/cuda/check_stencil_tb_cuda.c tests/stencil_tb_case.h
+tests_cuda_check_stencil_tb_cuda_CFLAGS = $(TEST_CFLAGS)
+tests_cuda_check_stencil_tb_cuda_LDADD = $(STENCIL_LDADD) $(TEST_LDADD)
 
 # kernels/lulesh's CUDA step against its CPU reference.
 check_PROGRAMS += tests/cuda/check_lulesh_cuda

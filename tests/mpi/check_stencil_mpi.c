@@ -17,7 +17,11 @@
  * idxvar, idxvar-kloop) in row-major, z-curve and random order, tables
  * compressed or not, chasing or not; fastwaves in SoA and AoS; the gathered
  * result must equal the serial reference EXACTLY at every rank count (1
- * rank: the serial unstructured grid), and be run (not skipped). */
+ * rank: the serial unstructured grid), and be run (not skipped).
+ * Temporal blocking (cpu/regular/tblock, and cuda/regular/tblock with a
+ * GPU): 1, 2 and 3 steps per pass over the 3 iterations (a pass of 2 and
+ * one of 1; one pass of 3), a halo of 2, 4 and 6 cells exchanged before
+ * every pass: the same exact equality, and run at every rank count. */
 #include "config.h"
 #include <sys/resource.h>
 #include <check.h>
@@ -25,6 +29,7 @@
 #include "apps/stencil/stencil_app.h"
 
 static void check_one_u(int kind, int prec, int placement, int id, stencil_ucfg_t u);
+static stencil_tb_t check_tb; /* the temporal-blocking variants' configuration */
 static void check_one(int kind, int prec, int placement, int id) {
   stencil_ucfg_t u = {0, 2, 0, 2};
   check_one_u(kind, prec, placement, id, u);
@@ -65,6 +70,7 @@ static void check_one_u(int kind, int prec, int placement, int id, stencil_ucfg_
   r.id = id;
   r.u = u;
   r.shape = (stencil_launch_t){32, 1, 1, 8, 0};
+  r.tb = check_tb;
   r.iterations = 3, r.runs = 1, r.warmup = 0, r.verify = 1, r.quiet = 1;
   rc = stencil_run_variant(&S, &r);
   ck_assert_msg(tsr_test_all(rc == 0), "run: %s", tsr_error_message());
@@ -128,6 +134,15 @@ START_TEST(test_regular_ranks) {
 }
 END_TEST
 
+START_TEST(test_tblock_ranks) {
+  const int kind = _i / 6 ? STENCIL_HDIFF : STENCIL_LAPLAP, prec = (_i / 3) % 2;
+  check_tb = (stencil_tb_t){1 + _i % 3, 5, 1 + _i % 2, 2};
+  check_one(kind, prec, TSR_SOA, STENCIL_V_CPU_TBLOCK);
+  if (tsr_test_all(tsr_test_have_gpu())) check_one(kind, prec, TSR_SOA, STENCIL_V_CUDA_REG_TBLOCK);
+  check_tb = (stencil_tb_t){0, 0, 0, 0};
+}
+END_TEST
+
 START_TEST(test_unstr_ranks) {
   const int kind = _i / 2, prec = _i % 2;
   static const int ids[3] = {STENCIL_V_CPU_UNSTR_NAIVE, STENCIL_V_CPU_UNSTR_IDXVAR,
@@ -155,6 +170,7 @@ static Suite *make(void) {
   tcase_add_test(t, test_memory); /* first: the peak resident memory is a high-water mark */
   tcase_add_loop_test(t, test_regular_ranks, 0, 6);
   tcase_add_loop_test(t, test_unstr_ranks, 0, 6);
+  tcase_add_loop_test(t, test_tblock_ranks, 0, 12);
   suite_add_tcase(s, t);
   return s;
 }

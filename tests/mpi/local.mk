@@ -41,6 +41,11 @@ TESTS += tests/mpi/check_run
 tests_mpi_check_run_SOURCES = tests/mpi/check_run.c
 tests_mpi_check_run_CFLAGS = $(TEST_CFLAGS)
 tests_mpi_check_run_LDADD = $(TEST_LDADD)
+check_PROGRAMS += tests/mpi/check_auto
+TESTS += tests/mpi/check_auto
+tests_mpi_check_auto_SOURCES = tests/mpi/check_auto.c
+tests_mpi_check_auto_CFLAGS = $(TEST_CFLAGS)
+tests_mpi_check_auto_LDADD = $(TEST_LDADD)
 
 # kernels/airfoil, on meshes from inputs/
 check_PROGRAMS += tests/mpi/check_airfoil_mpi

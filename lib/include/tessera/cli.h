@@ -84,6 +84,9 @@ typedef struct {
   const char *restart;   /* --restart FILE or NULL (tessera/checkpoint.h) */
   char checkpoint_default[80];
   int list_variants;     /* --list-variants was given */
+  int retune;            /* --retune: --variant auto times the candidates again */
+  int variant_auto;      /* 1: the program implements --variant auto (tsr_auto_choose); else
+                            the selection refuses it (default 0) */
   int exit_now;          /* --help or --version was handled: exit 0 */
   int omp_threads;       /* OpenMP threads of this rank (tsr_node_omp_threads) */
   char omp_why[96];      /* where that count came from */

@@ -77,6 +77,9 @@ int tsr_report_write_csv(const tsr_report_t *r, MPI_Comm comm, const char *path)
 /* Number of rows that failed verification / that ran. */
 int tsr_report_failures(const tsr_report_t *r);
 int tsr_report_ran(const tsr_report_t *r);
+/* Rows added so far, and row i (i < 0: counted from the last), or NULL. */
+int tsr_report_nrows(const tsr_report_t *r);
+tsr_result_t *tsr_report_row(tsr_report_t *r, int i);
 /* The app's own CSV columns after the common ones ("name,blocks_x,..."). */
 int tsr_report_set_extra_columns(tsr_report_t *r, const char *header);
 /* Append s to the CSV line buf (size n) as one field, quoted if needed,

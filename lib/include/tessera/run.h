@@ -9,6 +9,9 @@
  *                      "not run: <why>" (no times; kept out of the CSV)
  *   tsr_run            warm-up runs, timed runs, the per-sample maximum over
  *                      the ranks, statistics, progress lines on rank 0
+ *   tsr_auto_choose    --variant auto: a short timed trial of the candidates
+ *                      (or the winner cached for this app, problem, device
+ *                      and build), rank 0 deciding for all
  *   tsr_report_finish  (report.h) table, CSV, figure-of-merit line, exit rule
  *
  * The exit rule: a variant asked for by name (not by a pattern or "all"),
@@ -38,13 +41,17 @@ typedef struct {
   int *index;              /* [n] indices into the table, in table order */
   unsigned char *required; /* [n] 1: named in --variant, or CUDA under --device cuda */
   char spec[256];          /* the --variant list used (the default when none was given) */
+  int autotune;            /* --variant auto: the candidates of tsr_auto_choose (the device's
+                              default list, none required) */
 } tsr_selection_t;
 
 /* Why variant v cannot run in this build or on this machine ("built without
  * CUDA", "no CUDA device"), or NULL when it can. */
 const char *tsr_variant_unavailable(const tsr_variant_t *v);
 
-/* The variants to run: cli->variants, else by cli->device (cpu: cpu_default,
+/* The variants to run: cli->variants, else by cli->device (--variant auto:
+ * the device's default list, marked sel->autotune; TSR_ERR_ARG unless
+ * cli->variant_auto) (cpu: cpu_default,
  * cuda: cuda_default, auto: cuda_default when this build has CUDA and a GPU
  * is visible, else cpu_default). Raises TSR_ERR_ARG for an unknown name,
  * and, before any work is done, "nothing ran: ..." when none of the
@@ -122,6 +129,60 @@ typedef struct {
  * lines on rank 0 once a variant's runs have taken TSR_RUN_PROGRESS_S. */
 #define TSR_RUN_PROGRESS_S 5.0
 int tsr_run(const tsr_run_t *spec, tsr_run_result_t *out);
+
+/* ------------------------------------------------------------ --variant auto */
+
+/* One choice among candidates. A candidate is a name ("variant" or
+ * "variant config", no tab or newline); the program runs candidate c as a
+ * short trial through trial() (collective; *seconds < 0: it did not run,
+ * e.g. a shape the device cannot take). */
+typedef struct {
+  const char *prog;          /* "tsr-stencil": the report line and the cache key */
+  const char *problem;       /* what the choice depends on beyond the device: the input's shape,
+                                precision, iterations ("laplap 512x512x64 double 10 steps") */
+  const char *device;        /* the device's name */
+  int ncand;
+  const char *const *names;  /* [ncand] */
+  int (*trial)(void *ctx, int cand, double *seconds);
+  void *ctx;
+  int retune;                /* 1: time the candidates even when the cache has a choice */
+  int quiet;                 /* no report line */
+} tsr_auto_t;
+
+typedef struct {
+  int winner;                /* index into names */
+  int cached;                /* 1: taken from the cache, no trial */
+  int tried;                 /* candidates that ran in the trial */
+  double seconds;            /* the winner's trial time (from the cache when cached) */
+  char note[160];            /* for the row's note: "auto: best of 12 in a trial" */
+  char path[512];            /* the cache file ("" when there is none) */
+} tsr_auto_result_t;
+
+/* The cache file: $XDG_CACHE_HOME/tessera/variant-auto.tsv, else
+ * $HOME/.cache/tessera/variant-auto.tsv; TSR_ERR_IO when neither is set. */
+int tsr_auto_cache_path(char *buf, size_t n);
+
+/* Choose (collective over comm; every rank passes the same candidates):
+ * rank 0 looks the key (prog, problem, device, this build) up in the cache
+ * unless a->retune; a cached name that is one of the candidates is the
+ * choice. Otherwise every candidate runs its trial, the fastest that ran
+ * wins and rank 0 stores it (the file is rewritten through a temporary and
+ * renamed; failing to store is a warning). A cache file with a line that is
+ * not KEY<TAB>NAME<TAB>SECONDS is ignored with a warning on stderr (and
+ * rewritten). Rank 0's choice is broadcast. Prints one line on rank 0
+ * unless a->quiet. TSR_ERR_UNSUPPORTED when no candidate ran. */
+int tsr_auto_choose(const tsr_auto_t *a, MPI_Comm comm, tsr_auto_result_t *out);
+
+/* --variant auto for a program that runs a candidate by adding its row to a
+ * report: run(ctx, c, cli, rep) runs candidate c as cli says and adds one
+ * row (a not-run row when it cannot run). The trial runs each candidate
+ * with at most 3 timed runs and 1 warm-up (fewer when cli asks for fewer),
+ * no verification, quiet, into a scratch
+ * report (its row's median time decides); the winner then runs with cli
+ * into rep, its row's note prefixed with the choice. Collective. */
+typedef int (*tsr_auto_run_fn)(void *ctx, int cand, const tsr_cli_t *cli, tsr_report_t *rep);
+int tsr_auto_run(const tsr_cli_t *cli, MPI_Comm comm, const char *problem, const char *device, int ncand,
+                 const char *const *names, tsr_auto_run_fn run, void *ctx, tsr_report_t *rep);
 
 /* The bytes of the last-level CPU cache(s) of this node (sum over the
  * distinct L3 or, without one, L2 caches), 0 when unknown. */

@@ -1,0 +1,215 @@
+/* kernels/stencil/stencil_cuda_tb.cu: temporal blocking of laplap and hdiff
+ * on the GPU (stencil_tb.h has the scheme): a warp per (level, tile of
+ * 32 xpt - 4 n columns, strip of rows), the 2 n stages of n steps as a
+ * pipeline along y with each stage's last rows in registers, x neighbours
+ * by shuffles. stencil_tb_cpu.inc is the same pipeline on the host. */
+#include "config.h"
+#include "kernels/stencil/stencil_tb.h"
+#include "tessera/cuda.h"
+#include "tessera/error.h"
+
+/* The point functions of stencil_arith.inc by element type. */
+template <typename T> struct TbOps;
+template <> struct TbOps<double> {
+  static __device__ __forceinline__ double lap(double c, double w, double e, double s, double n) {
+    return stencil_lap_d(c, w, e, s, n);
+  }
+  static __device__ __forceinline__ double lap_h(double c, double w, double e, double s, double n) {
+    return stencil_lap_h_d(c, w, e, s, n);
+  }
+  static __device__ __forceinline__ double flux(double a, double b, double c, double d) {
+    return stencil_hdiff_flux_d(a, b, c, d);
+  }
+  static __device__ __forceinline__ double upd(double c, double k, double a, double b, double d, double e) {
+    return stencil_hdiff_out_d(c, k, a, b, d, e);
+  }
+};
+template <> struct TbOps<float> {
+  static __device__ __forceinline__ float lap(float c, float w, float e, float s, float n) {
+    return stencil_lap_f(c, w, e, s, n);
+  }
+  static __device__ __forceinline__ float lap_h(float c, float w, float e, float s, float n) {
+    return stencil_lap_h_f(c, w, e, s, n);
+  }
+  static __device__ __forceinline__ float flux(float a, float b, float c, float d) {
+    return stencil_hdiff_flux_f(a, b, c, d);
+  }
+  static __device__ __forceinline__ float upd(float c, float k, float a, float b, float d, float e) {
+    return stencil_hdiff_out_f(c, k, a, b, d, e);
+  }
+};
+
+/* The grid as the kernel needs it (cell = base + x + y sy + z sz). */
+struct StTbGeo {
+  int64_t base, sy, sz, d0, d1;
+  int64_t lo0, hi0, lo1, hi1, lo2;
+  int64_t live[4]; /* x lo, x hi, y lo, y hi */
+  int64_t rows;
+};
+
+/* West and east neighbours of a lane's XPT points (whole warp). */
+template <typename T, int XPT>
+__device__ __forceinline__ void tb_nbrs(const T (&c)[XPT], T (&w)[XPT], T (&e)[XPT]) {
+  const T up = __shfl_up_sync(0xffffffffu, c[XPT - 1], 1);
+  const T dn = __shfl_down_sync(0xffffffffu, c[0], 1);
+#pragma unroll
+  for (int j = 0; j < XPT; j++) {
+    w[j] = j > 0 ? c[j > 0 ? j - 1 : 0] : up;
+    e[j] = j < XPT - 1 ? c[j < XPT - 1 ? j + 1 : 0] : dn;
+  }
+}
+
+/* Row window of a stage: [D-1] the newest row. */
+template <typename T, int D, int XPT>
+__device__ __forceinline__ void tb_push(T (&w)[D][XPT], const T (&v)[XPT]) {
+#pragma unroll
+  for (int d = 0; d < D - 1; d++)
+#pragma unroll
+    for (int j = 0; j < XPT; j++) w[d][j] = w[d + 1][j];
+#pragma unroll
+  for (int j = 0; j < XPT; j++) w[D - 1][j] = v[j];
+}
+
+/* Block (32, warps): warp threadIdx.y takes strip blockIdx.y * warps +
+ * threadIdx.y of tile blockIdx.x at level lo2 + blockIdx.z. */
+template <typename T, int HDIFF, int K, int XPT>
+__global__ void __launch_bounds__(STENCIL_TB_MAXTHREADS) st_k_tb(const T *__restrict__ in, const T *__restrict__ coeff,
+                                                T *__restrict__ out, StTbGeo g) {
+  constexpr int NS = 2 * K, D = HDIFF ? 4 : 3, W = 32 * XPT;
+  typedef TbOps<T> O;
+  const int lane = threadIdx.x;
+  const int64_t y0 = g.lo1 + ((int64_t)blockIdx.y * blockDim.y + threadIdx.y) * g.rows;
+  if (y0 >= g.hi1) return; /* the whole warp */
+  const int64_t y1 = y0 + g.rows < g.hi1 ? y0 + g.rows : g.hi1;
+  const int64_t x0 = g.lo0 + (int64_t)blockIdx.x * (W - 4 * K) - 2 * K + lane * XPT;
+  const int64_t zc = g.base + (g.lo2 + blockIdx.z) * g.sz + x0; /* cell of (x0, 0, z) */
+  bool xin[XPT], xreg[XPT], xout[XPT];
+#pragma unroll
+  for (int j = 0; j < XPT; j++) {
+    const int64_t x = x0 + j;
+    const int i = lane * XPT + j;
+    xin[j] = x >= 0 && x < g.d0;
+    xreg[j] = x >= g.live[0] && x < g.live[1];
+    xout[j] = x >= g.lo0 && x < g.hi0 && i >= 2 * K && i < W - 2 * K;
+  }
+  T w[NS][D][XPT];
+#pragma unroll
+  for (int s = 0; s < NS; s++)
+#pragma unroll
+    for (int d = 0; d < D; d++)
+#pragma unroll
+      for (int j = 0; j < XPT; j++) w[s][d][j] = (T)0;
+  /* input row r: loaded one iteration ahead, so that its latency overlaps the stages */
+  auto load = [&](int64_t r, T(&v)[XPT]) {
+    const bool yin = r >= 0 && r < g.d1 && r < y1 + 2 * K;
+#pragma unroll
+    for (int j = 0; j < XPT; j++) v[j] = yin && xin[j] ? __ldg(in + zc + r * g.sy + j) : (T)0;
+  };
+  T cur[XPT];
+  load(y0 - 2 * K, cur);
+  for (int64_t r = y0 - 2 * K; r < y1 + 2 * K; r++) {
+    {
+      T nxt[XPT];
+      load(r + 1, nxt);
+      tb_push<T, D, XPT>(w[0], cur);
+#pragma unroll
+      for (int j = 0; j < XPT; j++) cur[j] = nxt[j];
+    }
+#pragma unroll
+    for (int s = 1; s <= NS; s++) {
+      const int64_t y = r - s;
+      const bool yin = y >= 0 && y < g.d1;
+      T pw[XPT], pe[XPT], nv[XPT];
+      tb_nbrs<T, XPT>(w[s - 1][D - 2], pw, pe);
+      if (HDIFF && s % 2 == 0) { /* fluxes and update from L (stage s-1) and the step's input */
+        T(&qq)[D][XPT] = w[s >= 2 ? s - 2 : 0];
+        T qw[XPT], qe[XPT];
+        tb_nbrs<T, XPT>(qq[D - 3], qw, qe);
+#pragma unroll
+        for (int j = 0; j < XPT; j++) {
+          const T k = yin && xin[j] ? __ldg(coeff + zc + y * g.sy + j) : (T)0;
+          const T pc = w[s - 1][D - 2][j], qc = qq[D - 3][j];
+          const T flx = O::flux(pc, pe[j], qc, qe[j]);
+          const T flx_w = O::flux(pw[j], pc, qw[j], qc);
+          const T fly = O::flux(pc, w[s - 1][D - 1][j], qc, qq[D - 2][j]);
+          const T fly_s = O::flux(w[s - 1][D - 3][j], pc, qq[D - 4 >= 0 ? D - 4 : 0][j], qc);
+          nv[j] = O::upd(qc, k, flx, flx_w, fly, fly_s);
+        }
+      } else {
+#pragma unroll
+        for (int j = 0; j < XPT; j++) {
+          const T c = w[s - 1][D - 2][j], sv = w[s - 1][D - 3][j], n = w[s - 1][D - 1][j];
+          nv[j] = HDIFF ? O::lap_h(c, pw[j], pe[j], sv, n) : O::lap(c, pw[j], pe[j], sv, n);
+        }
+      }
+      if (s == NS) { /* the result: the tile's inner columns, the strip's rows */
+        if (y >= y0 && y < y1) {
+#pragma unroll
+          for (int j = 0; j < XPT; j++)
+            if (xout[j]) out[zc + y * g.sy + j] = nv[j];
+        }
+      } else {
+        if (s % 2 == 0) { /* an intermediate state: the boundary is the input's */
+          const bool yreg = y >= g.live[2] && y < g.live[3];
+#pragma unroll
+          for (int j = 0; j < XPT; j++)
+            if (!(yreg && xreg[j])) nv[j] = yin && xin[j] ? __ldg(in + zc + y * g.sy + j) : (T)0;
+        }
+        tb_push<T, D, XPT>(w[s < NS ? s : 0], nv);
+      }
+    }
+  }
+}
+
+template <typename T, int HDIFF, int K, int XPT>
+static int tb_go(const stencil_fields_t *f, const StTbGeo &geo, dim3 grid, dim3 block) {
+  st_k_tb<T, HDIFF, K, XPT><<<grid, block>>>((const T *)f->in, (const T *)f->coeff, (T *)f->out, geo);
+  TSR_CHECK_LAUNCH("temporal-blocking kernel launch");
+  return TSR_SUCCESS;
+}
+
+template <typename T, int HDIFF>
+static int tb_run(int n, int xpt, const stencil_fields_t *f, const StTbGeo &geo, dim3 grid, dim3 block) {
+#define TB_CASE(K)                                                                   \
+  case K:                                                                            \
+    return xpt == 1 ? tb_go<T, HDIFF, K, 1>(f, geo, grid, block) : tb_go<T, HDIFF, K, 2>(f, geo, grid, block);
+  switch (n) {
+    TB_CASE(1)
+    TB_CASE(2)
+    TB_CASE(3)
+    TB_CASE(4)
+  }
+#undef TB_CASE
+  return TSR_RAISE(TSR_ERR_ARG, "temporal blocking: %d steps per pass are not compiled", n);
+}
+
+extern "C" int stencil_tb_cuda(int kind, const stencil_grid_t *g, const stencil_fields_t *f, stencil_tb_t tb,
+                               int n, const int64_t live[4], unsigned blocks[3]) {
+  TSR_CHECK(kind == STENCIL_LAPLAP || kind == STENCIL_HDIFF, TSR_ERR_UNSUPPORTED,
+            "temporal blocking is for laplap and hdiff");
+  TSR_CHECK(g->kind == STENCIL_GRID_REGULAR && g->L.kind == TSR_LAYOUT_ROWMAJOR, TSR_ERR_UNSUPPORTED,
+            "temporal blocking runs on regular row-major grids");
+  tb.steps = n;
+  TSR_CALL(stencil_tb_check(tb));
+  const int64_t nx = g->hi[0] - g->lo[0], ny = g->hi[1] - g->lo[1], nz = g->hi[2] - g->lo[2];
+  const int64_t ntx = nx > 0 ? (nx + stencil_tb_width(tb) - 1) / stencil_tb_width(tb) : 0;
+  const int64_t nst = ny > 0 ? (ny + tb.rows - 1) / tb.rows : 0;
+  const int64_t nby = (nst + tb.warps - 1) / tb.warps;
+  if (blocks) blocks[0] = (unsigned)ntx, blocks[1] = (unsigned)nby, blocks[2] = (unsigned)(nz > 0 ? nz : 0);
+  if (ntx == 0 || nst == 0 || nz <= 0) return TSR_SUCCESS;
+  TSR_CHECK(nby <= 65535 && nz <= 65535 && ntx < (1ll << 31), TSR_ERR_UNSUPPORTED,
+            "temporal blocking: a launch of %lldx%lldx%lld blocks is too large (strips or levels over 65535)",
+            (long long)ntx, (long long)nby, (long long)nz);
+  StTbGeo geo;
+  geo.base = g->L.base, geo.sy = g->L.sy, geo.sz = g->L.sz, geo.d0 = g->L.d[0], geo.d1 = g->L.d[1];
+  geo.lo0 = g->lo[0], geo.hi0 = g->hi[0], geo.lo1 = g->lo[1], geo.hi1 = g->hi[1], geo.lo2 = g->lo[2];
+  geo.rows = tb.rows;
+  const int64_t lv[4] = {g->lo[0], g->hi[0], g->lo[1], g->hi[1]};
+  for (int d = 0; d < 4; d++) geo.live[d] = live ? live[d] : lv[d];
+  const dim3 grid((unsigned)ntx, (unsigned)nby, (unsigned)nz), block(32, (unsigned)tb.warps, 1);
+  if (f->prec == STENCIL_FLOAT)
+    return kind == STENCIL_HDIFF ? tb_run<float, 1>(n, tb.xpt, f, geo, grid, block)
+                                 : tb_run<float, 0>(n, tb.xpt, f, geo, grid, block);
+  return kind == STENCIL_HDIFF ? tb_run<double, 1>(n, tb.xpt, f, geo, grid, block)
+                               : tb_run<double, 0>(n, tb.xpt, f, geo, grid, block);
+}

@@ -1,0 +1,47 @@
+/* tests/unit/check_stencil_tb.c: temporal blocking on the host
+ * (stencil_tb_cpu, the CUDA kernel's pipeline) against single steps, bit
+ * for bit (tests/stencil_tb_case.h), and its configuration checks. */
+#include "config.h"
+#include <check.h>
+#include "stencil_tb_case.h"
+
+START_TEST(test_cpu_bits) {
+  tsr_device_t dev;
+  ck_tsr(tsr_device_select(MPI_COMM_SELF, TSR_DEV_CPU, &dev));
+  tb_sweep(&dev, _i);
+}
+END_TEST
+
+START_TEST(test_config) {
+  const stencil_tb_t d = stencil_tb_defaults((stencil_tb_t){0, 0, 0, 0});
+  ck_assert_int_eq(d.steps, 2);
+  ck_assert_int_eq(d.rows, 32);
+  ck_assert_int_eq(d.xpt, 2);
+  ck_assert_int_eq(stencil_tb_width(d), 56);
+  ck_tsr(stencil_tb_check(d));
+  ck_tsr_fails(stencil_tb_check((stencil_tb_t){5, 32, 2, 4}), TSR_ERR_ARG);
+  ck_tsr_fails(stencil_tb_check((stencil_tb_t){2, 32, 3, 4}), TSR_ERR_ARG);
+  ck_tsr_fails(stencil_tb_check((stencil_tb_t){2, 0, 2, 4}), TSR_ERR_ARG);
+  ck_tsr_fails(stencil_tb_check((stencil_tb_t){2, 32, 2, 9}), TSR_ERR_ARG);
+  /* fastwaves and non-regular grids are refused, not run */
+  stencil_problem_t P;
+  const int64_t size[3] = {16, 16, 8};
+  ck_tsr(stencil_problem_create(STENCIL_FASTWAVES, STENCIL_DOUBLE, size, TSR_SOA, &P));
+  const stencil_grid_t g = stencil_problem_grid(&P);
+  const stencil_fields_t f = stencil_problem_fields(&P, P.uv, P.cst, P.uv, 0);
+  ck_tsr_fails(stencil_tb_cpu(STENCIL_FASTWAVES, &g, &f, d, 2, NULL), TSR_ERR_UNSUPPORTED);
+  stencil_problem_destroy(&P);
+}
+END_TEST
+
+static Suite *tb_suite(void) {
+  Suite *s = suite_create("stencil_tb");
+  TCase *t = tcase_create("cpu");
+  tcase_set_timeout(t, 120);
+  tcase_add_loop_test(t, test_cpu_bits, 0, 4);
+  tcase_add_test(t, test_config);
+  suite_add_tcase(s, t);
+  return s;
+}
+
+int main(int argc, char **argv) { return tsr_test_run_mpi(&argc, &argv, tb_suite); }

@@ -62,3 +62,7 @@ EXTRA_DIST += tests/apps/outputs.sh
 check_PROGRAMS += tests/apps/abort_tmp
 tests_apps_abort_tmp_SOURCES = tests/apps/abort_tmp.c
 tests_apps_abort_tmp_LDADD = lib/libtessera.la $(HDF5_LIBS)
+
+# XDMF sidecars of every grid and mesh output, tsr-info on sparse grids
+TESTS += tests/apps/sidecars.sh
+EXTRA_DIST += tests/apps/sidecars.sh tests/apps/xdmf_check.py

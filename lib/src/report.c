@@ -248,9 +248,10 @@ static void tsr__notrun_summary(const tsr_report_t *r, char *buf, size_t n) {
 void tsr_report_print(const tsr_report_t *r, MPI_Comm comm, FILE *f) {
   if (!tsr__rank0(comm) || r->n == 0) return;
   size_t wv = 7, wd = 6, wc = 0;
-  int cached = 0, notrun = 0;
+  int cached = 0, notrun = 0, prec = 0; /* prec: a precision column when rows differ in it */
   for (int i = 0; i < r->n; i++) {
     const tsr_result_t *x = &r->rows[i];
+    prec |= strcmp(x->precision, r->rows[0].precision) != 0;
     if (strlen(x->variant) > wv) wv = strlen(x->variant);
     if (strlen(x->device) > wd) wd = strlen(x->device);
     if (strlen(x->config) > wc) wc = strlen(x->config);
@@ -258,9 +259,9 @@ void tsr_report_print(const tsr_report_t *r, MPI_Comm comm, FILE *f) {
     notrun += x->notrun;
   }
   if (wc > 0 && wc < 6) wc = 6;
-  fprintf(f, "%-10s %-*s %-*s%s%-*s %5s %11s %11s %9s %7s  %s\n", "app", (int)wv, "variant",
-          (int)wc, wc ? "config" : "", wc ? " " : "", (int)wd, "device", "ranks", "median[us]",
-          "min[us]", "GB/s", "%floor", "verify");
+  fprintf(f, "%-10s %-*s %-*s%s%s%-*s %5s %11s %11s %9s %7s  %s\n", "app", (int)wv, "variant",
+          (int)wc, wc ? "config" : "", wc ? " " : "", prec ? "precision " : "", (int)wd, "device",
+          "ranks", "median[us]", "min[us]", "GB/s", "%floor", "verify");
   for (int i = 0; i < r->n; i++) {
     const tsr_result_t *x = &r->rows[i];
     char med[24] = "-", mn[24] = "-", gbs[16] = "-", pct[16] = "-";
@@ -271,8 +272,10 @@ void tsr_report_print(const tsr_report_t *r, MPI_Comm comm, FILE *f) {
       if (tsr__in_cache(x)) snprintf(pct, sizeof pct, "-*");
       else if (tsr__pct(x) > 0) snprintf(pct, sizeof pct, "%.1f", tsr__pct(x));
     }
-    fprintf(f, "%-10s %-*s %-*s%s%-*s %5d %11s %11s %9s %7s  %s%s%s%s%s\n", x->app, (int)wv,
-            x->variant, (int)wc, x->config, wc ? " " : "", (int)wd, x->device, x->ranks, med, mn,
+    char pr[16] = "";
+    if (prec) snprintf(pr, sizeof pr, "%-9s ", x->precision);
+    fprintf(f, "%-10s %-*s %-*s%s%s%-*s %5d %11s %11s %9s %7s  %s%s%s%s%s\n", x->app, (int)wv,
+            x->variant, (int)wc, x->config, wc ? " " : "", pr, (int)wd, x->device, x->ranks, med, mn,
             gbs, pct, x->notrun ? "-" : tsr_verify_name(x->verify), x->figure[0] ? "  " : "",
             x->figure, x->note[0] ? "  " : "", x->note);
   }

@@ -66,3 +66,6 @@ tests_apps_abort_tmp_LDADD = lib/libtessera.la $(HDF5_LIBS)
 # XDMF sidecars of every grid and mesh output, tsr-info on sparse grids
 TESTS += tests/apps/sidecars.sh
 EXTRA_DIST += tests/apps/sidecars.sh tests/apps/xdmf_check.py
+# scripts/tsr-plot on small CSVs
+TESTS += tests/apps/plot.sh
+EXTRA_DIST += tests/apps/plot.sh

@@ -69,3 +69,6 @@ EXTRA_DIST += tests/apps/sidecars.sh tests/apps/xdmf_check.py
 # scripts/tsr-plot on small CSVs
 TESTS += tests/apps/plot.sh
 EXTRA_DIST += tests/apps/plot.sh
+# one CSV schema for every program, provenance in every HDF5 output
+TESTS += tests/apps/provenance.sh
+EXTRA_DIST += tests/apps/provenance.sh

@@ -5,13 +5,14 @@
 # baseline, a FAILED row marked, scaling when ranks differ; the PNGs are
 # real images of a readable size; bad arguments are one-line errors. The
 # drawing needs Debian's python3-matplotlib (those checks skip without it).
+# Also scripts/demo-summary, the demo's one-screen summary, on the same CSVs.
 S=${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}
 P="$S/scripts/tsr-plot"
 py=/usr/bin/python3
 [ -x "$py" ] || { echo "1..0 # SKIP no /usr/bin/python3"; exit 0; }
 t=$(mktemp -d "${TMPDIR:-/tmp}/tsr-plot.XXXXXX") || exit 1
 trap 'rm -rf "$t"' EXIT
-echo "1..7"
+echo "1..9"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 no() { n=$((n + 1)); echo "not ok $n - $1"; sed 's/^/# /' "$t/out" | tail -20; }
@@ -69,8 +70,21 @@ $py "$P" --text "$t/nosuch.csv" > "$t/out4" 2>&1; d=$?
   ok "no files, --top 0, an unknown option, a missing file: one line each, non-zero" ||
   { cat "$t/out2" "$t/out3" "$t/out4" >> "$t/out"; no "argument errors"; }
 
+# the demo's summary: the FOM line's variant, the precision where a run has several, how rows verified
+D="$S/scripts/demo-summary"
+printf 'FOM tsr-stencil: variant=cpu/regular config="fields=soa" time_s=5e-05 bandwidth=1 GB/s verify=PASS\n' > "$t/fw.txt"
+sh "$D" "$t/all.txt" "$t/fw.csv" "$t/old.csv" > "$t/out" 2>&1; rc=$?
+[ $rc = 1 ] &&
+  grep -Eq '^fw +cpu/regular \(fields=soa, float\) +50 us +50\.0  CPU \(4 threads\) +FAIL: 1 of 6 rows$' "$t/out" &&
+  grep -Eq '^old +cpu/rowmajor +2 ms +80\.0  CPU \(16 threads\) +PASS: all 2 rows$' "$t/out" &&
+  [ "$(wc -l < "$t/all.txt")" = 9 ] && grep -q 'fields=aos  *float .* FAIL$' "$t/all.txt" &&
+  ok "demo-summary: best variant per run, its time and % of floor, FAIL counted, exit 1" || no "demo-summary"
+sh "$D" "$t/all.txt" "$t/halo.csv" > "$t/out" 2>&1 &&
+  grep -Eq '^halo +cpu +400 us +- +CPU \(2 threads\) +PASS: all 5 rows$' "$t/out" &&
+  ok "demo-summary without a FOM line: the fastest row" || no "demo-summary without a FOM line"
+
 if ! $py -c 'import matplotlib' >/dev/null 2>&1; then
-  for k in 5 6 7; do echo "ok $k # SKIP no matplotlib (Debian: python3-matplotlib)"; done
+  for k in 7 8 9; do echo "ok $k # SKIP no matplotlib (Debian: python3-matplotlib)"; done
   exit 0
 fi
 $py "$P" -o "$t/png" "$t/fw.csv" "$t/halo.csv" "$t/old.csv" > "$t/out" 2>&1 &&

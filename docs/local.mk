@@ -6,7 +6,8 @@ dist_doc_DATA = README.md docs/CSV.md docs/NEIGH.md docs/LAYOUT.md docs/FORMAT.m
 imgdir = $(docdir)/img
 dist_img_DATA = docs/img/layoutbench-matmul-gpu-1008.png docs/img/layoutbench-matmul-gpu-10080.png \
 	docs/img/layoutbench-matmul-cpu-1008.png docs/img/layoutbench-breakeven.png \
-	docs/img/layoutbench-transform.png docs/img/layoutbench-stencil.png
+	docs/img/layoutbench-transform.png docs/img/layoutbench-stencil.png \
+	docs/img/plot-laplap-time.png docs/img/plot-laplap-speedup.png docs/img/plot-airfoil-scaling.png
 EXTRA_DIST += docs/data/layoutbench/layout-gpu-1008.csv docs/data/layoutbench/layout-gpu-10080.csv \
 	docs/data/layoutbench/layout-cpu-1008.csv docs/data/layoutbench/layout-gpu-payoff.csv \
 	docs/data/layoutbench/layout-cpu-payoff.csv docs/data/layoutbench/layout-stencil.csv \

@@ -43,7 +43,7 @@ static int mk_main(int argc, char **argv) {
   int rc = airfoil_problem_from_mesh(m, from_dat ? from_dat : "generated mesh", &p);
   char cmd[1024];
   tsr_provenance_command_line(argc, argv, cmd, sizeof cmd);
-  tsr_provenance_t prov = {"tsr-mkairfoil", from_dat ? "from-dat" : "naca0012", "cpu", cmd, 1};
+  tsr_provenance_t prov = {"tsr-mkairfoil", from_dat ? "from-dat" : "naca0012", NULL, cmd, 1};
   if (!rc && cli.output) rc = airfoil_mesh_write(MPI_COMM_WORLD, cli.output, m, &prov);
   if (!rc && dat) rc = airfoil_dat_write(dat, m);
   if (!rc && !cli.quiet)

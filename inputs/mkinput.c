@@ -152,12 +152,13 @@ static int mk_run(MPI_Comm comm, const tsr_cli_t *cli, const mk_opts_t *o) {
   tsr_file_t *f = NULL;
   if (!rc) rc = tsr_file_create(comm, cli->output, &f);
   if (!rc) {
-    tsr_provenance_t prov = {"tsr-mkinput", o->xy ? "xygrid" : "grid", "cpu", cli->command_line, 0};
+    tsr_provenance_t prov = {"tsr-mkinput", o->xy ? "xygrid" : "grid", NULL, cli->command_line, 0};
     rc = tsr_file_write_provenance(f, &prov);
   }
   tsr_grid_t g = {nx, ny, nz, {o->halo[0], o->halo[1], o->halo[2]}};
   tsr_xygrid_t xg = {nx, ny, nz, o->depth, 2 * o->depth * (o->depth + 1)};
   if (!rc) rc = o->xy ? tsr_xygrid_write(f, &xg, order, neigh) : tsr_grid_write_header(f, &g);
+  if (!rc && o->xy) rc = tsr_xygrid_write_xdmf_tables(f, &xg, order);
   for (int k = 0; k < o->nfields && !rc; k++) {
     mk_fill(o, k, z0, nzl, order, buf);
     rc = o->xy ? tsr_xygrid_write_field(f, &xg, o->fields[k], o->type, z0, nzl, buf)
@@ -167,11 +168,12 @@ static int mk_run(MPI_Comm comm, const tsr_cli_t *cli, const mk_opts_t *o) {
     if (rc) tsr_file_discard(&f);
     else rc = tsr_file_close(&f);
   }
-  if (!rc && !o->xy) {
+  if (!rc) {
     tsr_dtype_t types[MK_MAXFIELDS];
     for (int k = 0; k < o->nfields; k++) types[k] = o->type;
-    rc = tsr_xdmf_write_grid(comm, cli->output, &g, (const char(*)[TSR_NAME_MAX])o->fields,
-                             types, o->nfields, 0);
+    const char(*names)[TSR_NAME_MAX] = (const char(*)[TSR_NAME_MAX])o->fields;
+    rc = o->xy ? tsr_xdmf_write_xygrid(comm, cli->output, &xg, names, types, o->nfields)
+               : tsr_xdmf_write_grid(comm, cli->output, &g, names, types, o->nfields, 0);
   }
   free(buf);
   free(order);

@@ -25,6 +25,7 @@ include lib/meshio.mk
 include lib/halo.mk
 include lib/xfer.mk
 include lib/app.mk
+include lib/provenance.mk
 include lib/colour.mk
 include lib/graph.mk
 include lib/reorder.mk

@@ -1,5 +1,5 @@
 # scripts/: installed helper scripts (quickstart, demo, batch templates)
-dist_pkgdata_SCRIPTS = scripts/quickstart scripts/demo
+dist_pkgdata_SCRIPTS = scripts/quickstart scripts/demo scripts/demo-summary scripts/tsr-plot
 dist_pkgdata_DATA = scripts/demo.list scripts/slurm/tessera.sbatch
 # the benchmark scripts: one per table of BENCHMARKS.md, run on the GPU machine
 EXTRA_DIST += scripts/bench/common.sh scripts/bench/tables.py scripts/bench/copy.sh \

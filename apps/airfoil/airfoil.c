@@ -255,7 +255,7 @@ static int af_write(af_app_t *A, int argc, char **argv) {
   const tsr_cli_t *cli = &A->cli;
   char cmd[1024];
   tsr_provenance_command_line(argc, argv, cmd, sizeof cmd);
-  tsr_provenance_t prov = {"tsr-airfoil", A->qvariant, "", cmd, A->nranks};
+  tsr_provenance_t prov = {"tsr-airfoil", A->qvariant, A->qdevice, cmd, A->nranks};
   int rc = tsr_error_agree(MPI_COMM_WORLD, A->have_q ? 0 : TSR_RAISE(TSR_ERR_ARG,
                            "-o %s: no variant ran, so there is no solution to write", cli->output));
   if (!rc) rc = airfoil_write_solution(MPI_COMM_WORLD, cli->output, A->mesh, &A->loc, A->qout, &prov);

@@ -44,6 +44,7 @@ typedef struct {
   double *qout;          /* [4 * p.ncell + 1] -o: the first variant's final q */
   int have_q;
   char qvariant[96];
+  char qdevice[256];     /* the device qvariant ran on */
   tsr_report_t *rep;
   /* --profile */
   airfoil_counts_t counts;

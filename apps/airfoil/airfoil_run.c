@@ -219,7 +219,8 @@ static int af_variant(af_app_t *A, int s) {
                     sizeof pnote);
   }
   if (!rc && A->qout && !A->have_q)
-    A->have_q = 1, snprintf(A->qvariant, sizeof A->qvariant, "%s", v->name);
+    A->have_q = 1, snprintf(A->qvariant, sizeof A->qvariant, "%s", v->name),
+    snprintf(A->qdevice, sizeof A->qdevice, "%s", dev.name);
   if (!rc) rc = af_variant_row(A, vid, &row, &dev, &res, &rp, &prof, pv, pnote);
   return rc;
 }

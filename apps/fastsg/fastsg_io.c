@@ -206,7 +206,7 @@ static int fastsg_io_write_all(fastsg_app_t *app, const tsr_cli_t *cli, tsr_file
   if (app->res) snprintf(variant, sizeof variant, "%s (coefficients), %s (results)",
                          app->hier_ref, app->res_variant);
   else snprintf(variant, sizeof variant, "%s", app->hier_ref);
-  tsr_provenance_t prov = {"tsr-fastsg", variant, app->res ? app->res_device : "cpu",
+  tsr_provenance_t prov = {"tsr-fastsg", variant, app->res ? app->res_device : NULL,
                            cli->command_line, app->size};
   TSR_CALL(tsr_file_write_provenance(f, &prov));
   int64_t v[1];
@@ -240,6 +240,28 @@ static int fastsg_io_write_all(fastsg_app_t *app, const tsr_cli_t *cli, tsr_file
   return TSR_SUCCESS;
 }
 
+/* The XDMF sidecar: the grid points (when /coordinates is written) with
+ * values and coefficients, and the evaluation points with their values and
+ * results, as point clouds (D >= 2; D > 3: the first three coordinates). */
+static int fastsg_io_xdmf(fastsg_app_t *app) {
+  static const char *const ga[] = {"/values", "/coefficients"};
+  const char *pa[2];
+  tsr_dtype_t ty[2] = {app->prec, app->prec};
+  int np = 0, nc = 0;
+  if (app->do_eval && app->have_fx) pa[np++] = "/point_values";
+  if (app->do_eval && app->res) pa[np++] = "/results";
+  tsr_xdmf_points_t c[2];
+  if (app->grid.npoints * app->dim <= FASTSG_IO_MAX_COORDS)
+    c[nc++] = (tsr_xdmf_points_t){"sparse grid", "/coordinates", TSR_DOUBLE, app->grid.npoints,
+                                  app->dim, 2, ga, ty};
+  if (app->do_eval)
+    c[nc++] = (tsr_xdmf_points_t){"evaluation points", "/points", app->prec, app->npoints_eval,
+                                  app->dim, np, pa, ty};
+  if (app->dim < 2 || nc == 0) return TSR_SUCCESS;
+  TSR_CALL(tsr_xdmf_write_points(app->comm, app->output, c, nc));
+  return TSR_SUCCESS;
+}
+
 int fastsg_io_write(fastsg_app_t *app, const tsr_cli_t *cli) {
   tsr_file_t *f = NULL;
   TSR_CALL(tsr_file_create(app->comm, app->output, &f));
@@ -249,10 +271,12 @@ int fastsg_io_write(fastsg_app_t *app, const tsr_cli_t *cli) {
     return rc;
   }
   TSR_CALL(tsr_file_close(&f));
+  TSR_CALL(fastsg_io_xdmf(app));
   if (app->rank == 0 && !cli->quiet) {
-    printf("tsr-fastsg: wrote %s (values, coefficients%s%s%s)\n", app->output,
+    printf("tsr-fastsg: wrote %s (values, coefficients%s%s%s)%s\n", app->output,
            app->grid.npoints * app->dim <= FASTSG_IO_MAX_COORDS ? ", coordinates" : "",
-           app->do_eval ? ", points" : "", app->res ? ", results" : "");
+           app->do_eval ? ", points" : "", app->res ? ", results" : "",
+           app->dim >= 2 ? " with an XDMF sidecar" : "");
     fflush(stdout);
   }
   return TSR_SUCCESS;

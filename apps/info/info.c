@@ -44,9 +44,10 @@ static int provenance(tsr_file_t *f) {
   int64_t v;
   TSR_CALL(tsr_file_attr_int(f, "/", "tessera_schema", &v, 1));
   OUT("provenance: tessera_schema %lld\n", (long long)v);
-  static const char *const keys[] = {"app", "variant", "device", "git_describe", "date",
-                                     "command_line"};
-  for (int i = 0; i < 6; i++) {
+  static const char *const keys[] = {"app",  "variant",      "device", "version", "commit",
+                                     "git_describe", "date", "host",   "command_line",
+                                     "mpi",  "hdf5",         "cuda",   "compiler"};
+  for (int i = 0; i < (int)(sizeof keys / sizeof *keys); i++) {
     char s[1024];
     if (!tsr_file_has_attr(f, "/", keys[i])) continue;
     TSR_CALL(tsr_file_attr_string(f, "/", keys[i], s, sizeof s));
@@ -250,6 +251,88 @@ static int field_info(tsr_file_t *f, const char *name, tsr_idx_t nz, tsr_idx_t p
   return TSR_SUCCESS;
 }
 
+/* A sparse grid (docs/FORMAT.md, "Sparse grids"): D, n and N(D,n); each
+ * dataset's shape checked against them and its min/max per column. */
+static int sparse_info(tsr_file_t *f) {
+  const char *path = tsr_file_path(f);
+  int64_t D = 0, n = 0, np = 0;
+  TSR_CALL(tsr_file_attr_int(f, "/", "dim", &D, 1));
+  TSR_CALL(tsr_file_attr_int(f, "/", "level", &n, 1));
+  TSR_CHECK(D >= 1 && D <= 32 && n >= 1 && n <= 30, TSR_ERR_FORMAT,
+            "%s: root attributes 'dim' %lld and 'level' %lld: expected 1..32 and 1..30", path,
+            (long long)D, (long long)n);
+  double N = 0; /* N(D,n) = sum_{g<n} 2^g C(g+D-1, D-1) */
+  for (int64_t g = 0; g < n; g++) {
+    double c = 1;
+    for (int64_t k = 1; k <= D - 1; k++) c = c * (double)(g + k) / (double)k;
+    N += (double)((int64_t)1 << g) * c;
+  }
+  TSR_CHECK(N < 9e15, TSR_ERR_FORMAT, "%s: dim %lld level %lld: %.3g points, too many", path,
+            (long long)D, (long long)n, N);
+  if (tsr_file_has_attr(f, "/", "npoints")) {
+    TSR_CALL(tsr_file_attr_int(f, "/", "npoints", &np, 1));
+    TSR_CHECK((double)np == N, TSR_ERR_FORMAT, "%s: root attribute 'npoints' %lld, expected "
+              "N(%lld,%lld) = %.0f", path, (long long)np, (long long)D, (long long)n, N);
+  }
+  char fn[512] = "-";
+  if (tsr_file_has_attr(f, "/", "function"))
+    TSR_CALL(tsr_file_attr_string(f, "/", "function", fn, sizeof fn));
+  OUT("sparse-grid: dim %lld level %lld, %.0f points, function %s\n", (long long)D, (long long)n,
+      N, fn);
+  /* name, rows (0: M, the evaluation points), columns (0: D) */
+  static const struct { const char *name; int grid, coords; } ds[] = {
+      {"values", 1, 0}, {"coefficients", 1, 0}, {"coordinates", 1, 1},
+      {"points", 0, 1}, {"point_values", 0, 0}, {"results", 0, 0}};
+  int64_t M = -1;
+  for (int i = 0; i < 6; i++) {
+    int r;
+    tsr_idx_t d[3];
+    tsr_dtype_t t;
+    if (tsr_file_dataset_shape(f, ds[i].name, &r, d, &t) != 0) { /* absent: optional */
+      tsr_error_clear();
+      continue;
+    }
+    const int64_t cols = r >= 2 ? d[1] * d[2] : 1, want = ds[i].coords ? D : 1;
+    TSR_CHECK(t == TSR_DOUBLE || t == TSR_FLOAT, TSR_ERR_FORMAT, "%s: dataset '%s': expected "
+              "double or float, found %s", path, ds[i].name, tsr_dtype_name(t));
+    TSR_CHECK(cols == want && (r <= 2 || d[2] == 1), TSR_ERR_FORMAT, "%s: dataset '%s': %lld "
+              "columns, expected %lld", path, ds[i].name, (long long)cols, (long long)want);
+    if (ds[i].grid)
+      TSR_CHECK((double)d[0] == N, TSR_ERR_FORMAT, "%s: dataset '%s': %lld rows, expected "
+                "N(%lld,%lld) = %.0f", path, ds[i].name, (long long)d[0], (long long)D,
+                (long long)n, N);
+    else if (M < 0)
+      M = d[0];
+    else
+      TSR_CHECK(d[0] == M, TSR_ERR_FORMAT, "%s: dataset '%s': %lld rows, expected %lld (as "
+                "'points')", path, ds[i].name, (long long)d[0], (long long)M);
+    MPI_Comm comm = tsr_file_comm(f);
+    int size, rank;
+    MPI_Comm_size(comm, &size);
+    MPI_Comm_rank(comm, &rank);
+    tsr_idx_t first, count;
+    tsr_mesh_block_rows(d[0], size, rank, &first, &count);
+    double *buf = malloc((size_t)(count * cols + 1) * sizeof *buf);
+    double *mn = malloc((size_t)cols * sizeof *mn), *mx = malloc((size_t)cols * sizeof *mx);
+    int rc = buf && mn && mx ? tsr_file_read_rows(f, ds[i].name, first, count, TSR_DOUBLE, buf)
+                             : TSR_RAISE(TSR_ERR_ALLOC, "%s: out of memory", ds[i].name);
+    if (!rc) {
+      minmax(comm, buf, TSR_DOUBLE, count, (int)cols, mn, mx);
+      if (cols > 1) OUT("  %-13s [%lld, %lld] %s\n", ds[i].name, (long long)d[0], (long long)cols,
+                        tsr_dtype_name(t));
+      else OUT("  %-13s [%lld] %s\n", ds[i].name, (long long)d[0], tsr_dtype_name(t));
+      for (int k = 0; k < cols; k++)
+        if (cols > 1) OUT("      [%d] min %-24.17g max %.17g\n", k, mn[k], mx[k]);
+        else OUT("      min %-24.17g max %.17g\n", mn[k], mx[k]);
+    }
+    free(buf);
+    free(mn);
+    free(mx);
+    TSR_CALL(rc);
+  }
+  return TSR_SUCCESS;
+}
+
 static int info(MPI_Comm comm, const char *path) {
   tsr_file_t *f = NULL;
   char kind[64];
@@ -295,9 +378,11 @@ static int info(MPI_Comm comm, const char *path) {
     rc = mesh_info(f);
   } else if (strcmp(kind, "hex-mesh") == 0) {
     rc = hex_info(f);
+  } else if (strcmp(kind, "sparse-grid") == 0) {
+    rc = sparse_info(f);
   } else {
     rc = TSR_RAISE(TSR_ERR_FORMAT, "%s: root attribute 'kind': unknown kind \"%s\" (expected "
-                   "regular-grid, xy-grid, op2-mesh or hex-mesh)", path, kind);
+                   "regular-grid, xy-grid, op2-mesh, hex-mesh or sparse-grid)", path, kind);
   }
   rc = tsr_error_agree(comm, rc);
   if (!rc) rc = provenance(f);

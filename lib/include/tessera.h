@@ -8,6 +8,7 @@
 #include "tessera/cli.h"
 #include "tessera/variant.h"
 #include "tessera/report.h"
+#include "tessera/provenance.h"
 #include "tessera/run.h"
 #include "tessera/zorder.h"
 #include "tessera/layout.h"

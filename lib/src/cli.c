@@ -4,6 +4,7 @@
 #include "tessera/error.h"
 #include "tessera/node.h"
 #include "tessera/io.h"
+#include "tessera/provenance.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -234,7 +235,9 @@ static int tsr__parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *op
       return TSR_SUCCESS;
     }
     if (strcmp(a, "--version") == 0) { /* the one version format */
-      if (rank == 0) printf("%s (Tessera) %s [%s]\n", cli->prog, PACKAGE_VERSION, TSR_GIT_DESCRIBE);
+      tsr_build_t b;
+      tsr_build_info(&b);
+      if (rank == 0) printf("%s (Tessera) %s [%s]\n", cli->prog, b.version, b.commit);
       cli->exit_now = 1;
       return TSR_SUCCESS;
     }

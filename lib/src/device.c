@@ -3,6 +3,7 @@
 #include "tessera/device.h"
 #include "tessera/error.h"
 #include "tessera/node.h"
+#include "tessera/provenance.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -62,12 +63,7 @@ int tsr_device_select(MPI_Comm comm, tsr_devkind_t want, tsr_device_t *out) {
   if (want == TSR_DEV_CPU) {
     out->kind = TSR_DEV_CPU;
     out->id = -1;
-#ifdef _OPENMP
-    int nt = omp_get_max_threads();
-    snprintf(out->name, sizeof out->name, "CPU (%d thread%s)", nt, nt == 1 ? "" : "s");
-#else
-    snprintf(out->name, sizeof out->name, "CPU (1 thread)");
-#endif
+    tsr_cpu_device_name(out->name, sizeof out->name);
     return TSR_SUCCESS;
   }
 #ifdef TSR_HAVE_CUDA

@@ -3,6 +3,7 @@
  * row-block reads and writes through hyperslabs shared by every reader. */
 #include "config.h"
 #include "io_internal.h"
+#include "tessera/provenance.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -485,15 +486,15 @@ void tsr_provenance_command_line(int argc, char **argv, char *buf, size_t n) {
 
 int tsr_file_write_provenance(tsr_file_t *f, const tsr_provenance_t *p) {
   TSR_CHECK(f && p && f->writing, TSR_ERR_ARG, "provenance: needs a file opened for writing");
-  /* rank 0's clock for everyone */
-  char date[32] = "";
-  if (f->rank == 0) {
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  }
-  MPI_Bcast(date, (int)sizeof date, MPI_CHAR, 0, f->comm);
+  /* rank 0's clock, host and libraries for everyone (the string writer
+   * broadcasts rank 0's value) */
+  char date[32] = "", host[256] = "", cpu[64] = "";
+  tsr_build_t b;
+  tsr_build_info(&b);
+  tsr_utc_now(date, sizeof date);
+  tsr_host_name(host, sizeof host);
+  tsr_cpu_device_name(cpu, sizeof cpu);
+  const char *device = p->device && p->device[0] ? p->device : cpu;
   hid_t root = H5Oopen(f->id, "/", H5P_DEFAULT);
   TSR_CHECK(root >= 0, TSR_ERR_HDF5, "%s: cannot open the root group", f->path);
   int64_t v = TSR_SCHEMA_VERSION, r = p->ranks > 0 ? p->ranks : f->size;
@@ -501,10 +502,16 @@ int tsr_file_write_provenance(tsr_file_t *f, const tsr_provenance_t *p) {
   if (!rc) rc = tsr__attr_write_string(f, root, "app", p->app);
   if (!rc) rc = tsr__attr_write_string(f, root, "variant", p->variant);
   if (!rc) rc = tsr__attr_write_int(f, root, "ranks", &r, 1, TSR_INT32);
-  if (!rc) rc = tsr__attr_write_string(f, root, "device", p->device);
-  if (!rc) rc = tsr__attr_write_string(f, root, "git_describe", TSR_GIT_DESCRIBE);
+  if (!rc) rc = tsr__attr_write_string(f, root, "device", device);
+  if (!rc) rc = tsr__attr_write_string(f, root, "version", b.version);
+  if (!rc) rc = tsr__attr_write_string(f, root, "commit", b.commit);
   if (!rc) rc = tsr__attr_write_string(f, root, "date", date);
+  if (!rc) rc = tsr__attr_write_string(f, root, "host", host);
   if (!rc) rc = tsr__attr_write_string(f, root, "command_line", p->command_line);
+  if (!rc) rc = tsr__attr_write_string(f, root, "mpi", b.mpi);
+  if (!rc) rc = tsr__attr_write_string(f, root, "hdf5", b.hdf5);
+  if (!rc) rc = tsr__attr_write_string(f, root, "cuda", b.cuda);
+  if (!rc) rc = tsr__attr_write_string(f, root, "compiler", b.compiler);
   H5Oclose(root);
   TSR_CALL(tsr_error_agree(f->comm, rc));
   return TSR_SUCCESS;

@@ -5,6 +5,7 @@
 #include "tessera/error.h"
 #include "tessera/run.h"
 #include "tessera/io.h"
+#include "tessera/provenance.h"
 
 #include <stdarg.h>
 
@@ -254,9 +255,10 @@ static void tsr__notrun_summary(const tsr_report_t *r, char *buf, size_t n) {
 void tsr_report_print(const tsr_report_t *r, MPI_Comm comm, FILE *f) {
   if (!tsr__rank0(comm) || r->n == 0) return;
   size_t wv = 7, wd = 6, wc = 0;
-  int cached = 0, notrun = 0;
+  int cached = 0, notrun = 0, prec = 0; /* prec: a precision column when rows differ in it */
   for (int i = 0; i < r->n; i++) {
     const tsr_result_t *x = &r->rows[i];
+    prec |= strcmp(x->precision, r->rows[0].precision) != 0;
     if (strlen(x->variant) > wv) wv = strlen(x->variant);
     if (strlen(x->device) > wd) wd = strlen(x->device);
     if (strlen(x->config) > wc) wc = strlen(x->config);
@@ -264,9 +266,9 @@ void tsr_report_print(const tsr_report_t *r, MPI_Comm comm, FILE *f) {
     notrun += x->notrun;
   }
   if (wc > 0 && wc < 6) wc = 6;
-  fprintf(f, "%-10s %-*s %-*s%s%-*s %5s %11s %11s %9s %7s  %s\n", "app", (int)wv, "variant",
-          (int)wc, wc ? "config" : "", wc ? " " : "", (int)wd, "device", "ranks", "median[us]",
-          "min[us]", "GB/s", "%floor", "verify");
+  fprintf(f, "%-10s %-*s %-*s%s%s%-*s %5s %11s %11s %9s %7s  %s\n", "app", (int)wv, "variant",
+          (int)wc, wc ? "config" : "", wc ? " " : "", prec ? "precision " : "", (int)wd, "device",
+          "ranks", "median[us]", "min[us]", "GB/s", "%floor", "verify");
   for (int i = 0; i < r->n; i++) {
     const tsr_result_t *x = &r->rows[i];
     char med[24] = "-", mn[24] = "-", gbs[16] = "-", pct[16] = "-";
@@ -277,8 +279,10 @@ void tsr_report_print(const tsr_report_t *r, MPI_Comm comm, FILE *f) {
       if (tsr__in_cache(x)) snprintf(pct, sizeof pct, "-*");
       else if (tsr__pct(x) > 0) snprintf(pct, sizeof pct, "%.1f", tsr__pct(x));
     }
-    fprintf(f, "%-10s %-*s %-*s%s%-*s %5d %11s %11s %9s %7s  %s%s%s%s%s\n", x->app, (int)wv,
-            x->variant, (int)wc, x->config, wc ? " " : "", (int)wd, x->device, x->ranks, med, mn,
+    char pr[16] = "";
+    if (prec) snprintf(pr, sizeof pr, "%-9s ", x->precision);
+    fprintf(f, "%-10s %-*s %-*s%s%s%-*s %5d %11s %11s %9s %7s  %s%s%s%s%s\n", x->app, (int)wv,
+            x->variant, (int)wc, x->config, wc ? " " : "", pr, (int)wd, x->device, x->ranks, med, mn,
             gbs, pct, x->notrun ? "-" : tsr_verify_name(x->verify), x->figure[0] ? "  " : "",
             x->figure, x->note[0] ? "  " : "", x->note);
   }
@@ -323,22 +327,34 @@ int tsr_report_write_csv(const tsr_report_t *r, MPI_Comm comm, const char *path)
       if (fd >= 0) close(fd), unlink(tmp), tsr_tmp_forget(tmp);
       rc = TSR_RAISE(TSR_ERR_IO, "%s: cannot create the CSV file", path);
     } else {
-      fprintf(f, "app,variant,device,precision,nx,ny,nz,ranks,runs,median_us,min_us,max_us,"
-                 "mean_us,bytes,gbs,ceiling_gbs,pct_floor,figure,verify,config,note%s%s\n",
-              r->extra_header[0] ? "," : "", r->extra_header);
+      /* the provenance columns, the same in every row */
+      tsr_build_t b;
+      char date[32], host[256], prov[1024] = "", libs[1024] = "";
+      tsr_build_info(&b);
+      tsr_utc_now(date, sizeof date);
+      tsr_host_name(host, sizeof host);
+      tsr_csv_field(prov, sizeof prov, b.version);
+      tsr_csv_field(prov, sizeof prov, b.commit);
+      tsr_csv_field(prov, sizeof prov, date);
+      tsr_csv_field(prov, sizeof prov, host);
+      tsr_csv_field(libs, sizeof libs, b.mpi);
+      tsr_csv_field(libs, sizeof libs, b.hdf5);
+      tsr_csv_field(libs, sizeof libs, b.cuda);
+      tsr_csv_field(libs, sizeof libs, b.compiler);
+      fprintf(f, "%s%s%s\n", TSR_CSV_COLUMNS, r->extra_header[0] ? "," : "", r->extra_header);
       for (int i = 0; i < r->n; i++) {
         const tsr_result_t *x = &r->rows[i];
         if (x->notrun) continue;
         tsr__csv_put(f, x->app);
         fputc(',', f);
         tsr__csv_put(f, x->variant);
-        fputc(',', f);
+        fprintf(f, ",%s,", prov);
         tsr__csv_put(f, x->device);
         char pct[32] = "";
         if (!tsr__in_cache(x)) snprintf(pct, sizeof pct, "%.2f", tsr__pct(x));
-        fprintf(f, ",%s,%lld,%lld,%lld,%d,%d,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.3f,%s,",
-                x->precision, (long long)x->size[0], (long long)x->size[1],
-                (long long)x->size[2], x->ranks, x->time.n, 1e6 * x->time.median,
+        fprintf(f, ",%d,%s,%lld,%lld,%lld,%d,%.3f,%.3f,%.3f,%.3f,%.0f,%.3f,%.3f,%s,",
+                x->ranks, x->precision, (long long)x->size[0], (long long)x->size[1],
+                (long long)x->size[2], x->time.n, 1e6 * x->time.median,
                 1e6 * x->time.min, 1e6 * x->time.max, 1e6 * x->time.mean, x->bytes, tsr__gbs(x),
                 x->ceiling * 1e-9, pct);
         tsr__csv_put(f, x->figure);
@@ -346,6 +362,7 @@ int tsr_report_write_csv(const tsr_report_t *r, MPI_Comm comm, const char *path)
         tsr__csv_put(f, x->config);
         fputc(',', f);
         tsr__csv_put(f, x->note);
+        fprintf(f, ",%s", libs);
         if (r->extra_header[0]) fprintf(f, ",%s", x->extra);
         fputc('\n', f);
       }

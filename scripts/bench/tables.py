@@ -128,6 +128,7 @@ class Report:
         self.tables = []
         self.csv_cols, self.csv_rows = None, []
         self.ceilings = []
+        self.builds = set()  # (version, commit, host) of the rows (docs/CSV.md's common columns)
         self.lines = []
 
     def rows(self, pattern):
@@ -136,6 +137,8 @@ class Report:
         for p in sorted(glob.glob(os.path.join(self.raw, pattern))):
             for r in read_csv(p):
                 r["_tag"] = os.path.basename(p)[:-4]
+                if r.get("version"):
+                    self.builds.add((r["version"], r.get("commit", "?"), r.get("host", "?")))
                 c = ceiling_of(r)
                 if c > 0:
                     self.ceilings.append(c)
@@ -170,6 +173,9 @@ class Report:
                     "x 100 (100: as fast as copying the minimum traffic)")
         if self.versions:
             head.append("- programs: " + "; ".join(self.versions))
+        if self.builds:
+            head.append("- rows from: " + "; ".join("Tessera %s (%s) on %s" % b
+                                                    for b in sorted(self.builds)))
         if "scripts" in i:
             head.append("- scripts: " + i["scripts"])
         if "mode" in i:

@@ -40,12 +40,12 @@ printf 'date: 2026-01-01T00:00:00Z\ngpus: 1\ndevice: TestGPU\n' > "$r/info.txt"
 printf 'BINDIR/tsr-stencil laplap\n' > "$r/commands.txt"
 printf 'ours-laplap-it1 0 3\n' > "$r/steps.txt"
 : > "$r/notes.txt"
-H=app,variant,device,precision,nx,ny,nz,ranks,runs,median_us,min_us,max_us,mean_us,bytes,gbs,ceiling_gbs,pct_floor,figure,verify,config,note,name,blocks_x,blocks_y,blocks_z,threads_x,threads_y,threads_z,iterations,max_err
+H=app,variant,version,commit,date,host,device,ranks,precision,nx,ny,nz,runs,median_us,min_us,max_us,mean_us,bytes,gbs,ceiling_gbs,pct_floor,figure,verify,config,note,mpi,hdf5,cuda,compiler,name,blocks_x,blocks_y,blocks_z,threads_x,threads_y,threads_z,iterations,max_err
 cat > "$r/ours-laplap-it1.csv" <<EOF
 $H
-laplap,cuda/regular/jwindow,GPU,double,512,512,64,1,20,100.0,99,110,101,268435456,2684,2684.35,,,PASS,threads=64x2x1 jpt=8,ok,laplap-regular-jwindow-j8,4,64,1,64,2,1,1,0
-laplap,cuda/regular/jwindow,GPU,double,512,512,64,1,20,50.0,49,60,51,268435456,5000,2684.35,,,FAIL,threads=64x2x1 jpt=4,bad,laplap-regular-jwindow-j4,4,64,1,64,2,1,1,1
-laplap,cuda/unstr/jwindow-proto,GPU,double,512,512,64,1,20,120.0,119,130,121,268435456,2000,2684.35,,,PASS,order=rowmajor compress=no chase=no threads=32x4x1 jpt=4 kpt=1,ok,laplap-unstr-jwindow-proto-j4,4,64,1,32,4,1,1,0
+laplap,cuda/regular/jwindow,0.1.0,v0.1.0-3-gabc1234,2026-01-31T12:00:00Z,gpu01,GPU,1,double,512,512,64,20,100.0,99,110,101,268435456,2684,2684.35,,,PASS,threads=64x2x1 jpt=8,ok,Open MPI v4.1.4,1.10.8,"runtime 12.4, driver 12.6",gcc 12.2.0; nvcc 12.4,laplap-regular-jwindow-j8,4,64,1,64,2,1,1,0
+laplap,cuda/regular/jwindow,0.1.0,v0.1.0-3-gabc1234,2026-01-31T12:00:00Z,gpu01,GPU,1,double,512,512,64,20,50.0,49,60,51,268435456,5000,2684.35,,,FAIL,threads=64x2x1 jpt=4,bad,Open MPI v4.1.4,1.10.8,"runtime 12.4, driver 12.6",gcc 12.2.0; nvcc 12.4,laplap-regular-jwindow-j4,4,64,1,64,2,1,1,1
+laplap,cuda/unstr/jwindow-proto,0.1.0,v0.1.0-3-gabc1234,2026-01-31T12:00:00Z,gpu01,GPU,1,double,512,512,64,20,120.0,119,130,121,268435456,2000,2684.35,,,PASS,order=rowmajor compress=no chase=no threads=32x4x1 jpt=4 kpt=1,ok,Open MPI v4.1.4,1.10.8,"runtime 12.4, driver 12.6",gcc 12.2.0; nvcc 12.4,laplap-unstr-jwindow-proto-j4,4,64,1,32,4,1,1,0
 EOF
 cat > "$r/orig-verify.csv" <<'EOF'
 Benchmark , Precision, Domain size,,, Blocks ,,, Threads ,,, Kernel-only execution time
@@ -63,6 +63,7 @@ python3 "$b/tables.py" stencil "$r" "$t/s.csv" "$t/s.md" > "$t/out" 2>&1 &&
   grep -q '^| laplap | unstructured | 100.0 | laplap-unstr-idxvar-z-curves-4 256x1x1 | 150.0 | 66.7 | cuda/unstr/jwindow-proto (order=rowmajor compress=no chase=no threads=32x4x1 jpt=4 kpt=1) | 120.0 | 83.3 | 0.80 |$' "$t/s.md" &&
   grep -q 'left out, failed the original.s own check at 36x36x16: laplap-unstr-naive-z-curves-4' "$t/s.md" &&
   grep -q '^original,laplap,double,512x512x64,regular,1,laplap-regular-idxvar,.*,best$' "$t/s.csv" &&
+  grep -q '^- rows from: Tessera 0.1.0 (v0.1.0-3-gabc1234) on gpu01$' "$t/s.md" &&
   ok "stencil table: best verified rows, floor, ratio, the original's failed check" ||
   { cat "$t/s.md" >> "$t/out"; no "stencil table"; }
 

@@ -70,7 +70,7 @@ sum1=$(grep checksum "$tmp/out")
 if command -v h5dump >/dev/null 2>&1; then
   h5dump -H "$h5/out.h5" >"$tmp/out" 2>&1
   if grep -q 'DATASET "coefficients"' "$tmp/out" && grep -q 'DATASET "coordinates"' "$tmp/out" &&
-     grep -q 'DATASET "results"' "$tmp/out" && grep -q 'ATTRIBUTE "git_describe"' "$tmp/out" &&
+     grep -q 'DATASET "results"' "$tmp/out" && grep -q 'ATTRIBUTE "commit"' "$tmp/out" &&
      grep -q 'SIMPLE { ( 351 ) / ( 351 ) }' "$tmp/out"; then ok "-o datasets and provenance"
   else no "-o datasets and provenance"; fi
 else

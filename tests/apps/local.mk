@@ -77,3 +77,13 @@ EXTRA_DIST += tests/apps/lulesh_bad.sh tests/apps/lulesh_io.sh
 check_PROGRAMS += tests/apps/lulesh_mkbad
 tests_apps_lulesh_mkbad_SOURCES = tests/apps/lulesh_mkbad.c
 tests_apps_lulesh_mkbad_LDADD = $(LULESH_LDADD) $(HDF5_LIBS)
+
+# XDMF sidecars of every grid and mesh output, tsr-info on sparse grids
+TESTS += tests/apps/sidecars.sh
+EXTRA_DIST += tests/apps/sidecars.sh tests/apps/xdmf_check.py
+# scripts/tsr-plot on small CSVs
+TESTS += tests/apps/plot.sh
+EXTRA_DIST += tests/apps/plot.sh
+# one CSV schema for every program, provenance in every HDF5 output
+TESTS += tests/apps/provenance.sh
+EXTRA_DIST += tests/apps/provenance.sh

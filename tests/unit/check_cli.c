@@ -218,12 +218,24 @@ START_TEST(test_csv) {
   ck_assert_ptr_nonnull(f);
   char line[1024];
   ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
-  ck_assert(strncmp(line, "app,variant,device,precision,nx,ny,nz", 37) == 0);
+  ck_assert_msg(strcmp(line, TSR_CSV_COLUMNS "\n") == 0, "%s", line);
+  const char *first = "app,variant,version,commit,date,host,device,ranks,precision,nx,ny,nz,";
+  ck_assert(strncmp(line, first, strlen(first)) == 0);
   ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+  /* the release, commit, date and host of this build and machine */
+  tsr_build_t b;
+  char host[256], want[1024];
+  tsr_build_info(&b);
+  tsr_host_name(host, sizeof host);
+  snprintf(want, sizeof want, "copy,cpu/rowmajor,%s,%s,20", b.version, b.commit);
+  ck_assert_msg(strstr(line, want) == line, "%s", line);
+  snprintf(want, sizeof want, "Z,%s,", host);
+  ck_assert_msg(strstr(line, want) != NULL, "%s", line);
   /* the device name has a comma: quoted; 2000 B in 2 us = 1 GB/s; floor 1 us = 50 % */
-  ck_assert_msg(strstr(line, "copy,cpu/rowmajor,\"CPU, 2 threads\",double,4,5,6,1,3,2.000,") ==
-                    line, "%s", line);
+  ck_assert_msg(strstr(line, ",\"CPU, 2 threads\",1,double,4,5,6,3,2.000,"), "%s", line);
   ck_assert_msg(strstr(line, ",1.000,2.000,50.00,,PASS"), "%s", line);
+  snprintf(want, sizeof want, ",%s,%s,", b.mpi, b.hdf5);
+  ck_assert_msg(strstr(line, want), "%s", line);
   fclose(f);
   unlink(path);
   /* an unwritable path fails cleanly and leaves nothing behind */

@@ -3,6 +3,7 @@
 #include "config.h"
 #include <dirent.h>
 #include <math.h>
+#include <hdf5.h>
 #include <unistd.h>
 #include "tsr_check.h"
 
@@ -111,7 +112,7 @@ START_TEST(test_mesh_roundtrip) {
   tsr_mesh_t *a = make_mesh(&st, 57, 40), *b = NULL;
   char path[600];
   snprintf(path, sizeof path, "%s/mesh.h5", dir);
-  tsr_provenance_t p = {"check_io", "cpu/ref", "cpu", "check_io --test", 0};
+  tsr_provenance_t p = {"check_io", "cpu/ref", NULL, "check_io --test", 0};
   ck_tsr(tsr_mesh_write(MPI_COMM_WORLD, path, a, &p));
   ck_assert_int_eq(count_files(), 1); /* no temporary left */
   ck_tsr(tsr_mesh_read(MPI_COMM_WORLD, path, &spec, &b));
@@ -143,8 +144,29 @@ START_TEST(test_mesh_roundtrip) {
   ck_assert_str_eq(s, "cpu/ref");
   ck_tsr(tsr_file_attr_string(f, "/", "command_line", s, sizeof s));
   ck_assert_str_eq(s, "check_io --test");
-  ck_tsr(tsr_file_attr_string(f, "/", "git_describe", s, sizeof s));
-  ck_assert_str_eq(s, TSR_GIT_DESCRIBE);
+  tsr_build_t bi;
+  tsr_build_info(&bi);
+  ck_tsr(tsr_file_attr_string(f, "/", "version", s, sizeof s));
+  ck_assert_str_eq(s, PACKAGE_VERSION);
+  ck_tsr(tsr_file_attr_string(f, "/", "commit", s, sizeof s));
+  ck_assert_str_eq(s, bi.commit);
+  ck_assert(s[0] && strcmp(s, "unknown") != 0); /* built from git or a tarball */
+  /* the device: NULL is the CPU, in its one spelling */
+  ck_tsr(tsr_file_attr_string(f, "/", "device", s, sizeof s));
+  ck_assert_msg(strncmp(s, "CPU (", 5) == 0, "device \"%s\"", s);
+  static const char *const nonempty[] = {"host", "mpi", "hdf5", "cuda", "compiler"};
+  for (int i = 0; i < 5; i++) {
+    ck_tsr(tsr_file_attr_string(f, "/", nonempty[i], s, sizeof s));
+    ck_assert_msg(s[0] && strcmp(s, "unknown") != 0, "%s: \"%s\"", nonempty[i], s);
+  }
+  ck_tsr(tsr_file_attr_string(f, "/", "hdf5", s, sizeof s));
+  {
+    unsigned a, c, d;
+    H5get_libversion(&a, &c, &d);
+    char want[32];
+    snprintf(want, sizeof want, "%u.%u.%u", a, c, d);
+    ck_assert_str_eq(s, want);
+  }
   ck_tsr(tsr_file_attr_string(f, "/", "date", s, sizeof s));
   ck_assert_int_eq(strlen(s), 20); /* 2026-01-31T12:00:00Z */
   ck_assert(s[4] == '-' && s[10] == 'T' && s[19] == 'Z');

@@ -63,11 +63,14 @@ MPI_Comm tsr_file_comm(const tsr_file_t *f);
 int tsr_file_kind(tsr_file_t *f, char *kind, size_t n);
 
 /* Provenance written as root attributes with the schema version. Strings
- * may be NULL (written as ""); git_describe and date are filled in. */
+ * may be NULL (written as ""); device NULL or "": the CPU, spelled as
+ * tsr_cpu_device_name does. The release and commit, date, host and the
+ * MPI, HDF5, CUDA and compiler versions are filled in (tessera/provenance.h,
+ * rank 0's for every rank; docs/FORMAT.md lists the attributes). */
 typedef struct {
   const char *app;          /* "tsr-airfoil"                          */
   const char *variant;      /* "cuda/unstr/zcurve/idxvar-shared"      */
-  const char *device;       /* "NVIDIA H100" or "cpu"                 */
+  const char *device;       /* "NVIDIA H100 80GB HBM3", "CPU (16 threads)" */
   const char *command_line; /* see tsr_provenance_command_line        */
   int ranks;                /* MPI ranks of the run (0: comm size)    */
 } tsr_provenance_t;
@@ -230,6 +233,34 @@ int tsr_xdmf_write_grid(MPI_Comm comm, const char *h5path, const tsr_grid_t *g,
  * cell-centred attribute (dim 1 scalar, else vector / matrix). */
 int tsr_xdmf_write_quads(MPI_Comm comm, const char *h5path, const tsr_mesh_t *mesh,
                          const char *cellmap, const char *coords);
+/* X-Y-unstructured grid: tsr_xygrid_write_xdmf_tables writes into f (being
+ * written) what the sidecar needs beside the fields: /xdmf/nodes
+ * [(ny+1)*(nx+1)][2] double, the plane's cell corners (x, y), and
+ * /xdmf/quads [nx*ny][4] int32, the corners of each plane cell in storage
+ * order (order as for tsr_xygrid_write). Collective. tsr_xdmf_write_xygrid
+ * then writes the sidecar: a temporal collection of the nz levels (ParaView
+ * steps through z with its time control), each level a Quadrilateral mesh
+ * of the plane with every field's level as a cell-centred attribute. */
+int tsr_xygrid_write_xdmf_tables(tsr_file_t *f, const tsr_xygrid_t *g, const int64_t *order);
+int tsr_xdmf_write_xygrid(MPI_Comm comm, const char *h5path, const tsr_xygrid_t *g,
+                          const char (*fields)[TSR_NAME_MAX], const tsr_dtype_t *types,
+                          int nfields);
+/* Point clouds (Polyvertex), one grid each, in one sidecar: n points whose
+ * coordinates are the dataset `coords` ([n][dim], dim >= 2; the first three
+ * columns when dim > 3), with node-centred scalar attributes (datasets [n]).
+ * Dataset names are paths in the file ("/points"). */
+typedef struct {
+  const char *name;            /* the grid's name in the viewer            */
+  const char *coords;          /* dataset [n][dim]                         */
+  tsr_dtype_t coords_type;     /* TSR_DOUBLE or TSR_FLOAT                  */
+  tsr_idx_t n;
+  int dim;
+  int nattrs;
+  const char *const *attrs;    /* datasets [n]                             */
+  const tsr_dtype_t *types;    /* their types                              */
+} tsr_xdmf_points_t;
+int tsr_xdmf_write_points(MPI_Comm comm, const char *h5path, const tsr_xdmf_points_t *clouds,
+                          int nclouds);
 
 #ifdef __cplusplus
 }

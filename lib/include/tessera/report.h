@@ -10,9 +10,10 @@
  * On a CPU, a problem whose working set (tsr_result_t.footprint) fits in the
  * last-level cache has no DRAM floor: "%floor" shows "-*" with a footnote.
  *
- * CSV columns (docs/CSV.md): app,variant,device,precision,nx,ny,nz,ranks,
- * runs,median_us,min_us,max_us,mean_us,bytes,gbs,ceiling_gbs,pct_floor,
- * figure,verify,config,note, then the app's own columns
+ * CSV columns (docs/CSV.md): the common ones, TSR_CSV_COLUMNS, the same
+ * for every program (who and where: app, variant, the release and commit,
+ * date, host, device, ranks; then the problem, the times and the verdict;
+ * then the library and compiler versions), then the app's own columns
  * (tsr_report_set_extra_columns). Rows that did not run are in the table
  * only.
  */
@@ -27,6 +28,11 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#define TSR_CSV_COLUMNS                                                                   \
+  "app,variant,version,commit,date,host,device,ranks,precision,nx,ny,nz,runs,median_us,"   \
+  "min_us,max_us,mean_us,bytes,gbs,ceiling_gbs,pct_floor,figure,verify,config,note,mpi,"   \
+  "hdf5,cuda,compiler"
 
 typedef struct {
   int n;

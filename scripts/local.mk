@@ -1,6 +1,8 @@
 # scripts/: installed helper scripts (quickstart, demo, batch templates)
 dist_pkgdata_SCRIPTS = scripts/quickstart scripts/demo
-dist_pkgdata_DATA = scripts/demo.list scripts/slurm/tessera.sbatch
+dist_pkgdata_DATA = scripts/demo.list
+slurmdir = $(pkgdatadir)/slurm
+dist_slurm_DATA = scripts/slurm/cpu.sbatch scripts/slurm/gpu.sbatch scripts/slurm/sweep.sbatch
 # the benchmark scripts: one per table of BENCHMARKS.md, run on the GPU machine
 EXTRA_DIST += scripts/bench/common.sh scripts/bench/tables.py scripts/bench/copy.sh \
 	scripts/bench/halo.sh scripts/bench/stencil.sh scripts/bench/airfoil.sh \

@@ -62,3 +62,6 @@ EXTRA_DIST += tests/apps/outputs.sh
 check_PROGRAMS += tests/apps/abort_tmp
 tests_apps_abort_tmp_SOURCES = tests/apps/abort_tmp.c
 tests_apps_abort_tmp_LDADD = lib/libtessera.la $(HDF5_LIBS)
+# the batch templates of scripts/slurm/ on a Slurm started on localhost
+TESTS += tests/apps/slurm.sh
+EXTRA_DIST += tests/apps/slurm.sh

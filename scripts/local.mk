@@ -1,6 +1,7 @@
-# scripts/: installed helper scripts (quickstart, demo, batch templates)
-dist_pkgdata_SCRIPTS = scripts/quickstart scripts/demo
-dist_pkgdata_DATA = scripts/demo.list
+# scripts/: quickstart and the demo work on a source and build tree, so they
+# ship in the tarball only; the batch templates are installed.
+dist_noinst_SCRIPTS = scripts/quickstart scripts/demo
+EXTRA_DIST += scripts/demo.list
 slurmdir = $(pkgdatadir)/slurm
 dist_slurm_DATA = scripts/slurm/cpu.sbatch scripts/slurm/gpu.sbatch scripts/slurm/sweep.sbatch
 # the benchmark scripts: one per table of BENCHMARKS.md, run on the GPU machine

@@ -10,10 +10,10 @@
 # Exit status 1 on the first failure, with one line saying what failed.
 set -u
 ex=$(cd "${1:?usage: installcheck.sh EXAMPLES_DIR}" && pwd)
-: "${bindir:?} ${libdir:?} ${mandir:?} ${pkgdatadir:?} ${MPICC:?}"
+: "${prefix:?} ${bindir:?} ${libdir:?} ${mandir:?} ${pkgdatadir:?} ${MPICC:?}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/tsr-installcheck.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
-cd "$work"
+cd "$work" || exit 1
 unset LD_LIBRARY_PATH
 # mpiexec as root (CI, build machines), and more ranks than cores
 OMPI_ALLOW_RUN_AS_ROOT=1; export OMPI_ALLOW_RUN_AS_ROOT

@@ -27,6 +27,7 @@ d=$(mktemp -d "${TMPDIR:-/tmp}/tsr-slurm.XXXXXX") || exit 1
 ctld=; slurmd=
 cleanup() {
   if [ -n "$ctld" ]; then
+    # shellcheck disable=SC2046
     scancel --quiet --full $(squeue -h -o %i 2>/dev/null) 2>/dev/null
     n=0
     while [ -n "$(squeue -h -o %i 2>/dev/null)" ] && [ $n -lt 20 ]; do sleep 0.5; n=$((n + 1)); done
@@ -225,15 +226,20 @@ for what in nothing failed; do
   ok $? "cpu.sbatch, a program exiting 0 with $what in its CSV: FAILED ('$msg')"
 done
 
-# ---- 7: gpu.sbatch with no GPU behind the request (a build without CUDA, or
-# no device): FAILED, not COMPLETED with a CSV of skipped rows
+# ---- 7: gpu.sbatch. With no GPU behind the request (a build without CUDA, or
+# no device): FAILED, not COMPLETED with a CSV of skipped rows. With a GPU and
+# a CUDA build: COMPLETED, rows measured on the GPU.
+fill gpu.sbatch gpu.sbatch \
+  "s|^#SBATCH --gpus-per-node=.*|#SBATCH --gpus-per-node=$per|; s|^APP=.*|APP=(tsr-stencil laplap --size 32x32x8 --iterations 2 --runs 3 --device cuda --variant 'cuda/regular/*')|"
+submit gpu.sbatch
+job_out="$d/jobs/tessera-gpu-$id.out"
 if grep -q '^#define TSR_HAVE_CUDA 1' "$B/config.h" && nvidia-smi -L >/dev/null 2>&1; then
-  echo "ok 7 # SKIP this machine has a GPU and a CUDA build: the GPU job could succeed"; i=7
+  r=$d/jobs/tessera-$id/result.csv
+  { [ $rc -eq 0 ] || why "sbatch --wait: exit $rc"; } &&
+    { [ "$jstate" = COMPLETED ] || why "job $id: $jstate, expected COMPLETED"; } &&
+    { grep -q 'measured, none failed' "$job_out" || why "no measured GPU rows"; } && node_idle
+  ok $? "gpu.sbatch on this machine's GPU: COMPLETED, rows measured on the GPU"
 else
-  fill gpu.sbatch gpu.sbatch \
-    "s|^#SBATCH --gpus-per-node=.*|#SBATCH --gpus-per-node=$per|; s|^APP=.*|APP=(tsr-stencil laplap --size 32x32x8 --iterations 2 --device cuda --variant 'cuda/*')|"
-  submit gpu.sbatch
-  job_out="$d/jobs/tessera-gpu-$id.out"
   { [ $rc -ne 0 ] && [ $rc -ne 124 ] || why "sbatch --wait: exit $rc, expected the job's failure"; } &&
     { [ "$jstate" = FAILED ] || why "job $id: ${jstate:-unknown}, expected FAILED"; } &&
     { grep -q 'nothing ran\|no CUDA device' "$job_out" || why "the output does not say why nothing ran"; } && node_idle

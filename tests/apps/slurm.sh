@@ -139,6 +139,7 @@ submit() {
   rc=$?
   id=$(printf '%s\n' "$out" | head -1 | cut -d';' -f1)
   jstate=$(scontrol -o show job "$id" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  jtres=$(scontrol -o show job "$id" 2>/dev/null | tr ' ' '\n' | grep -i '^tres' | tr '\n' ' ')
   [ $rc -eq 124 ] && { scancel --full "$id" 2>/dev/null; why "sbatch --wait timed out"; }
   cat "$d/sbatch.err" >>"$d/why"
 }
@@ -150,6 +151,10 @@ node_idle() {
     sleep 0.5; n=$((n + 1))
   done
   why "node state after the job: '$st' ($(scontrol -o show node $node | sed -n 's/.*Reason=//p'))"
+}
+# no_gpus: a CPU job holds no GPU (the node has two pretend ones)
+no_gpus() {
+  case $jtres in *gpu*) why "job $id asked for GPUs: $jtres" ;; esac
 }
 # csv_ranks FILE: the ranks column of every row that has a time
 csv_ranks() {
@@ -174,8 +179,8 @@ r=$d/jobs/tessera-$id/result.csv
   { [ "$jstate" = COMPLETED ] || why "job $id: $jstate, expected COMPLETED"; } &&
   { [ "$(csv_ranks "$r")" = "$per " ] || why "$r: no timed rows at $per ranks"; } &&
   { [ "$(grep -c ',PASS,' "$r")" -ge 3 ] || why "$r: fewer than 3 verified rows"; } &&
-  { grep -q '^done: results in' "$job_out" || why "no 'done' line in the job's output"; } && node_idle
-ok $? "cpu.sbatch: COMPLETED, $per ranks, verified rows in result.csv"
+  { grep -q '^done: results in' "$job_out" || why "no 'done' line in the job's output"; } && no_gpus && node_idle
+ok $? "cpu.sbatch: COMPLETED, $per ranks and no GPU, verified rows in result.csv"
 
 # ---- 3: sweep.sbatch on one node: 1 and 2 ranks, sweep.csv has both
 fill sweep.sbatch sweep.sbatch \
@@ -188,7 +193,7 @@ r=$d/jobs/tessera-$id
   { [ "$jstate" = COMPLETED ] || why "job $id: $jstate, expected COMPLETED"; } &&
   { [ "$(csv_ranks "$r/sweep.csv")" = "$want" ] || why "sweep.csv: timed rows at ranks '$(csv_ranks "$r/sweep.csv")', expected '$want'"; } &&
   { [ "$(csv_ranks "$r/ranks-1.csv")" = "1 " ] || why "ranks-1.csv: not one rank"; } &&
-  { [ "$(grep -c '^app,' "$r/sweep.csv")" -eq 1 ] || why "sweep.csv: not one header"; } && node_idle
+  { [ "$(grep -c '^app,' "$r/sweep.csv")" -eq 1 ] || why "sweep.csv: not one header"; } && no_gpus && node_idle
 ok $? "sweep.sbatch: COMPLETED, one CSV per rank count ($want) and sweep.csv"
 
 # ---- 4: a broken input: the program fails, the job is FAILED

@@ -43,6 +43,8 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT
+trap 'exit 129' HUP
+trap 'exit 141' PIPE
 
 # ---------------------------------------------------------------- the cluster
 port() { # a free TCP port on localhost

@@ -16,6 +16,7 @@ tsr_include_HEADERS += lib/include/tessera/node.h
 pkgconfigdir = $(libdir)/pkgconfig
 pkgconfig_DATA = lib/tessera.pc
 EXTRA_DIST += lib/tessera.pc.in
+include lib/cmake.mk
 
 # Each module adds its sources and headers in its own fragment (its tests are
 # tests/'s, its tools apps/').

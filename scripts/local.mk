@@ -1,6 +1,11 @@
-# scripts/: installed helper scripts (quickstart, demo, batch templates)
-dist_pkgdata_SCRIPTS = scripts/quickstart scripts/demo scripts/demo-summary scripts/tsr-plot
-dist_pkgdata_DATA = scripts/demo.list scripts/slurm/tessera.sbatch
+# scripts/: quickstart, the demo and its summary work on a source and build
+# tree, so they ship in the tarball only; tsr-plot (any CSVs to PNGs) and the
+# batch templates are installed.
+dist_noinst_SCRIPTS = scripts/quickstart scripts/demo scripts/demo-summary
+EXTRA_DIST += scripts/demo.list
+dist_pkgdata_SCRIPTS = scripts/tsr-plot
+slurmdir = $(pkgdatadir)/slurm
+dist_slurm_DATA = scripts/slurm/cpu.sbatch scripts/slurm/gpu.sbatch scripts/slurm/sweep.sbatch
 # the benchmark scripts: one per table of BENCHMARKS.md, run on the GPU machine
 EXTRA_DIST += scripts/bench/common.sh scripts/bench/tables.py scripts/bench/copy.sh \
 	scripts/bench/halo.sh scripts/bench/stencil.sh scripts/bench/airfoil.sh \

@@ -87,3 +87,6 @@ EXTRA_DIST += tests/apps/plot.sh
 # one CSV schema for every program, provenance in every HDF5 output
 TESTS += tests/apps/provenance.sh
 EXTRA_DIST += tests/apps/provenance.sh
+# the batch templates of scripts/slurm/ on a Slurm started on localhost
+TESTS += tests/apps/slurm.sh
+EXTRA_DIST += tests/apps/slurm.sh

@@ -3,6 +3,7 @@
 #define TESSERA_H
 #include "tessera/common.h"
 #include "tessera/error.h"
+#include "tessera/fault.h"
 #include "tessera/device.h"
 #include "tessera/node.h"
 #include "tessera/cli.h"

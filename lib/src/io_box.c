@@ -112,6 +112,7 @@ int tsr_grid_read_box(tsr_file_t *f, const tsr_grid_t *g, const char *name, tsr_
   }
   hid_t fs = H5Dget_space(d), ms = box_select(fs, lo, n), x = tsr__h5_dxpl();
   herr_t e = H5Dread(d, tsr__h5_type(type), ms, fs, x, data);
+  if (e >= 0 && tsr_fault(TSR_FAULT_H5READ)) e = -1;
   if (x != H5P_DEFAULT) H5Pclose(x);
   H5Sclose(ms);
   H5Sclose(fs);
@@ -158,6 +159,7 @@ int tsr_xygrid_read_cells(tsr_file_t *f, const tsr_xygrid_t *g, const char *name
     }
     hid_t x = tsr__h5_dxpl();
     herr_t e = H5Dread(d, tsr__h5_type(type), ms, fs, x, tmp);
+    if (e >= 0 && tsr_fault(TSR_FAULT_H5READ)) e = -1;
     if (x != H5P_DEFAULT) H5Pclose(x);
     H5Sclose(ms);
     H5Sclose(fs);

@@ -626,6 +626,7 @@ static int tsr__read_exec(tsr_file_t *f, const char *name, tsr_idx_t first, tsr_
   }
   hid_t x = tsr__h5_dxpl();
   herr_t e = H5Dread(d, memt, ms, fs, x, dst);
+  if (e >= 0 && tsr_fault(TSR_FAULT_H5READ)) e = -1; /* after the collective read */
   tsr__pclose(x);
   H5Sclose(ms);
   H5Sclose(fs);

@@ -6,6 +6,7 @@
 #include <hdf5.h>
 #include "tessera/io.h"
 #include "tessera/error.h"
+#include "tessera/fault.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096

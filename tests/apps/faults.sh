@@ -1,0 +1,73 @@
+#!/bin/sh
+# faults.sh: an allocation, an HDF5 read or a CUDA call that fails on one
+# rank only (TSR_FAULT, lib/include/tessera/fault.h) ends every program at 2
+# and 3 ranks within seconds, with exit 1 and one error line (printed once,
+# no MPI_ABORT banner). Each case sweeps the failing call (after=N) over the
+# program's first calls of that kind, so every early failure point is hit;
+# a run that finishes normally (N beyond the calls made) must exit 0.
+B=${TSR_TOP_BUILDDIR:?set by the test harness}
+MPIEXEC=${MPIEXEC:-mpiexec}
+dir=$(mktemp -d "${TMPDIR:-/tmp}/tsr-fault.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+command -v timeout >/dev/null 2>&1 || { echo "1..0 # SKIP timeout (Debian coreutils) not found"; exit 0; }
+LIMIT=${TSR_FAULT_LIMIT:-30}
+i=0
+fail=0
+ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
+
+# one NP SPEC CMD...: 0 when the run ends well (exit 0, or exit 1 with one
+# line), 2 when it ran normally (the fault never fired), 1 otherwise.
+one() {
+  np=$1 spec=$2
+  shift 2
+  t0=$(date +%s)
+  timeout -k 5 "$LIMIT" "$MPIEXEC" -n "$np" --oversubscribe -x TSR_FAULT="$spec" "$@" \
+    >"$dir/out" 2>"$dir/err"
+  rc=$?
+  s=$(($(date +%s) - t0))
+  [ $rc -eq 0 ] && return 2
+  nerr=$(grep -c 'error:' "$dir/err")
+  if [ $rc -ge 124 ] || [ "$nerr" -ne 1 ] || grep -q 'MPI_ABORT' "$dir/err"; then
+    echo "# TSR_FAULT=$spec -n $np $*: exit $rc after ${s} s, $nerr error lines" >&2
+    sed 's/^/#   /' "$dir/err" | head -8 >&2
+    return 1
+  fi
+  return 0
+}
+
+# sweep NAME NP RANK SITE MAX CMD...: after=0..MAX (until a run ends normally)
+sweep() {
+  name=$1 np=$2 rank=$3 site=$4 max=$5
+  shift 5
+  bad=0 n=0 hits=0
+  while [ $n -le "$max" ]; do
+    one "$np" "$site:rank=$rank:after=$n" "$@"
+    r=$?
+    [ $r -eq 2 ] && break
+    [ $r -eq 1 ] && { bad=1; break; }
+    [ $r -eq 0 ] && hits=$((hits + 1))
+    n=$((n + 1))
+  done
+  [ $hits -gt 0 ] || { echo "# $name: no fault fired" >&2; bad=1; }
+  ok $bad "$name: $site fails on rank $rank of $np ($hits failure points): one line, no hang"
+}
+
+MK="$B/apps/tsr-mkinput" AF="$B/apps/tsr-mkairfoil"
+"$MK" grid -q -o "$dir/g.h5" --size 16x16x8 >/dev/null 2>&1 &&
+  "$AF" --size 20x30 -o "$dir/m.h5" >/dev/null 2>&1 ||
+  { echo "1..0 # SKIP cannot make the inputs"; exit 0; }
+
+echo "1..12"
+ST="$B/apps/tsr-stencil"
+sweep "tsr-stencil laplap" 2 1 alloc 12 "$ST" laplap -q --size 16x16x8 --device cpu --variant cpu/regular
+sweep "tsr-stencil -i" 3 2 h5read 6 "$ST" laplap -q -i "$dir/g.h5" --device cpu --variant cpu/regular
+sweep "tsr-stencil unstructured" 2 1 alloc 12 "$ST" laplap -q --size 16x16x8 --device cpu --variant cpu/unstr/idxvar
+sweep "tsr-fastsg hierarchize" 2 1 alloc 12 "$B/apps/tsr-fastsg" -q --dim 3 --level 5 --mode hierarchize --variant cpu/hier/inv4
+sweep "tsr-fastsg evaluate" 3 1 alloc 12 "$B/apps/tsr-fastsg" -q --dim 3 --level 5 --mode evaluate
+sweep "tsr-airfoil" 2 1 alloc 12 "$B/apps/tsr-airfoil" -q -i "$dir/m.h5" --iterations 4 --device cpu
+sweep "tsr-airfoil -i" 3 2 h5read 12 "$B/apps/tsr-airfoil" -q -i "$dir/m.h5" --iterations 4 --device cpu
+sweep "tsr-info" 2 1 h5read 6 "$B/apps/tsr-info" "$dir/m.h5"
+sweep "tsr-halobench" 2 1 alloc 12 "$B/apps/tsr-halobench" -q --size 32x32x8 --device cpu
+sweep "tsr-copybench" 2 1 alloc 6 "$B/apps/tsr-copybench" -q -s 32x32x8 --device cpu
+sweep "tsr-layoutbench" 2 1 alloc 6 "$B/apps/tsr-layoutbench" -q --size 64 --stencil-size 32x32x64 --device cpu
+sweep "tsr-lulesh" 1 0 alloc 6 "$B/apps/tsr-lulesh" -q -s 5

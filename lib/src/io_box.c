@@ -141,7 +141,7 @@ int tsr_xygrid_read_cells(tsr_file_t *f, const tsr_xygrid_t *g, const char *name
   if (!rc) rc = open_checked(f, path, 2, want, &d);
   const size_t es = tsr_dtype_size(type);
   const tsr_idx_t range = n > 0 ? smax - smin + 1 : 0;
-  char *tmp = rc ? NULL : malloc((size_t)(range + 1) * es);
+  char *tmp = rc ? NULL : tsr_malloc((size_t)(range + 1) * es);
   if (!rc && !tmp) rc = TSR_RAISE(TSR_ERR_ALLOC, "%s: cannot allocate %lld cells", f->path, (long long)range);
   rc = tsr_error_agree(f->comm, rc);
   /* one level at a time (the same number of collective reads on every

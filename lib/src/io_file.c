@@ -166,8 +166,12 @@ int tsr_output_check(MPI_Comm comm, const char *flag, const char *path) {
 static int tsr__file_new(MPI_Comm comm, const char *path, tsr_file_t **out) {
   TSR_CHECK(out && path && *path, TSR_ERR_ARG, "file: empty path");
   TSR_CHECK(strlen(path) + 16 < PATH_MAX, TSR_ERR_ARG, "%s: path too long", path);
-  tsr_file_t *f = calloc(1, sizeof *f);
-  TSR_CHECK(f, TSR_ERR_ALLOC, "%s: out of memory", path);
+  tsr_file_t *f = tsr_calloc(1, sizeof *f);
+  /* agreed: the other ranks are about to enter MPI_Comm_dup */
+  if (tsr_error_agree(comm, f ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "%s: out of memory", path))) {
+    free(f);
+    return tsr_error_code();
+  }
   f->id = H5I_INVALID_HID;
   if (MPI_Comm_dup(comm, &f->comm) != MPI_SUCCESS) {
     free(f);
@@ -378,7 +382,7 @@ int tsr_file_attr_string(tsr_file_t *f, const char *obj, const char *name, char 
     H5Tclose(mt);
   } else {
     size_t sz = H5Tget_size(ft);
-    char *s = calloc(sz + 1, 1);
+    char *s = tsr_calloc(sz + 1, 1);
     hid_t mt = H5Tcopy(H5T_C_S1);
     H5Tset_size(mt, sz + 1);
     if (!s || H5Aread(a, mt, s) < 0)
@@ -423,7 +427,7 @@ int tsr__attr_write_string(tsr_file_t *f, hid_t obj, const char *name, const cha
   if (!value) value = "";
   long long len = (long long)strlen(value);
   MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, f->comm);
-  char *v = malloc((size_t)len + 1);
+  char *v = tsr_malloc((size_t)len + 1);
   int ok = v != NULL, all = 0;
   MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, f->comm);
   if (!all) {
@@ -602,7 +606,7 @@ static int tsr__read_plan(tsr_file_t *f, const char *name, tsr_idx_t first, tsr_
   pl->src_int = fint;
   if (!pl->direct) {
     tsr_idx_t n = count * pl->cols;
-    pl->tmp = malloc((size_t)(n ? n : 1) * 8);
+    pl->tmp = tsr_malloc((size_t)(n ? n : 1) * 8);
     TSR_CHECK(pl->tmp, TSR_ERR_ALLOC, "%s: dataset '%s': out of memory", f->path, name);
   }
   return TSR_SUCCESS;

@@ -179,7 +179,7 @@ static int tsr__xy_check(tsr_file_t *f, const tsr_xygrid_t *g) {
 static int tsr__xy_tables_check(tsr_file_t *f, const tsr_xygrid_t *g, const int64_t *order,
                                 const int32_t *neigh) {
   tsr_idx_t nc = g->nx * g->ny;
-  unsigned char *seen = calloc((size_t)nc, 1);
+  unsigned char *seen = tsr_calloc((size_t)nc, 1);
   TSR_CHECK(seen, TSR_ERR_ALLOC, "%s: out of memory", f->path);
   for (tsr_idx_t c = 0; c < nc; c++) {
     int64_t s = order[c];

@@ -63,6 +63,15 @@ int stencil_state_init(stencil_state_t *S, MPI_Comm comm, int kind, int prec, in
     S->off[0] = S->part.lo[0];
     S->off[1] = S->part.lo[1];
   }
+  { /* up front: this rank's arrays (problem, reference, initial state, ping,
+       pong, constants, result: 9 fields, fastwaves' two velocities twice) */
+    const double cells = (double)lsize[0] * (double)lsize[1] * (double)lsize[2];
+    const double es = prec == STENCIL_FLOAT ? 4 : 8, nf = kind == STENCIL_FASTWAVES ? 16 : 9;
+    char what[96];
+    snprintf(what, sizeof what, "tsr-stencil %s %lldx%lldx%lld", stencil_name(kind),
+             (long long)gsize[0], (long long)gsize[1], (long long)gsize[2]);
+    TSR_CALL(tsr_memory_check(comm, what, cells * es * nf, 0));
+  }
   TSR_CALL(stencil_problem_create(kind, prec, lsize, placement, &S->P));
   if (input) {
     TSR_CALL(stencil_io_read(S, input));

@@ -4,6 +4,7 @@
 #include "tessera/common.h"
 #include "tessera/error.h"
 #include "tessera/fault.h"
+#include "tessera/memory.h"
 #include "tessera/device.h"
 #include "tessera/node.h"
 #include "tessera/cli.h"

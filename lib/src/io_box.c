@@ -118,6 +118,8 @@ int tsr_grid_read_box(tsr_file_t *f, const tsr_grid_t *g, const char *name, tsr_
   H5Sclose(fs);
   H5Dclose(d);
   rc = e >= 0 ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_HDF5, "%s: reading dataset '%s' failed", f->path, path);
+  if (!rc) /* element numbers of this rank's box, counted in the box */
+    rc = tsr__check_finite(f, path, type, data, n[0] * n[1] * n[2], 0);
   TSR_CALL(tsr_error_agree(f->comm, rc));
   return TSR_SUCCESS;
 }

@@ -316,6 +316,8 @@ int tsr_file_close(tsr_file_t **fp) {
 const char *tsr_file_path(const tsr_file_t *f) { return f->path; }
 MPI_Comm tsr_file_comm(const tsr_file_t *f) { return f->comm; }
 
+int tsr_file_has(tsr_file_t *f, const char *name) { return f && name && tsr__exists(f, name); }
+
 int tsr__exists(tsr_file_t *f, const char *name) {
   /* check each component so that "/a/b" with no "/a" is simply absent */
   char buf[PATH_MAX];
@@ -374,6 +376,7 @@ int tsr_file_attr_string(tsr_file_t *f, const char *obj, const char *name, char 
     char *s = NULL;
     hid_t mt = H5Tcopy(H5T_C_S1);
     H5Tset_size(mt, H5T_VARIABLE);
+    H5Tset_cset(mt, H5Tget_cset(ft)); /* UTF-8 (h5py's default) as well as ASCII */
     if (H5Aread(a, mt, &s) < 0)
       rc = TSR_RAISE(TSR_ERR_HDF5, "%s: '%s': reading attribute '%s' failed", f->path, on, name);
     else
@@ -385,6 +388,7 @@ int tsr_file_attr_string(tsr_file_t *f, const char *obj, const char *name, char 
     char *s = tsr_calloc(sz + 1, 1);
     hid_t mt = H5Tcopy(H5T_C_S1);
     H5Tset_size(mt, sz + 1);
+    H5Tset_cset(mt, H5Tget_cset(ft));
     if (!s || H5Aread(a, mt, s) < 0)
       rc = TSR_RAISE(TSR_ERR_HDF5, "%s: '%s': reading attribute '%s' failed", f->path, on, name);
     else
@@ -527,14 +531,31 @@ int tsr_file_dataset_shape(tsr_file_t *f, const char *name, int *rank, tsr_idx_t
   H5T_class_t cls = ft >= 0 ? H5Tget_class(ft) : H5T_NO_CLASS;
   size_t sz = ft >= 0 ? H5Tget_size(ft) : 0;
   if (r >= 1 && r <= 3) H5Sget_simple_extent_dims(sp, hd, NULL);
+  /* what the file really holds: a contiguous dataset must store all its
+     elements, any other at least something (a declared shape whose data
+     was never written must not size an allocation) */
+  hssize_t npts = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+  hsize_t stored = H5Dget_storage_size(d);
+  hid_t dcpl = H5Dget_create_plist(d);
+  H5D_layout_t lay = dcpl >= 0 ? H5Pget_layout(dcpl) : H5D_LAYOUT_ERROR;
+  if (dcpl >= 0) H5Pclose(dcpl);
   if (ft >= 0) H5Tclose(ft);
   if (sp >= 0) H5Sclose(sp);
   H5Dclose(d);
   TSR_CHECK(r >= 1 && r <= 3, TSR_ERR_FORMAT,
             "%s: dataset '%s': expected rank 1 to 3, found rank %d", f->path, name, r);
   TSR_CHECK(cls == H5T_INTEGER || cls == H5T_FLOAT, TSR_ERR_FORMAT,
-            "%s: dataset '%s': expected integer or floating-point numbers, found HDF5 class %d",
-            f->path, name, (int)cls);
+            "%s: dataset '%s': expected integer or floating-point numbers, found %s", f->path, name,
+            cls == H5T_STRING ? "strings" : cls == H5T_COMPOUND ? "a compound type"
+                                                                : "another HDF5 class");
+  for (int i = 0; i < r; i++)
+    TSR_CHECK(hd[i] < ((hsize_t)1 << 62), TSR_ERR_FORMAT, "%s: dataset '%s': dimension %d of "
+              "%llu elements", f->path, name, i, (unsigned long long)hd[i]);
+  const double need = (double)npts * (double)sz;
+  TSR_CHECK(npts <= 0 || (lay == H5D_CONTIGUOUS ? (double)stored >= need : stored > 0),
+            TSR_ERR_FORMAT, "%s: dataset '%s': declares %lld elements (%.3g bytes) but the file "
+            "stores %llu bytes of it (never written, or truncated)", f->path, name,
+            (long long)npts, need, (unsigned long long)stored);
   *rank = r;
   for (int i = 0; i < 3; i++) dims[i] = i < r ? (tsr_idx_t)hd[i] : 1;
   *type = cls == H5T_INTEGER ? (sz <= 4 ? TSR_INT32 : TSR_INT64) : (sz <= 4 ? TSR_FLOAT : TSR_DOUBLE);
@@ -653,6 +674,24 @@ int tsr__read_rows_nd(tsr_file_t *f, const char *name, tsr_idx_t first, tsr_idx_
   if (!rc) rc = tsr_error_agree(f->comm, tsr__read_exec(f, name, first, count, type, &pl, buf));
   free(pl.tmp);
   TSR_CALL(rc);
+  return TSR_SUCCESS;
+}
+
+int tsr__check_finite(tsr_file_t *f, const char *name, tsr_dtype_t type, const void *data,
+                      tsr_idx_t n, tsr_idx_t first) {
+  tsr_idx_t bad = -1;
+  double v = 0;
+  if (type == TSR_DOUBLE) {
+    const double *d = data;
+    for (tsr_idx_t i = 0; i < n && bad < 0; i++)
+      if (!isfinite(d[i])) bad = i, v = d[i];
+  } else if (type == TSR_FLOAT) {
+    const float *d = data;
+    for (tsr_idx_t i = 0; i < n && bad < 0; i++)
+      if (!isfinite(d[i])) bad = i, v = d[i];
+  }
+  TSR_CHECK(bad < 0, TSR_ERR_FORMAT, "%s: dataset '%s': element %lld is %s (expected finite numbers)",
+            f->path, name, (long long)(first + bad), isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf");
   return TSR_SUCCESS;
 }
 

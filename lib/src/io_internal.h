@@ -7,6 +7,7 @@
 #include "tessera/io.h"
 #include "tessera/error.h"
 #include "tessera/fault.h"
+#include "tessera/memory.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -37,6 +38,10 @@ int tsr__read_rows_nd(tsr_file_t *f, const char *name, tsr_idx_t first, tsr_idx_
 int tsr__attr_write_string(tsr_file_t *f, hid_t obj, const char *name, const char *value);
 int tsr__attr_write_int(tsr_file_t *f, hid_t obj, const char *name, const int64_t *v, int n,
                         tsr_dtype_t type);
+/* Every value of data [n] (float or double; other types pass) finite, else
+ * TSR_ERR_FORMAT naming the dataset and the element (first + index). Local. */
+int tsr__check_finite(tsr_file_t *f, const char *name, tsr_dtype_t type, const void *data,
+                      tsr_idx_t n, tsr_idx_t first);
 /* Local existence test of a link (no error raised). */
 int tsr__exists(tsr_file_t *f, const char *name);
 

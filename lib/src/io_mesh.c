@@ -89,6 +89,11 @@ static int tsr__read_map(tsr_file_t *f, tsr_mesh_t *m, const tsr_io_map_t *spec)
   snprintf(what, sizeof what, "map %s -> %s", spec->from, spec->to);
   tsr_dtype_t t;
   TSR_CALL(tsr_error_agree(f->comm, tsr__expect(f, spec->name, what, 2, want, got, &t)));
+  TSR_CHECK(got[1] <= 1024, TSR_ERR_FORMAT, "%s: dataset '%s' (%s): arity %lld (at most 1024)",
+            f->path, spec->name, what, (long long)got[1]);
+  char need[TSR_NAME_MAX + 32];
+  snprintf(need, sizeof need, "reading map '%s'", spec->name);
+  TSR_CALL(tsr_memory_check(f->comm, need, (double)fs->size * (double)got[1] * 4, 0));
   int dim = (int)got[1], id;
   TSR_CALL(tsr_error_agree(f->comm,
                            tsr_mesh_add_map(m, spec->name, from, to, dim, NULL, TSR_COPY, &id)));
@@ -120,10 +125,19 @@ static int tsr__read_dat(tsr_file_t *f, tsr_mesh_t *m, const tsr_io_dat_t *spec)
   snprintf(what, sizeof what, "dat on %s", spec->set);
   tsr_dtype_t t;
   TSR_CALL(tsr_error_agree(f->comm, tsr__expect(f, spec->name, what, 2, want, got, &t)));
+  TSR_CHECK(got[1] <= 1024, TSR_ERR_FORMAT, "%s: dataset '%s' (%s): dim %lld (at most 1024)",
+            f->path, spec->name, what, (long long)got[1]);
+  char need[TSR_NAME_MAX + 32];
+  snprintf(need, sizeof need, "reading dat '%s'", spec->name);
+  TSR_CALL(tsr_memory_check(f->comm, need,
+                            (double)s->size * (double)got[1] * (double)tsr_dtype_size(spec->type), 0));
   TSR_CALL(tsr_error_agree(
       f->comm, tsr_mesh_add_dat(m, spec->name, set, (int)got[1], spec->type, NULL, TSR_COPY, &id)));
   TSR_CALL(tsr_file_read_rows(f, spec->name, s->offset, s->size, spec->type,
                               tsr_mesh_dat(m, id)->data));
+  TSR_CALL(tsr_error_agree(f->comm, tsr__check_finite(f, spec->name, spec->type,
+                                                      tsr_mesh_dat(m, id)->data,
+                                                      s->size * got[1], s->offset * got[1])));
   return TSR_SUCCESS;
 }
 
@@ -134,6 +148,7 @@ static int tsr__read_const(tsr_file_t *f, tsr_mesh_t *m, const char *name) {
   int id;
   TSR_CALL(tsr_error_agree(f->comm, tsr_mesh_add_const(m, name, (int)got[0], NULL, &id)));
   TSR_CALL(tsr_file_read_rows(f, name, 0, got[0], TSR_DOUBLE, tsr_mesh_const(m, id)->data));
+  TSR_CALL(tsr__check_finite(f, name, TSR_DOUBLE, tsr_mesh_const(m, id)->data, got[0], 0));
   return TSR_SUCCESS;
 }
 

@@ -118,8 +118,13 @@ int tsr_grid_read_box(tsr_file_t *f, const tsr_grid_t *g, const char *name, tsr_
   H5Sclose(fs);
   H5Dclose(d);
   rc = e >= 0 ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_HDF5, "%s: reading dataset '%s' failed", f->path, path);
-  if (!rc) /* element numbers of this rank's box, counted in the box */
-    rc = tsr__check_finite(f, path, type, data, n[0] * n[1] * n[2], 0);
+  double v = 0;
+  const tsr_idx_t bad = rc ? -1 : tsr__first_nonfinite(type, data, n[0] * n[1] * n[2], &v);
+  if (bad >= 0)
+    rc = TSR_RAISE(TSR_ERR_FORMAT, "%s: dataset '%s': the value at (x %lld, y %lld, z %lld) is %s "
+                   "(expected finite numbers)", f->path, path, (long long)(lo[0] + bad % n[0]),
+                   (long long)(lo[1] + bad / n[0] % n[1]), (long long)(lo[2] + bad / (n[0] * n[1])),
+                   tsr__nonfinite_name(v));
   TSR_CALL(tsr_error_agree(f->comm, rc));
   return TSR_SUCCESS;
 }

@@ -553,7 +553,7 @@ int tsr_file_dataset_shape(tsr_file_t *f, const char *name, int *rank, tsr_idx_t
               "%llu elements", f->path, name, i, (unsigned long long)hd[i]);
   const double need = (double)npts * (double)sz;
   TSR_CHECK(npts <= 0 || (lay == H5D_CONTIGUOUS ? (double)stored >= need : stored > 0),
-            TSR_ERR_FORMAT, "%s: dataset '%s': declares %lld elements (%.3g bytes) but the file "
+            TSR_ERR_IO, "%s: dataset '%s': declares %lld elements (%.3g bytes) but the file "
             "stores %llu bytes of it (never written, or truncated)", f->path, name,
             (long long)npts, need, (unsigned long long)stored);
   *rank = r;
@@ -677,21 +677,27 @@ int tsr__read_rows_nd(tsr_file_t *f, const char *name, tsr_idx_t first, tsr_idx_
   return TSR_SUCCESS;
 }
 
-int tsr__check_finite(tsr_file_t *f, const char *name, tsr_dtype_t type, const void *data,
-                      tsr_idx_t n, tsr_idx_t first) {
-  tsr_idx_t bad = -1;
-  double v = 0;
+tsr_idx_t tsr__first_nonfinite(tsr_dtype_t type, const void *data, tsr_idx_t n, double *v) {
   if (type == TSR_DOUBLE) {
     const double *d = data;
-    for (tsr_idx_t i = 0; i < n && bad < 0; i++)
-      if (!isfinite(d[i])) bad = i, v = d[i];
+    for (tsr_idx_t i = 0; i < n; i++)
+      if (!isfinite(d[i])) return *v = d[i], i;
   } else if (type == TSR_FLOAT) {
     const float *d = data;
-    for (tsr_idx_t i = 0; i < n && bad < 0; i++)
-      if (!isfinite(d[i])) bad = i, v = d[i];
+    for (tsr_idx_t i = 0; i < n; i++)
+      if (!isfinite(d[i])) return *v = d[i], i;
   }
+  return -1;
+}
+
+const char *tsr__nonfinite_name(double v) { return isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf"; }
+
+int tsr__check_finite(tsr_file_t *f, const char *name, tsr_dtype_t type, const void *data,
+                      tsr_idx_t n, tsr_idx_t first) {
+  double v = 0;
+  const tsr_idx_t bad = tsr__first_nonfinite(type, data, n, &v);
   TSR_CHECK(bad < 0, TSR_ERR_FORMAT, "%s: dataset '%s': element %lld is %s (expected finite numbers)",
-            f->path, name, (long long)(first + bad), isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf");
+            f->path, name, (long long)(first + bad), tsr__nonfinite_name(v));
   return TSR_SUCCESS;
 }
 

@@ -148,7 +148,18 @@ static int tsr__field_read(tsr_file_t *f, const char *name, int rank, const tsr_
   TSR_CALL(tsr_error_agree(f->comm, tsr__field_check(f, path, rank, dims, z0, nzl)));
   TSR_CALL(tsr__read_rows_nd(f, path, z0, nzl, type, data));
   const tsr_idx_t plane = dims[1] * (rank > 2 ? dims[2] : 1);
-  TSR_CALL(tsr_error_agree(f->comm, tsr__check_finite(f, path, type, data, nzl * plane, z0 * plane)));
+  double v = 0;
+  const tsr_idx_t bad = tsr__first_nonfinite(type, data, nzl * plane, &v);
+  int rc = bad < 0 ? TSR_SUCCESS
+         : rank > 2 ? TSR_RAISE(TSR_ERR_FORMAT, "%s: dataset '%s': the value at (x %lld, y %lld, z %lld) "
+                                "is %s (expected finite numbers)", f->path, path,
+                                (long long)(bad % dims[2]), (long long)(bad / dims[2] % dims[1]),
+                                (long long)(z0 + bad / plane), tsr__nonfinite_name(v))
+                    : TSR_RAISE(TSR_ERR_FORMAT, "%s: dataset '%s': the value at (cell %lld, z %lld) "
+                                "is %s (expected finite numbers)", f->path, path,
+                                (long long)(bad % plane), (long long)(z0 + bad / plane),
+                                tsr__nonfinite_name(v));
+  TSR_CALL(tsr_error_agree(f->comm, rc));
   return TSR_SUCCESS;
 }
 

@@ -42,6 +42,10 @@ int tsr__attr_write_int(tsr_file_t *f, hid_t obj, const char *name, const int64_
  * TSR_ERR_FORMAT naming the dataset and the element (first + index). Local. */
 int tsr__check_finite(tsr_file_t *f, const char *name, tsr_dtype_t type, const void *data,
                       tsr_idx_t n, tsr_idx_t first);
+/* Index of the first NaN or Inf in data [n] (its value in *v), or -1; its
+ * name ("NaN", "+Inf", "-Inf"). */
+tsr_idx_t tsr__first_nonfinite(tsr_dtype_t type, const void *data, tsr_idx_t n, double *v);
+const char *tsr__nonfinite_name(double v);
 /* Local existence test of a link (no error raised). */
 int tsr__exists(tsr_file_t *f, const char *name);
 

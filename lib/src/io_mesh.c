@@ -148,7 +148,8 @@ static int tsr__read_const(tsr_file_t *f, tsr_mesh_t *m, const char *name) {
   int id;
   TSR_CALL(tsr_error_agree(f->comm, tsr_mesh_add_const(m, name, (int)got[0], NULL, &id)));
   TSR_CALL(tsr_file_read_rows(f, name, 0, got[0], TSR_DOUBLE, tsr_mesh_const(m, id)->data));
-  TSR_CALL(tsr__check_finite(f, name, TSR_DOUBLE, tsr_mesh_const(m, id)->data, got[0], 0));
+  TSR_CALL(tsr_error_agree(f->comm,
+                           tsr__check_finite(f, name, TSR_DOUBLE, tsr_mesh_const(m, id)->data, got[0], 0)));
   return TSR_SUCCESS;
 }
 
@@ -362,7 +363,12 @@ static int tsr__toc_local(tsr_file_t *f, tsr_mesh_toc_t *t) {
     int r;
     tsr_idx_t d[3];
     tsr_dtype_t ty;
-    if (tsr_file_dataset_shape(f, l.names[i], &r, d, &ty) != 0) {
+    const int se = tsr_file_dataset_shape(f, l.names[i], &r, d, &ty);
+    if (se == TSR_ERR_IO) { /* numbers the file does not hold: say so */
+      rc = se;
+      break;
+    }
+    if (se != 0) {
       tsr_error_clear();
       kind[i] = -1; /* not numeric: not ours */
       continue;

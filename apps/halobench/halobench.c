@@ -184,6 +184,8 @@ static int bench(int argc, char **argv) {
   TSR_CALL(tsr_grid_part_init(comm, B.size, B.halo, NULL, &B.part));
   B.box = tsr_grid_part_local(&B.part, 0);
   B.cells = (size_t)(B.box.nx * B.box.ny * B.box.nz);
+  TSR_CALL(tsr_memory_check(comm, "tsr-halobench", (double)B.cells * 8, /* host field; and */
+                            tsr_device_cuda_count() > 0 ? (double)B.cells * 8 : 0)); /* the GPU's */
   B.host = tsr_malloc(B.cells * sizeof *B.host);
   TSR_CALL(tsr_error_agree(comm, B.host ? TSR_SUCCESS
                                         : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate %zu cells", B.cells)));

@@ -167,6 +167,16 @@ static int app(int argc, char **argv) {
   /* variants: cpu/gather only so far (the CPU default whatever the machine) */
   tsr_selection_t sel;
   TSR_CALL(tsr_run_select(&A.cli, variants, NVAR, "cpu/gather", "cpu/gather", &sel));
+  /* up front: ~16 doubles per node, ~40 per element, 6 x 8 corner values and
+     two 8-index lists per element (the state and mesh lulesh_state_init fills) */
+  {
+    const double e = A.o.edge, nn = (e + 1) * (e + 1) * (e + 1), ne = e * e * e;
+    char what[64];
+    snprintf(what, sizeof what, "tsr-lulesh -s %d", A.o.edge);
+    const int mrc = tsr_memory_check(comm, what, nn * 16 * 8 + ne * (40 * 8 + 48 * 8 + 16 * 4), 0);
+    if (mrc) tsr_selection_free(&sel);
+    TSR_CALL(mrc);
+  }
   /* problem: LULESH's Sedov cube */
   int rc = lulesh_mesh_sedov(&A.mesh, A.o.edge, A.o.regions, A.o.balance);
   if (rc) {

@@ -1,6 +1,6 @@
 # lib/: libtessera (host code, plus device code when built with CUDA).
 lib_LTLIBRARIES += lib/libtessera.la
-lib_libtessera_la_SOURCES = lib/src/error.c lib/src/device.c
+lib_libtessera_la_SOURCES = lib/src/error.c lib/src/fault.c lib/src/memory.c lib/src/device.c
 lib_libtessera_la_LIBADD = $(HDF5_LIBS) $(METIS_LIBS) $(PTSCOTCH_LIBS) -lm
 lib_libtessera_la_LDFLAGS = -version-info 0:0:0 $(AM_LDFLAGS)
 if HAVE_CUDA
@@ -8,7 +8,8 @@ lib_libtessera_la_LIBADD += $(CUDA_LIBS) -lstdc++
 endif
 include_HEADERS += lib/include/tessera.h
 tsr_include_HEADERS += lib/include/tessera/common.h lib/include/tessera/error.h \
-	lib/include/tessera/device.h lib/include/tessera/cuda.h
+	lib/include/tessera/device.h lib/include/tessera/cuda.h \
+	lib/include/tessera/fault.h lib/include/tessera/memory.h
 # the node: node-local rank and count, OpenMP threads per rank
 lib_libtessera_la_SOURCES += lib/src/node.c
 tsr_include_HEADERS += lib/include/tessera/node.h

@@ -15,3 +15,4 @@ include tests/unit/local.mk
 include tests/mpi/local.mk
 include tests/cuda/local.mk
 include tests/apps/local.mk
+include tests/fuzz/local.mk

@@ -162,8 +162,8 @@ static int af_prepare(af_app_t *A) {
                 gcount[2] == 2800;
   const int niter = A->niter = cli->iterations;
   A->real = A->prec == AIRFOIL_DOUBLE ? 8 : 4;
-  A->rms = malloc(sizeof(double) * (size_t)niter);
-  A->qout = cli->output ? malloc(sizeof(double) * (size_t)(4 * p->ncell + 1)) : NULL;
+  A->rms = tsr_malloc(sizeof(double) * (size_t)niter);
+  A->qout = cli->output ? tsr_malloc(sizeof(double) * (size_t)(4 * p->ncell + 1)) : NULL;
   if (!A->rms || (cli->output && !A->qout))
     rc = TSR_RAISE(TSR_ERR_ALLOC, "no memory for %d iterations", niter);
   if (!rc && say)
@@ -197,7 +197,7 @@ static int af_reference(af_app_t *A) {
     int others = 0;
     for (int s = 0; s < A->sel.n; s++) others |= A->sel.index[s] != AIRFOIL_V_CPU_REF;
     if (others) {
-      A->ref = malloc(sizeof(double) * (size_t)niter);
+      A->ref = tsr_malloc(sizeof(double) * (size_t)niter);
       airfoil_run_t r = {niter, A->prec, A->ref, NULL, 0};
       if (!A->ref) rc = TSR_RAISE(TSR_ERR_ALLOC, "no memory for %d iterations", niter);
       if (!rc) rc = af_ckpt_run(A, AIRFOIL_V_CPU_REF, &r, NULL, 0);
@@ -221,7 +221,7 @@ static int af_profile_open(af_app_t *A) {
     rc = TSR_RAISE(TSR_ERR_MPI, "--profile: MPI_Allreduce of the counts failed");
   cn->nnode = v[0], cn->ncell = v[1], cn->nedge = v[2], cn->nbedge = v[3];
   cn->nbnode = v[4], cn->nbcell = v[5], cn->gather_k = k;
-  A->prms = malloc(sizeof(double) * (size_t)(niter + 1));
+  A->prms = tsr_malloc(sizeof(double) * (size_t)(niter + 1));
   if (!rc && !A->prms) rc = TSR_RAISE(TSR_ERR_ALLOC, "no memory for %d iterations", niter);
   if (!rc && A->profile_csv && A->rank == 0) {
     /* lib's temporary: the umask's mode, removed on SIGINT/SIGTERM */

@@ -161,7 +161,10 @@ static int cb_run_variant(MPI_Comm comm, const tsr_cli_t *cli, const cb_opts_t *
   TSR_CALL(cb_layout(o, cb_layout_kind(v->id), &L));
   int64_t n = tsr_layout_size(&L);
   size_t bytes = (size_t)n * sizeof(double);
-  double *hsrc = malloc(bytes), *hdst = malloc(bytes);
+  /* up front: source and destination on the host, and on the device for CUDA */
+  TSR_CALL(tsr_memory_check(comm, v->name, 2.0 * (double)bytes,
+                            dev.kind == TSR_DEV_CUDA ? 2.0 * (double)bytes : 0));
+  double *hsrc = tsr_malloc(bytes), *hdst = tsr_malloc(bytes);
   double *dsrc = NULL, *ddst = NULL;
   int64_t *tab = NULL, *cells = NULL;
   int rc = (hsrc && hdst) ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate 2 x %zu bytes", bytes);

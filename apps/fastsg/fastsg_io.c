@@ -29,10 +29,8 @@ static int fastsg_io_shape(tsr_file_t *f, const char *name, int *present, int *r
                            tsr_idx_t dims[3]) {
   tsr_dtype_t type;
   *present = 0;
-  if (tsr_file_dataset_shape(f, name, rank, dims, &type) != 0) {
-    tsr_error_clear();
-    return TSR_SUCCESS;
-  }
+  if (!tsr_file_has(f, name)) return TSR_SUCCESS; /* absent: --function / --points instead */
+  TSR_CALL(tsr_file_dataset_shape(f, name, rank, dims, &type)); /* present but unusable: an error */
   *present = 1;
   TSR_CHECK(type == TSR_DOUBLE || type == TSR_FLOAT, TSR_ERR_FORMAT,
             "%s: dataset '%s': expected floating-point data (double or float), found %s",
@@ -155,8 +153,8 @@ int fastsg_io_read_points(fastsg_app_t *app) {
     app->npoints_eval = M;
     app->k0 = M * app->rank / app->size;
     app->m = M * (app->rank + 1) / app->size - app->k0;
-    app->x = malloc((size_t)(app->m * D + 1) * app->es);
-    app->fx = malloc((size_t)(app->m + 1) * app->es);
+    app->x = tsr_malloc((size_t)(app->m * D + 1) * app->es);
+    app->fx = tsr_malloc((size_t)(app->m + 1) * app->es);
     rc = app->x && app->fx ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate %lld points",
                                            (long long)app->m);
     rc = tsr_error_agree(app->comm, rc);
@@ -166,6 +164,12 @@ int fastsg_io_read_points(fastsg_app_t *app) {
     rc = tsr_file_read_rows(f, "/point_values", app->k0, app->m, app->prec, app->fx);
   tsr_file_close(&f);
   TSR_CALL(rc);
+  for (int64_t e = 0; app->in_pvalues && e < app->m && rc == 0; e++) {
+    double v = app->prec == TSR_FLOAT ? ((float *)app->fx)[e] : ((double *)app->fx)[e];
+    if (!isfinite(v))
+      rc = TSR_RAISE(TSR_ERR_FORMAT, "%s: dataset '/point_values': the value at position %lld is "
+                     "not finite", app->input, (long long)(app->k0 + e));
+  }
   for (int64_t e = 0; e < app->m * D && rc == 0; e++) {
     double v = app->prec == TSR_FLOAT ? ((float *)app->x)[e] : ((double *)app->x)[e];
     if (!(v >= 0 && v <= 1))

@@ -111,9 +111,9 @@ int fastsg_run_hier(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t
   TSR_CALL(tsr_device_select(app->comm, v->device, &dev));
   const int64_t N = app->grid.npoints;
   const size_t bytes = (size_t)N * app->es;
-  void *d = NULL, *d0 = NULL, *dpar = NULL, *h = malloc(bytes);
-  TSR_CHECK(h, TSR_ERR_ALLOC, "cannot allocate %zu bytes for the coefficients", bytes);
-  int rc = TSR_SUCCESS;
+  void *d = NULL, *d0 = NULL, *dpar = NULL, *h = tsr_malloc(bytes);
+  int rc = h ? TSR_SUCCESS
+             : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate %zu bytes for the coefficients", bytes);
 #define FASTSG_TRY(expr) if (rc == 0) rc = (expr)
   FASTSG_TRY(tsr_device_malloc(&dev, bytes, &d));
   FASTSG_TRY(tsr_device_malloc(&dev, bytes, &d0));
@@ -175,11 +175,12 @@ int fastsg_run_eval(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_variant_t
   const size_t cbytes = (size_t)N * app->es, xbytes = (size_t)nx * app->es,
                rbytes = (size_t)TSR_MAX(app->m, 1) * app->es,
                tbytes = (size_t)app->grid.nblocks * 2 * app->dim;
-  void *xt = malloc(xbytes), *r = malloc(rbytes), *dc = NULL, *dx = NULL, *dr = NULL, *db = NULL;
-  TSR_CHECK(xt && r, TSR_ERR_ALLOC, "cannot allocate %zu bytes for %lld points", xbytes,
-            (long long)app->m);
-  fastsg_x_relayout(lay, app->prec, app->m, app->dim, app->x, xt);
-  int rc = TSR_SUCCESS;
+  void *xt = tsr_malloc(xbytes), *r = tsr_malloc(rbytes), *dc = NULL, *dx = NULL, *dr = NULL,
+       *db = NULL;
+  int rc = xt && r ? TSR_SUCCESS
+                   : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate %zu bytes for %lld points", xbytes,
+                               (long long)app->m);
+  if (!rc) fastsg_x_relayout(lay, app->prec, app->m, app->dim, app->x, xt);
   FASTSG_TRY(tsr_device_malloc(&dev, cbytes, &dc));
   FASTSG_TRY(tsr_device_upload(&dev, dc, app->coef, cbytes));
   FASTSG_TRY(tsr_device_malloc(&dev, xbytes, &dx));

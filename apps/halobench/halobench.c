@@ -104,11 +104,15 @@ static int run_variant(bench_t *B, const tsr_variant_t *v, int required, tsr_rep
   TSR_CALL(tsr_halo_set_cuda_aware(B->h, v->id == HB_AWARE));
   TSR_CALL(tsr_halo_set_ipc(B->h, v->id == HB_IPC));
   size_t bytes = B->cells * sizeof(double);
-  double *u;
-  TSR_CALL(tsr_device_malloc(&dev, bytes, (void **)&u));
+  double *u = NULL;
+  int rc = tsr_device_malloc(&dev, bytes, (void **)&u);
   fill(&B->part, &B->box, B->host);
-  TSR_CALL(tsr_device_upload(&dev, u, B->host, bytes));
-  int rc = tsr_halo_exchange(B->h, &dev, u, 1, TSR_DOUBLE);
+  if (!rc) rc = tsr_device_upload(&dev, u, B->host, bytes);
+  if (tsr_error_agree(comm, rc)) { /* before the exchange: no rank left in it alone */
+    if (u) tsr_device_free(&dev, (void **)&u);
+    return tsr_error_code();
+  }
+  rc = tsr_halo_exchange(B->h, &dev, u, 1, TSR_DOUBLE);
   if (rc == TSR_ERR_UNSUPPORTED && v->id == HB_IPC) { /* agreed on every rank */
     tsr_result_notrun(&row, "%s", tsr_error_message());
     tsr_error_clear();
@@ -180,8 +184,11 @@ static int bench(int argc, char **argv) {
   TSR_CALL(tsr_grid_part_init(comm, B.size, B.halo, NULL, &B.part));
   B.box = tsr_grid_part_local(&B.part, 0);
   B.cells = (size_t)(B.box.nx * B.box.ny * B.box.nz);
-  B.host = malloc(B.cells * sizeof *B.host);
-  TSR_CHECK(B.host, TSR_ERR_ALLOC, "cannot allocate %zu cells", B.cells);
+  TSR_CALL(tsr_memory_check(comm, "tsr-halobench", (double)B.cells * 8, /* host field; and */
+                            tsr_device_cuda_count() > 0 ? (double)B.cells * 8 : 0)); /* the GPU's */
+  B.host = tsr_malloc(B.cells * sizeof *B.host);
+  TSR_CALL(tsr_error_agree(comm, B.host ? TSR_SUCCESS
+                                        : TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate %zu cells", B.cells)));
   TSR_CALL(tsr_halo_create_regular(&B.part, &B.box, &B.h));
   if (!B.cli.quiet && B.part.rank == 0)
     printf("tsr-halobench: %lld x %lld x %lld doubles, halo %d, %d ranks as %d x %d, "

@@ -361,6 +361,17 @@ static int app(int argc, char **argv) {
   /* variants: the CPU reference, or the default CUDA one on a GPU */
   tsr_selection_t sel;
   TSR_CALL(tsr_run_select(&A.cli, variants, NVAR, "cpu/gather", LV_CUDA_DEFAULT, &sel));
+  /* up front, for a generated cube: ~16 doubles per node, ~40 per element, 6 x 8 corner
+     values and two 8-index lists per element (the state and mesh lulesh_state_init fills);
+     every rank of --decomp metis builds the whole cube of edge -s once */
+  if (!input) {
+    const double e = A.o.edge, nn = (e + 1) * (e + 1) * (e + 1), ne = e * e * e;
+    char what[64];
+    snprintf(what, sizeof what, "tsr-lulesh -s %d", A.o.edge);
+    const int mrc = tsr_memory_check(comm, what, nn * 16 * 8 + ne * (40 * 8 + 48 * 8 + 16 * 4), 0);
+    if (mrc) tsr_selection_free(&sel);
+    TSR_CALL(mrc);
+  }
   /* problem: a hex-mesh file, LULESH's Sedov cube, or this rank's part of it; renumbered on
      one rank */
   int rc = strcmp(A.reorder, "none") && nranks > 1

@@ -64,6 +64,15 @@ int stencil_state_init(stencil_state_t *S, MPI_Comm comm, int kind, int prec, in
     S->off[0] = S->part.lo[0];
     S->off[1] = S->part.lo[1];
   }
+  { /* up front: this rank's arrays (problem, reference, initial state, ping,
+       pong, constants, result: 9 fields, fastwaves' two velocities twice) */
+    const double cells = (double)lsize[0] * (double)lsize[1] * (double)lsize[2];
+    const double es = prec == STENCIL_FLOAT ? 4 : 8, nf = kind == STENCIL_FASTWAVES ? 16 : 9;
+    char what[96];
+    snprintf(what, sizeof what, "tsr-stencil %s %lldx%lldx%lld", stencil_name(kind),
+             (long long)gsize[0], (long long)gsize[1], (long long)gsize[2]);
+    TSR_CALL(tsr_memory_check(comm, what, cells * es * nf, 0));
+  }
   TSR_CALL(stencil_problem_create(kind, prec, lsize, placement, &S->P));
   if (input) {
     TSR_CALL(stencil_io_read(S, input));
@@ -239,6 +248,7 @@ static int st_setup(st_exec_t *E, stencil_run_t *r) {
   E->es = stencil_problem_esize(P);
   const void *hin = st_in(P), *hcst = st_cst(P);
   void *uin = NULL, *ucst = NULL;
+  int rc = TSR_SUCCESS;
   if (E->grid == STENCIL_GRID_UNSTR && S->size > 1) {
     TSR_CHECK(P->kind != STENCIL_FASTWAVES || P->Luv.fields != TSR_AOSOA, TSR_ERR_UNSUPPORTED,
               "fastwaves: AoSoA placement runs on one rank only");
@@ -249,20 +259,21 @@ static int st_setup(st_exec_t *E, stencil_run_t *r) {
     E->Lio = P->kind == STENCIL_FASTWAVES ? &E->U.Luv : &E->U.L;
     E->Lcst = P->kind == STENCIL_FASTWAVES ? &E->U.Lc : &E->U.L;
     hin = E->M.uin, hcst = E->M.ucst;
-    if (E->dev.kind == TSR_DEV_CUDA) TSR_CALL(tsr_neigh_upload(E->U.nb, &E->dev));
     const int dv = E->dev.kind == TSR_DEV_CUDA;
-    TSR_CALL(stencil_ugrid_grid(&E->U, P, dv, 0, E->U.nown, &E->gall));
-    TSR_CALL(stencil_ugrid_grid(&E->U, P, dv, 0, E->U.ncore, &E->parts[0]));
-    TSR_CALL(stencil_ugrid_grid(&E->U, P, dv, E->U.ncore, E->U.nown, &E->parts[1]));
+    /* local steps: agreed with the allocations below, before the halo */
+    if (dv) rc = tsr_neigh_upload(E->U.nb, &E->dev);
+    if (!rc) rc = stencil_ugrid_grid(&E->U, P, dv, 0, E->U.nown, &E->gall);
+    if (!rc) rc = stencil_ugrid_grid(&E->U, P, dv, 0, E->U.ncore, &E->parts[0]);
+    if (!rc) rc = stencil_ugrid_grid(&E->U, P, dv, E->U.ncore, E->U.nown, &E->parts[1]);
     E->nparts = 2;
-    if (dv) TSR_CALL(stencil_cuda_prepare(P->kind, &E->gall));
+    if (!rc && dv) rc = stencil_cuda_prepare(P->kind, &E->gall);
   } else if (E->grid == STENCIL_GRID_UNSTR) {
     TSR_CALL(stencil_ugrid_create(P, r->u.order, r->u.zw, S->seed, r->u.depth, r->u.comp, &E->U));
     E->have_u = 1;
     E->Lio = P->kind == STENCIL_FASTWAVES ? &E->U.Luv : &E->U.L;
     E->Lcst = P->kind == STENCIL_FASTWAVES ? &E->U.Lc : &E->U.L;
-    uin = malloc((size_t)E->Lio->size * E->es);
-    ucst = hcst ? malloc((size_t)E->Lcst->size * E->es) : NULL;
+    uin = tsr_malloc((size_t)E->Lio->size * E->es);
+    ucst = hcst ? tsr_malloc((size_t)E->Lcst->size * E->es) : NULL;
     TSR_CHECK(uin && (!hcst || ucst), TSR_ERR_ALLOC, "cannot allocate the unstructured fields");
     stencil_ugrid_scatter(&E->U, st_lio(P), hin, E->Lio, uin, E->es);
     if (hcst) stencil_ugrid_scatter(&E->U, P->kind == STENCIL_FASTWAVES ? &P->Lc : &P->L, hcst,
@@ -278,7 +289,7 @@ static int st_setup(st_exec_t *E, stencil_run_t *r) {
   }
   E->bio = (size_t)E->Lio->size * E->es;
   E->bcst = hcst ? (size_t)E->Lcst->size * E->es : 0;
-  int rc = tsr_device_malloc(&E->dev, E->bio, &E->init);
+  if (!rc) rc = tsr_device_malloc(&E->dev, E->bio, &E->init);
   if (!rc) rc = tsr_device_malloc(&E->dev, E->bio, &E->a);
   if (!rc) rc = tsr_device_malloc(&E->dev, E->bio, &E->b);
   if (!rc && hcst) rc = tsr_device_malloc(&E->dev, E->bcst, &E->c);
@@ -286,7 +297,8 @@ static int st_setup(st_exec_t *E, stencil_run_t *r) {
   if (!rc && hcst) rc = tsr_device_upload(&E->dev, E->c, hcst, E->bcst);
   free(uin);
   free(ucst);
-  TSR_CALL(rc);
+  /* a rank that failed alone must not leave the others in the halo setup */
+  TSR_CALL(tsr_error_agree(S->comm, rc));
   /* the halo of an unstructured grid on several ranks: slot cells, every
      level; SoA fields one exchange each, AoS cells of both velocities */
   if (E->have_m) {
@@ -513,7 +525,7 @@ static int st_timed(st_exec_t *E, stencil_run_t *r, void **final) {
   tsr_run_result_t res;
   TSR_CALL(tsr_run(&sp, &res));
   r->time = res.time;
-  *final = malloc(E->bio);
+  *final = tsr_malloc(E->bio);
   TSR_CHECK(*final, TSR_ERR_ALLOC, "cannot allocate the result");
   TSR_CALL(tsr_device_download(&E->dev, *final, E->final, E->bio));
   if (E->tb && E->dev.kind == TSR_DEV_CUDA)
@@ -605,7 +617,7 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
   const stencil_problem_t *P = &S->P;
   const size_t breg = (size_t)st_lio(P)->size * E.es;
   if (!rc && E.have_u) {
-    loc = malloc(breg);
+    loc = tsr_malloc(breg);
     if (!loc) rc = TSR_RAISE(TSR_ERR_ALLOC, "cannot allocate the result");
     else memcpy(loc, st_in(P), breg);
   }

@@ -500,15 +500,16 @@ static int st_main(int argc, char **argv) {
   MPI_Comm_rank(A.comm, &A.rank);
   MPI_Comm_size(A.comm, &A.nranks);
   int done = 0;
-  TSR_CALL(st_options(&A, argc, argv, &done)); /* options */
+  int rc = st_options(&A, argc, argv, &done); /* options */
+  if (!rc && !done) rc = st_lists(&A.o, A.kind, &A.L);
+  if (!rc && !done) rc = st_select(&A); /* variants */
+  TSR_CALL(tsr_error_agree(A.comm, rc)); /* found on every rank: said once */
   if (done) return TSR_SUCCESS;
-  TSR_CALL(st_lists(&A.o, A.kind, &A.L));
-  TSR_CALL(st_select(&A)); /* variants */
   memcpy(A.gsize, A.o.size, sizeof A.gsize); /* the problem's size */
   if (A.cli.input) TSR_CALL(stencil_io_size(A.comm, A.cli.input, A.gsize));
 
   TSR_CALL(tsr_report_create(&A.rep));
-  int rc = tsr_report_set_extra_columns(A.rep, "name,blocks_x,blocks_y,blocks_z,threads_x,threads_y,"
+  rc = tsr_report_set_extra_columns(A.rep, "name,blocks_x,blocks_y,blocks_z,threads_x,threads_y,"
                                                "threads_z,iterations,max_err");
   for (int ip = 0; !rc && ip < A.L.npr; ip++) /* run, verify, write: per precision and placement */
     for (int ifl = 0; !rc && ifl < A.L.nfl; ifl++) rc = st_state(&A, ip, ifl);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tessera/error.h"
+#include "tessera/fault.h"
 #include "kernels/lulesh/lulesh_mesh.h"
 #include "kernels/lulesh/lulesh_dist.h"
 
@@ -38,18 +39,18 @@ static int state_alloc(lulesh_state_t *s) {
   int64_t ng = s->mesh->num_ghost;
   double **corner[] = {&s->fs[0], &s->fs[1], &s->fs[2], &s->fh[0], &s->fh[1], &s->fh[2]};
   for (size_t i = 0; i < sizeof node / sizeof *node; i++)
-    TSR_CHECK(*node[i] = calloc((size_t)nn, sizeof(double)), TSR_ERR_ALLOC,
+    TSR_CHECK(*node[i] = tsr_calloc((size_t)nn, sizeof(double)), TSR_ERR_ALLOC,
               "lulesh: cannot allocate node fields of %lld nodes", (long long)nn);
   for (size_t i = 0; i < sizeof elem / sizeof *elem; i++)
-    TSR_CHECK(*elem[i] = calloc((size_t)ne, sizeof(double)), TSR_ERR_ALLOC,
+    TSR_CHECK(*elem[i] = tsr_calloc((size_t)ne, sizeof(double)), TSR_ERR_ALLOC,
               "lulesh: cannot allocate element fields of %lld elements", (long long)ne);
   for (int d = 0; d < 3; d++)
     TSR_CHECK(s->delvg[d] = calloc((size_t)(ne + ng), sizeof(double)), TSR_ERR_ALLOC,
               "lulesh: cannot allocate gradients of %lld elements", (long long)(ne + ng));
   for (size_t i = 0; i < sizeof corner / sizeof *corner; i++)
-    TSR_CHECK(*corner[i] = calloc((size_t)(8 * ne), sizeof(double)), TSR_ERR_ALLOC,
+    TSR_CHECK(*corner[i] = tsr_calloc((size_t)(8 * ne), sizeof(double)), TSR_ERR_ALLOC,
               "lulesh: cannot allocate corner forces of %lld elements", (long long)ne);
-  TSR_CHECK(s->symm_mask = calloc((size_t)nn, 1), TSR_ERR_ALLOC,
+  TSR_CHECK(s->symm_mask = tsr_calloc((size_t)nn, 1), TSR_ERR_ALLOC,
             "lulesh: cannot allocate %lld node flags", (long long)nn);
   return 0;
 }

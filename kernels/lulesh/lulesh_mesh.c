@@ -5,19 +5,21 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+
+#include "tessera/fault.h"
 #include <string.h>
 
 #include "tessera/error.h"
 #include "kernels/lulesh/lulesh_mesh.h"
 
 static int alloc_i32(int32_t **p, int64_t n) {
-  *p = calloc((size_t)(n > 0 ? n : 1), sizeof **p);
+  *p = tsr_calloc((size_t)(n > 0 ? n : 1), sizeof **p);
   TSR_CHECK(*p, TSR_ERR_ALLOC, "lulesh: cannot allocate %lld indices", (long long)n);
   return 0;
 }
 
 static int alloc_f64(double **p, int64_t n) {
-  *p = calloc((size_t)(n > 0 ? n : 1), sizeof **p);
+  *p = tsr_calloc((size_t)(n > 0 ? n : 1), sizeof **p);
   TSR_CHECK(*p, TSR_ERR_ALLOC, "lulesh: cannot allocate %lld doubles", (long long)n);
   return 0;
 }

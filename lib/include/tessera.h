@@ -3,6 +3,8 @@
 #define TESSERA_H
 #include "tessera/common.h"
 #include "tessera/error.h"
+#include "tessera/fault.h"
+#include "tessera/memory.h"
 #include "tessera/device.h"
 #include "tessera/node.h"
 #include "tessera/cli.h"

@@ -292,6 +292,39 @@ static int tsr__parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *op
   return TSR_SUCCESS;
 }
 
+/* FNV-1a over argv[1..argc) (each argument and its terminating NUL): what
+ * the ranks compare before they act on their options. */
+static uint64_t tsr__argv_hash(int argc, char **argv) {
+  uint64_t h = 1469598103934665603ull;
+  for (int i = 1; i < argc; i++)
+    for (const unsigned char *p = (const unsigned char *)argv[i];; p++) {
+      h = (h ^ *p) * 1099511628211ull;
+      if (!*p) break;
+    }
+  return h;
+}
+
+/* Every rank of comm must have been started with the same arguments (the
+ * program name aside); otherwise they would take different paths through
+ * the collectives. Collective; raises TSR_ERR_ARG naming two ranks that
+ * differ. */
+static int tsr__argv_agree(MPI_Comm comm, int rank, int size, int argc, char **argv) {
+  if (size <= 1) return TSR_SUCCESS;
+  uint64_t h[2] = {tsr__argv_hash(argc, argv), 0};
+  h[1] = ~h[0];
+  TSR_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, h, 2, MPI_UINT64_T, MPI_MAX, comm));
+  const uint64_t mine = tsr__argv_hash(argc, argv);
+  if (h[0] == mine && h[1] == ~mine) return TSR_SUCCESS;
+  /* the lowest rank whose arguments differ from rank 0's */
+  uint64_t h0 = mine;
+  TSR_CALL_MPI(MPI_Bcast(&h0, 1, MPI_UINT64_T, 0, comm));
+  int mineoff = h0 != mine ? rank : size, first = size;
+  TSR_CALL_MPI(MPI_Allreduce(&mineoff, &first, 1, MPI_INT, MPI_MIN, comm));
+  (void)rank;
+  return TSR_RAISE(TSR_ERR_ARG, "ranks 0 and %d were started with different arguments (every rank "
+                   "must get the same options)", first);
+}
+
 int tsr_cli_parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, int nopts,
                   MPI_Comm comm, const char **pos, int maxpos, int *npos) {
   int rank = 0, size = 1, init = 0, fin = 0;
@@ -301,6 +334,12 @@ int tsr_cli_parse(tsr_cli_t *cli, int argc, char **argv, const tsr_opt_t *opts, 
   tsr_error_set_progname(cli->prog);
   /* every rank parses the same argv: one agreed error, printed once */
   int rc = tsr__parse(cli, argc, argv, opts, nopts, rank, pos, maxpos, npos);
+  /* different arguments on some rank: that error first, before --help or
+     --version lets one rank leave alone */
+  if (init && !fin) {
+    const int rca = tsr__argv_agree(comm, rank, size, argc, argv);
+    if (rca) rc = rca, cli->exit_now = 0;
+  }
   if (!rc && !cli->exit_now && cli->single_rank && size > 1)
     rc = TSR_RAISE(TSR_ERR_ARG, "%s runs on one rank, not %d: start it without mpirun or with -np 1",
                    cli->prog, size);

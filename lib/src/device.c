@@ -1,6 +1,7 @@
 /* device.c: device selection, memory, copies and timers for CPU and CUDA. */
 #include "config.h"
 #include "tessera/device.h"
+#include "tessera/fault.h"
 #include "tessera/error.h"
 #include "tessera/node.h"
 #include "tessera/provenance.h"
@@ -88,6 +89,8 @@ int tsr_device_malloc(const tsr_device_t *dev, size_t bytes, void **p) {
   TSR_CHECK(dev && p, TSR_ERR_ARG, "tsr_device_malloc: NULL argument");
   *p = NULL;
   if (bytes == 0) bytes = 1;
+  TSR_CHECK(!tsr_fault(TSR_FAULT_ALLOC), TSR_ERR_ALLOC,
+            "cannot allocate %zu bytes on %s (TSR_FAULT)", bytes, dev->name);
   if (dev->kind == TSR_DEV_CPU) {
     size_t rounded = (bytes + TSR__HOST_ALIGN - 1) / TSR__HOST_ALIGN * TSR__HOST_ALIGN;
     *p = aligned_alloc(TSR__HOST_ALIGN, rounded);

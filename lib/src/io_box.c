@@ -112,11 +112,19 @@ int tsr_grid_read_box(tsr_file_t *f, const tsr_grid_t *g, const char *name, tsr_
   }
   hid_t fs = H5Dget_space(d), ms = box_select(fs, lo, n), x = tsr__h5_dxpl();
   herr_t e = H5Dread(d, tsr__h5_type(type), ms, fs, x, data);
+  if (e >= 0 && tsr_fault(TSR_FAULT_H5READ)) e = -1;
   if (x != H5P_DEFAULT) H5Pclose(x);
   H5Sclose(ms);
   H5Sclose(fs);
   H5Dclose(d);
   rc = e >= 0 ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_HDF5, "%s: reading dataset '%s' failed", f->path, path);
+  double v = 0;
+  const tsr_idx_t bad = rc ? -1 : tsr__first_nonfinite(type, data, n[0] * n[1] * n[2], &v);
+  if (bad >= 0)
+    rc = TSR_RAISE(TSR_ERR_FORMAT, "%s: dataset '%s': the value at (x %lld, y %lld, z %lld) is %s "
+                   "(expected finite numbers)", f->path, path, (long long)(lo[0] + bad % n[0]),
+                   (long long)(lo[1] + bad / n[0] % n[1]), (long long)(lo[2] + bad / (n[0] * n[1])),
+                   tsr__nonfinite_name(v));
   TSR_CALL(tsr_error_agree(f->comm, rc));
   return TSR_SUCCESS;
 }
@@ -140,7 +148,7 @@ int tsr_xygrid_read_cells(tsr_file_t *f, const tsr_xygrid_t *g, const char *name
   if (!rc) rc = open_checked(f, path, 2, want, &d);
   const size_t es = tsr_dtype_size(type);
   const tsr_idx_t range = n > 0 ? smax - smin + 1 : 0;
-  char *tmp = rc ? NULL : malloc((size_t)(range + 1) * es);
+  char *tmp = rc ? NULL : tsr_malloc((size_t)(range + 1) * es);
   if (!rc && !tmp) rc = TSR_RAISE(TSR_ERR_ALLOC, "%s: cannot allocate %lld cells", f->path, (long long)range);
   rc = tsr_error_agree(f->comm, rc);
   /* one level at a time (the same number of collective reads on every
@@ -158,6 +166,7 @@ int tsr_xygrid_read_cells(tsr_file_t *f, const tsr_xygrid_t *g, const char *name
     }
     hid_t x = tsr__h5_dxpl();
     herr_t e = H5Dread(d, tsr__h5_type(type), ms, fs, x, tmp);
+    if (e >= 0 && tsr_fault(TSR_FAULT_H5READ)) e = -1;
     if (x != H5P_DEFAULT) H5Pclose(x);
     H5Sclose(ms);
     H5Sclose(fs);

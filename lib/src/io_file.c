@@ -167,8 +167,12 @@ int tsr_output_check(MPI_Comm comm, const char *flag, const char *path) {
 static int tsr__file_new(MPI_Comm comm, const char *path, tsr_file_t **out) {
   TSR_CHECK(out && path && *path, TSR_ERR_ARG, "file: empty path");
   TSR_CHECK(strlen(path) + 16 < PATH_MAX, TSR_ERR_ARG, "%s: path too long", path);
-  tsr_file_t *f = calloc(1, sizeof *f);
-  TSR_CHECK(f, TSR_ERR_ALLOC, "%s: out of memory", path);
+  tsr_file_t *f = tsr_calloc(1, sizeof *f);
+  /* agreed: the other ranks are about to enter MPI_Comm_dup */
+  if (tsr_error_agree(comm, f ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "%s: out of memory", path))) {
+    free(f);
+    return tsr_error_code();
+  }
   f->id = H5I_INVALID_HID;
   if (MPI_Comm_dup(comm, &f->comm) != MPI_SUCCESS) {
     free(f);
@@ -313,6 +317,8 @@ int tsr_file_close(tsr_file_t **fp) {
 const char *tsr_file_path(const tsr_file_t *f) { return f->path; }
 MPI_Comm tsr_file_comm(const tsr_file_t *f) { return f->comm; }
 
+int tsr_file_has(tsr_file_t *f, const char *name) { return f && name && tsr__exists(f, name); }
+
 int tsr__exists(tsr_file_t *f, const char *name) {
   /* check each component so that "/a/b" with no "/a" is simply absent */
   char buf[PATH_MAX];
@@ -371,6 +377,7 @@ int tsr_file_attr_string(tsr_file_t *f, const char *obj, const char *name, char 
     char *s = NULL;
     hid_t mt = H5Tcopy(H5T_C_S1);
     H5Tset_size(mt, H5T_VARIABLE);
+    H5Tset_cset(mt, H5Tget_cset(ft)); /* UTF-8 (h5py's default) as well as ASCII */
     if (H5Aread(a, mt, &s) < 0)
       rc = TSR_RAISE(TSR_ERR_HDF5, "%s: '%s': reading attribute '%s' failed", f->path, on, name);
     else
@@ -379,9 +386,10 @@ int tsr_file_attr_string(tsr_file_t *f, const char *obj, const char *name, char 
     H5Tclose(mt);
   } else {
     size_t sz = H5Tget_size(ft);
-    char *s = calloc(sz + 1, 1);
+    char *s = tsr_calloc(sz + 1, 1);
     hid_t mt = H5Tcopy(H5T_C_S1);
     H5Tset_size(mt, sz + 1);
+    H5Tset_cset(mt, H5Tget_cset(ft));
     if (!s || H5Aread(a, mt, s) < 0)
       rc = TSR_RAISE(TSR_ERR_HDF5, "%s: '%s': reading attribute '%s' failed", f->path, on, name);
     else
@@ -424,7 +432,7 @@ int tsr__attr_write_string(tsr_file_t *f, hid_t obj, const char *name, const cha
   if (!value) value = "";
   long long len = (long long)strlen(value);
   MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, f->comm);
-  char *v = malloc((size_t)len + 1);
+  char *v = tsr_malloc((size_t)len + 1);
   int ok = v != NULL, all = 0;
   MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, f->comm);
   if (!all) {
@@ -530,14 +538,31 @@ int tsr_file_dataset_shape(tsr_file_t *f, const char *name, int *rank, tsr_idx_t
   H5T_class_t cls = ft >= 0 ? H5Tget_class(ft) : H5T_NO_CLASS;
   size_t sz = ft >= 0 ? H5Tget_size(ft) : 0;
   if (r >= 1 && r <= 3) H5Sget_simple_extent_dims(sp, hd, NULL);
+  /* what the file really holds: a contiguous dataset must store all its
+     elements, any other at least something (a declared shape whose data
+     was never written must not size an allocation) */
+  hssize_t npts = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+  hsize_t stored = H5Dget_storage_size(d);
+  hid_t dcpl = H5Dget_create_plist(d);
+  H5D_layout_t lay = dcpl >= 0 ? H5Pget_layout(dcpl) : H5D_LAYOUT_ERROR;
+  if (dcpl >= 0) H5Pclose(dcpl);
   if (ft >= 0) H5Tclose(ft);
   if (sp >= 0) H5Sclose(sp);
   H5Dclose(d);
   TSR_CHECK(r >= 1 && r <= 3, TSR_ERR_FORMAT,
             "%s: dataset '%s': expected rank 1 to 3, found rank %d", f->path, name, r);
   TSR_CHECK(cls == H5T_INTEGER || cls == H5T_FLOAT, TSR_ERR_FORMAT,
-            "%s: dataset '%s': expected integer or floating-point numbers, found HDF5 class %d",
-            f->path, name, (int)cls);
+            "%s: dataset '%s': expected integer or floating-point numbers, found %s", f->path, name,
+            cls == H5T_STRING ? "strings" : cls == H5T_COMPOUND ? "a compound type"
+                                                                : "another HDF5 class");
+  for (int i = 0; i < r; i++)
+    TSR_CHECK(hd[i] < ((hsize_t)1 << 62), TSR_ERR_FORMAT, "%s: dataset '%s': dimension %d of "
+              "%llu elements", f->path, name, i, (unsigned long long)hd[i]);
+  const double need = (double)npts * (double)sz;
+  TSR_CHECK(npts <= 0 || (lay == H5D_CONTIGUOUS ? (double)stored >= need : stored > 0),
+            TSR_ERR_IO, "%s: dataset '%s': declares %lld elements (%.3g bytes) but the file "
+            "stores %llu bytes of it (never written, or truncated)", f->path, name,
+            (long long)npts, need, (unsigned long long)stored);
   *rank = r;
   for (int i = 0; i < 3; i++) dims[i] = i < r ? (tsr_idx_t)hd[i] : 1;
   *type = cls == H5T_INTEGER ? (sz <= 4 ? TSR_INT32 : TSR_INT64) : (sz <= 4 ? TSR_FLOAT : TSR_DOUBLE);
@@ -609,7 +634,7 @@ static int tsr__read_plan(tsr_file_t *f, const char *name, tsr_idx_t first, tsr_
   pl->src_int = fint;
   if (!pl->direct) {
     tsr_idx_t n = count * pl->cols;
-    pl->tmp = malloc((size_t)(n ? n : 1) * 8);
+    pl->tmp = tsr_malloc((size_t)(n ? n : 1) * 8);
     TSR_CHECK(pl->tmp, TSR_ERR_ALLOC, "%s: dataset '%s': out of memory", f->path, name);
   }
   return TSR_SUCCESS;
@@ -633,6 +658,7 @@ static int tsr__read_exec(tsr_file_t *f, const char *name, tsr_idx_t first, tsr_
   }
   hid_t x = tsr__h5_dxpl();
   herr_t e = H5Dread(d, memt, ms, fs, x, dst);
+  if (e >= 0 && tsr_fault(TSR_FAULT_H5READ)) e = -1; /* after the collective read */
   tsr__pclose(x);
   H5Sclose(ms);
   H5Sclose(fs);
@@ -655,6 +681,30 @@ int tsr__read_rows_nd(tsr_file_t *f, const char *name, tsr_idx_t first, tsr_idx_
   if (!rc) rc = tsr_error_agree(f->comm, tsr__read_exec(f, name, first, count, type, &pl, buf));
   free(pl.tmp);
   TSR_CALL(rc);
+  return TSR_SUCCESS;
+}
+
+tsr_idx_t tsr__first_nonfinite(tsr_dtype_t type, const void *data, tsr_idx_t n, double *v) {
+  if (type == TSR_DOUBLE) {
+    const double *d = data;
+    for (tsr_idx_t i = 0; i < n; i++)
+      if (!isfinite(d[i])) return *v = d[i], i;
+  } else if (type == TSR_FLOAT) {
+    const float *d = data;
+    for (tsr_idx_t i = 0; i < n; i++)
+      if (!isfinite(d[i])) return *v = d[i], i;
+  }
+  return -1;
+}
+
+const char *tsr__nonfinite_name(double v) { return isnan(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf"; }
+
+int tsr__check_finite(tsr_file_t *f, const char *name, tsr_dtype_t type, const void *data,
+                      tsr_idx_t n, tsr_idx_t first) {
+  double v = 0;
+  const tsr_idx_t bad = tsr__first_nonfinite(type, data, n, &v);
+  TSR_CHECK(bad < 0, TSR_ERR_FORMAT, "%s: dataset '%s': element %lld is %s (expected finite numbers)",
+            f->path, name, (long long)(first + bad), tsr__nonfinite_name(v));
   return TSR_SUCCESS;
 }
 

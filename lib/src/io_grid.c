@@ -22,6 +22,23 @@ static int tsr__check_kind(tsr_file_t *f, const char *want) {
   return TSR_SUCCESS;
 }
 
+static int tsr__field_check(tsr_file_t *f, const char *path, int rank, const tsr_idx_t *want,
+                            tsr_idx_t z0, tsr_idx_t nzl);
+
+/* Extents read from a header: each in [1, 2^31) and their product below
+ * 2^40 points (8 TiB of doubles), so that products and int offsets of
+ * later code cannot overflow. */
+static int tsr__extents_check(tsr_file_t *f, const char *names, int64_t a, int64_t b, int64_t c) {
+  const int64_t lim = INT32_MAX;
+  TSR_CHECK(a >= 1 && b >= 1 && c >= 1 && a <= lim && b <= lim && c <= lim, TSR_ERR_FORMAT,
+            "%s: root attributes %s = %lld, %lld, %lld: expected each in [1, %lld]", f->path, names,
+            (long long)a, (long long)b, (long long)c, (long long)lim);
+  TSR_CHECK(a * b <= ((int64_t)1 << 40) / c, TSR_ERR_FORMAT,
+            "%s: root attributes %s = %lld x %lld x %lld: more than 2^40 points", f->path, names,
+            (long long)a, (long long)b, (long long)c);
+  return TSR_SUCCESS;
+}
+
 /* ---- regular grids ----------------------------------------------------- */
 
 int tsr_grid_write_header(tsr_file_t *f, const tsr_grid_t *g) {
@@ -57,6 +74,18 @@ static int tsr__grid_header_local(tsr_file_t *f, tsr_grid_t *g) {
               "%s: root attribute 'halo'[%d] = %lld: expected 0 <= halo < n/2 = %lld", f->path, i,
               (long long)h[i], (long long)(n / 2));
     g->halo[i] = (int)h[i];
+  }
+  TSR_CALL(tsr__extents_check(f, "nx, ny, nz", g->nx, g->ny, g->nz));
+  /* the header against the datasets it describes, before anyone sizes
+     memory from it: every field in /fields must be [nz][ny][nx] */
+  char names[16][TSR_NAME_MAX];
+  int nf = 0;
+  TSR_CALL(tsr_grid_fields(f, names, 16, &nf));
+  const tsr_idx_t want[3] = {g->nz, g->ny, g->nx};
+  for (int i = 0; i < nf; i++) {
+    char path[TSR_NAME_MAX + 16];
+    snprintf(path, sizeof path, "/fields/%s", names[i]);
+    TSR_CALL(tsr__field_check(f, path, 3, want, 0, 0));
   }
   return TSR_SUCCESS;
 }
@@ -118,6 +147,19 @@ static int tsr__field_read(tsr_file_t *f, const char *name, int rank, const tsr_
   snprintf(path, sizeof path, "/fields/%s", name ? name : "");
   TSR_CALL(tsr_error_agree(f->comm, tsr__field_check(f, path, rank, dims, z0, nzl)));
   TSR_CALL(tsr__read_rows_nd(f, path, z0, nzl, type, data));
+  const tsr_idx_t plane = dims[1] * (rank > 2 ? dims[2] : 1);
+  double v = 0;
+  const tsr_idx_t bad = tsr__first_nonfinite(type, data, nzl * plane, &v);
+  int rc = bad < 0 ? TSR_SUCCESS
+         : rank > 2 ? TSR_RAISE(TSR_ERR_FORMAT, "%s: dataset '%s': the value at (x %lld, y %lld, z %lld) "
+                                "is %s (expected finite numbers)", f->path, path,
+                                (long long)(bad % dims[2]), (long long)(bad / dims[2] % dims[1]),
+                                (long long)(z0 + bad / plane), tsr__nonfinite_name(v))
+                    : TSR_RAISE(TSR_ERR_FORMAT, "%s: dataset '%s': the value at (cell %lld, z %lld) "
+                                "is %s (expected finite numbers)", f->path, path,
+                                (long long)(bad % plane), (long long)(z0 + bad / plane),
+                                tsr__nonfinite_name(v));
+  TSR_CALL(tsr_error_agree(f->comm, rc));
   return TSR_SUCCESS;
 }
 
@@ -169,9 +211,10 @@ static int tsr__xy_check(tsr_file_t *f, const tsr_xygrid_t *g) {
   TSR_CHECK(g->nx > 0 && g->ny > 0 && g->nz > 0, TSR_ERR_FORMAT,
             "%s: xy-grid extents %lld x %lld x %lld: expected positive", f->path,
             (long long)g->nx, (long long)g->ny, (long long)g->nz);
-  TSR_CHECK(g->depth >= 1 && g->m == 2 * g->depth * (g->depth + 1), TSR_ERR_FORMAT,
-            "%s: xy-grid: depth %d and m %d: expected m = 2 depth (depth + 1) = %d", f->path,
-            g->depth, g->m, 2 * g->depth * (g->depth + 1));
+  const int64_t want_m = 2 * (int64_t)g->depth * ((int64_t)g->depth + 1);
+  TSR_CHECK(g->depth >= 1 && g->m == want_m, TSR_ERR_FORMAT,
+            "%s: xy-grid: depth %d and m %d: expected m = 2 depth (depth + 1) = %lld", f->path,
+            g->depth, g->m, (long long)want_m);
   return TSR_SUCCESS;
 }
 
@@ -179,7 +222,7 @@ static int tsr__xy_check(tsr_file_t *f, const tsr_xygrid_t *g) {
 static int tsr__xy_tables_check(tsr_file_t *f, const tsr_xygrid_t *g, const int64_t *order,
                                 const int32_t *neigh) {
   tsr_idx_t nc = g->nx * g->ny;
-  unsigned char *seen = calloc((size_t)nc, 1);
+  unsigned char *seen = tsr_calloc((size_t)nc, 1);
   TSR_CHECK(seen, TSR_ERR_ALLOC, "%s: out of memory", f->path);
   for (tsr_idx_t c = 0; c < nc; c++) {
     int64_t s = order[c];
@@ -239,9 +282,17 @@ static int tsr__xy_header_local(tsr_file_t *f, tsr_xygrid_t *g) {
   TSR_CALL(tsr_file_attr_int(f, "/", "nz", &g->nz, 1));
   TSR_CALL(tsr_file_attr_int(f, "/", "depth", &d, 1));
   TSR_CALL(tsr_file_attr_int(f, "/", "m", &m, 1));
+  TSR_CHECK(d >= 1 && d <= 64 && m >= 1 && m <= 2 * 64 * 65, TSR_ERR_FORMAT,
+            "%s: root attributes depth = %lld, m = %lld: expected depth in [1, 64] and m = 2 depth "
+            "(depth + 1)", f->path, (long long)d, (long long)m);
   g->depth = (int)d;
   g->m = (int)m;
   TSR_CALL(tsr__xy_check(f, g));
+  TSR_CALL(tsr__extents_check(f, "nx, ny, nz", g->nx, g->ny, g->nz));
+  /* the header against /order and /neigh before anyone sizes memory from it */
+  tsr_idx_t od[1] = {g->nx * g->ny}, nd[2] = {g->m, g->nx * g->ny};
+  TSR_CALL(tsr__field_check(f, "/order", 1, od, 0, 0));
+  TSR_CALL(tsr__field_check(f, "/neigh", 2, nd, 0, 0));
   return TSR_SUCCESS;
 }
 

@@ -6,6 +6,8 @@
 #include <hdf5.h>
 #include "tessera/io.h"
 #include "tessera/error.h"
+#include "tessera/fault.h"
+#include "tessera/memory.h"
 
 #ifndef PATH_MAX
 #define PATH_MAX 4096
@@ -36,6 +38,14 @@ int tsr__read_rows_nd(tsr_file_t *f, const char *name, tsr_idx_t first, tsr_idx_
 int tsr__attr_write_string(tsr_file_t *f, hid_t obj, const char *name, const char *value);
 int tsr__attr_write_int(tsr_file_t *f, hid_t obj, const char *name, const int64_t *v, int n,
                         tsr_dtype_t type);
+/* Every value of data [n] (float or double; other types pass) finite, else
+ * TSR_ERR_FORMAT naming the dataset and the element (first + index). Local. */
+int tsr__check_finite(tsr_file_t *f, const char *name, tsr_dtype_t type, const void *data,
+                      tsr_idx_t n, tsr_idx_t first);
+/* Index of the first NaN or Inf in data [n] (its value in *v), or -1; its
+ * name ("NaN", "+Inf", "-Inf"). */
+tsr_idx_t tsr__first_nonfinite(tsr_dtype_t type, const void *data, tsr_idx_t n, double *v);
+const char *tsr__nonfinite_name(double v);
 /* Local existence test of a link (no error raised). */
 int tsr__exists(tsr_file_t *f, const char *name);
 

@@ -60,11 +60,11 @@ static int tsr__read_set(tsr_file_t *f, tsr_mesh_t *m, const char *name, int *id
                          f->path, name, (long long)n);
   TSR_CALL(tsr_error_agree(f->comm, rc));
   if (f->size == 1) {
-    TSR_CALL(tsr_mesh_add_set(m, name, n, id));
+    TSR_CALL(tsr_error_agree(f->comm, tsr_mesh_add_set(m, name, n, id)));
   } else {
     tsr_idx_t first, count;
     tsr_mesh_block_rows(n, f->size, f->rank, &first, &count);
-    TSR_CALL(tsr_mesh_add_set_block(m, name, n, first, count, id));
+    TSR_CALL(tsr_error_agree(f->comm, tsr_mesh_add_set_block(m, name, n, first, count, id)));
   }
   return TSR_SUCCESS;
 }
@@ -89,8 +89,14 @@ static int tsr__read_map(tsr_file_t *f, tsr_mesh_t *m, const tsr_io_map_t *spec)
   snprintf(what, sizeof what, "map %s -> %s", spec->from, spec->to);
   tsr_dtype_t t;
   TSR_CALL(tsr_error_agree(f->comm, tsr__expect(f, spec->name, what, 2, want, got, &t)));
+  TSR_CHECK(got[1] <= 1024, TSR_ERR_FORMAT, "%s: dataset '%s' (%s): arity %lld (at most 1024)",
+            f->path, spec->name, what, (long long)got[1]);
+  char need[TSR_NAME_MAX + 32];
+  snprintf(need, sizeof need, "reading map '%s'", spec->name);
+  TSR_CALL(tsr_memory_check(f->comm, need, (double)fs->size * (double)got[1] * 4, 0));
   int dim = (int)got[1], id;
-  TSR_CALL(tsr_mesh_add_map(m, spec->name, from, to, dim, NULL, TSR_COPY, &id));
+  TSR_CALL(tsr_error_agree(f->comm,
+                           tsr_mesh_add_map(m, spec->name, from, to, dim, NULL, TSR_COPY, &id)));
   tsr_map_t *mp = tsr_mesh_map(m, id);
   TSR_CALL(tsr_file_read_rows(f, spec->name, fs->offset, fs->size, TSR_INT32, mp->data));
   int rc = 0;
@@ -119,9 +125,19 @@ static int tsr__read_dat(tsr_file_t *f, tsr_mesh_t *m, const tsr_io_dat_t *spec)
   snprintf(what, sizeof what, "dat on %s", spec->set);
   tsr_dtype_t t;
   TSR_CALL(tsr_error_agree(f->comm, tsr__expect(f, spec->name, what, 2, want, got, &t)));
-  TSR_CALL(tsr_mesh_add_dat(m, spec->name, set, (int)got[1], spec->type, NULL, TSR_COPY, &id));
+  TSR_CHECK(got[1] <= 1024, TSR_ERR_FORMAT, "%s: dataset '%s' (%s): dim %lld (at most 1024)",
+            f->path, spec->name, what, (long long)got[1]);
+  char need[TSR_NAME_MAX + 32];
+  snprintf(need, sizeof need, "reading dat '%s'", spec->name);
+  TSR_CALL(tsr_memory_check(f->comm, need,
+                            (double)s->size * (double)got[1] * (double)tsr_dtype_size(spec->type), 0));
+  TSR_CALL(tsr_error_agree(
+      f->comm, tsr_mesh_add_dat(m, spec->name, set, (int)got[1], spec->type, NULL, TSR_COPY, &id)));
   TSR_CALL(tsr_file_read_rows(f, spec->name, s->offset, s->size, spec->type,
                               tsr_mesh_dat(m, id)->data));
+  TSR_CALL(tsr_error_agree(f->comm, tsr__check_finite(f, spec->name, spec->type,
+                                                      tsr_mesh_dat(m, id)->data,
+                                                      s->size * got[1], s->offset * got[1])));
   return TSR_SUCCESS;
 }
 
@@ -130,15 +146,17 @@ static int tsr__read_const(tsr_file_t *f, tsr_mesh_t *m, const char *name) {
   tsr_dtype_t t;
   TSR_CALL(tsr_error_agree(f->comm, tsr__expect(f, name, "constant", 1, want, got, &t)));
   int id;
-  TSR_CALL(tsr_mesh_add_const(m, name, (int)got[0], NULL, &id));
+  TSR_CALL(tsr_error_agree(f->comm, tsr_mesh_add_const(m, name, (int)got[0], NULL, &id)));
   TSR_CALL(tsr_file_read_rows(f, name, 0, got[0], TSR_DOUBLE, tsr_mesh_const(m, id)->data));
+  TSR_CALL(tsr_error_agree(f->comm,
+                           tsr__check_finite(f, name, TSR_DOUBLE, tsr_mesh_const(m, id)->data, got[0], 0)));
   return TSR_SUCCESS;
 }
 
 int tsr_mesh_read_file(tsr_file_t *f, const tsr_mesh_spec_t *spec, tsr_mesh_t **out) {
   TSR_CHECK(f && spec && out, TSR_ERR_ARG, "tsr_mesh_read: NULL argument");
   tsr_mesh_t *m = NULL;
-  TSR_CALL(tsr_mesh_create(&m));
+  TSR_CALL(tsr_error_agree(f->comm, tsr_mesh_create(&m)));
   if (f->size > 1) tsr_mesh_set_dist(m, TSR_MESH_BLOCK);
   int rc = 0, id;
   for (int i = 0; !rc && i < spec->nsets; i++) rc = tsr__read_set(f, m, spec->sets[i], &id);
@@ -326,14 +344,14 @@ static int tsr__toc_local(tsr_file_t *f, tsr_mesh_toc_t *t) {
   TSR_CHECK(H5Literate(f->id, H5_INDEX_NAME, H5_ITER_INC, &idx, tsr__visit, &l) >= 0,
             TSR_ERR_HDF5, "%s: cannot list the root group", f->path);
   int n = l.n, ns = 0;
-  t->sets = calloc((size_t)n + 1, TSR_NAME_MAX);
-  t->set_size = calloc((size_t)n + 1, sizeof *t->set_size);
-  t->maps = calloc((size_t)n + 1, sizeof *t->maps);
-  t->dats = calloc((size_t)n + 1, sizeof *t->dats);
-  t->consts = calloc((size_t)n + 1, TSR_NAME_MAX);
-  t->strings_ = calloc((size_t)(2 * n + 1), TSR_NAME_MAX); /* two set names per map */
+  t->sets = tsr_calloc((size_t)n + 1, TSR_NAME_MAX);
+  t->set_size = tsr_calloc((size_t)n + 1, sizeof *t->set_size);
+  t->maps = tsr_calloc((size_t)n + 1, sizeof *t->maps);
+  t->dats = tsr_calloc((size_t)n + 1, sizeof *t->dats);
+  t->consts = tsr_calloc((size_t)n + 1, TSR_NAME_MAX);
+  t->strings_ = tsr_calloc((size_t)(2 * n + 1), TSR_NAME_MAX); /* two set names per map */
   char(*str)[TSR_NAME_MAX] = (char(*)[TSR_NAME_MAX])t->strings_;
-  int *kind = calloc((size_t)n + 1, sizeof *kind);
+  int *kind = tsr_calloc((size_t)n + 1, sizeof *kind);
   if (!t->sets || !t->set_size || !t->maps || !t->dats || !t->consts || !t->strings_ || !kind) {
     free(l.names);
     free(kind);
@@ -345,7 +363,12 @@ static int tsr__toc_local(tsr_file_t *f, tsr_mesh_toc_t *t) {
     int r;
     tsr_idx_t d[3];
     tsr_dtype_t ty;
-    if (tsr_file_dataset_shape(f, l.names[i], &r, d, &ty) != 0) {
+    const int se = tsr_file_dataset_shape(f, l.names[i], &r, d, &ty);
+    if (se == TSR_ERR_IO) { /* numbers the file does not hold: say so */
+      rc = se;
+      break;
+    }
+    if (se != 0) {
       tsr_error_clear();
       kind[i] = -1; /* not numeric: not ours */
       continue;

@@ -49,7 +49,7 @@ static tsr_layout_t finish(tsr_layout_t L) {
   for (int i = 0; i < 3; i++) L.d[i] = L.n[i] + 2 * L.halo[i];
   L.base = 0;
   L.sy = L.d[0];
-  L.sz = L.d[0] * L.d[1];
+  L.sz = 0;
   L.ncell = L.sf = L.size = 0;
   if (L.err) return L;
   /* keep every product below 2^62 (checked in floating point first) */
@@ -59,6 +59,7 @@ static tsr_layout_t finish(tsr_layout_t L) {
     L.err = BAD_TOOBIG;
     return L;
   }
+  L.sz = L.d[0] * L.d[1];
   L.sx = L.kind == TSR_LAYOUT_ROWMAJOR ? 1 : 0;
   if (L.kind == TSR_LAYOUT_ROWMAJOR) {
     /* c(h_x, y, z) = a + h_x + y*sy + z*sz must be 0 mod A for all y, z:

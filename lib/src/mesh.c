@@ -3,6 +3,7 @@
 #include "config.h"
 #include "tessera/mesh.h"
 #include "tessera/error.h"
+#include "tessera/fault.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ struct tsr_mesh {
 
 int tsr_mesh_create(tsr_mesh_t **out) {
   TSR_CHECK(out, TSR_ERR_ARG, "tsr_mesh_create: out is NULL");
-  tsr_mesh_t *m = calloc(1, sizeof *m);
+  tsr_mesh_t *m = tsr_calloc(1, sizeof *m);
   TSR_CHECK(m, TSR_ERR_ALLOC, "tsr_mesh_create: out of memory");
   m->dist = TSR_MESH_SERIAL;
   *out = m;
@@ -109,7 +110,7 @@ static int tsr__store(void **dst, void *src, size_t n, tsr_own_t own, const char
     *dst = src;
     return TSR_SUCCESS;
   }
-  void *p = calloc(n ? n : 1, 1);
+  void *p = tsr_calloc(n ? n : 1, 1);
   TSR_CHECK(p, TSR_ERR_ALLOC, "mesh: out of memory for %s '%s' (%zu bytes)", what, name, n);
   if (src) memcpy(p, src, n);
   *dst = p;
@@ -285,10 +286,10 @@ int tsr_map_inverse(const tsr_map_t *map, tsr_idx_t from_size, tsr_idx_t to_size
               "tsr_map_inverse: map '%s' entry [%lld][%d] = %d, expected an index in [0, %lld)",
               map->name, (long long)(k / dim), (int)(k % dim), (int)map->data[k],
               (long long)to_size);
-  tsr_idx_t *off = calloc((size_t)to_size + 1, sizeof *off);
-  int32_t *elem = malloc((size_t)(n ? n : 1) * sizeof *elem);
-  int32_t *corner = malloc((size_t)(n ? n : 1) * sizeof *corner);
-  tsr_idx_t *fill = calloc((size_t)to_size + 1, sizeof *fill);
+  tsr_idx_t *off = tsr_calloc((size_t)to_size + 1, sizeof *off);
+  int32_t *elem = tsr_malloc((size_t)(n ? n : 1) * sizeof *elem);
+  int32_t *corner = tsr_malloc((size_t)(n ? n : 1) * sizeof *corner);
+  tsr_idx_t *fill = tsr_calloc((size_t)to_size + 1, sizeof *fill);
   if (!off || !elem || !corner || !fill) {
     free(off);
     free(elem);
@@ -318,7 +319,7 @@ int tsr_map_inverse(const tsr_map_t *map, tsr_idx_t from_size, tsr_idx_t to_size
 
 static int tsr__check_perm(const tsr_set_t *s, const tsr_idx_t *perm) {
   tsr_idx_t n = s->size;
-  unsigned char *seen = calloc((size_t)(n ? n : 1), 1);
+  unsigned char *seen = tsr_calloc((size_t)(n ? n : 1), 1);
   TSR_CHECK(seen, TSR_ERR_ALLOC, "tsr_mesh_permute: out of memory");
   for (tsr_idx_t i = 0; i < n; i++) {
     tsr_idx_t p = perm[i];
@@ -339,7 +340,7 @@ static int tsr__check_perm(const tsr_set_t *s, const tsr_idx_t *perm) {
 /* Move rows of `width` bytes: new[perm[i]] = old[i]. */
 static int tsr__permute_rows(void **data, tsr_idx_t n, size_t width, const tsr_idx_t *perm) {
   if (!*data || n == 0) return TSR_SUCCESS;
-  char *dst = malloc((size_t)n * width);
+  char *dst = tsr_malloc((size_t)n * width);
   TSR_CHECK(dst, TSR_ERR_ALLOC, "tsr_mesh_permute: out of memory (%zu bytes)", (size_t)n * width);
   const char *src = *data;
   for (tsr_idx_t i = 0; i < n; i++) memcpy(dst + (size_t)perm[i] * width, src + (size_t)i * width, width);

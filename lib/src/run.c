@@ -2,6 +2,7 @@
  * run harness (warm-up, timed runs, statistics, progress). */
 #include "config.h"
 #include "tessera/run.h"
+#include "tessera/provenance.h"
 #include "tessera/error.h"
 
 #include <errno.h>
@@ -135,8 +136,10 @@ int tsr_auto_cache_path(char *buf, size_t n) {
 /* The key of a choice: prog | problem | device | build, tabs and newlines
  * made spaces. */
 static void tsr__auto_key(const tsr_auto_t *a, char *key, size_t n) {
+  tsr_build_t b;
+  tsr_build_info(&b);
   snprintf(key, n, "%s | %s | %s | %s %s%s", a->prog, a->problem ? a->problem : "",
-           a->device ? a->device : "", PACKAGE_VERSION, TSR_GIT_DESCRIBE,
+           a->device ? a->device : "", b.version, b.commit,
            tsr_device_cuda_built() ? " cuda" : "");
   for (char *p = key; *p; p++)
     if (*p == '\t' || *p == '\n' || *p == '\r') *p = ' ';

@@ -90,3 +90,19 @@ EXTRA_DIST += tests/apps/provenance.sh
 # the batch templates of scripts/slurm/ on a Slurm started on localhost
 TESTS += tests/apps/slurm.sh
 EXTRA_DIST += tests/apps/slurm.sh
+
+# TSR_FAULT: an allocation or HDF5 read failing on one rank, and ranks started
+# with different arguments, end every program with one line (2-3 ranks)
+TESTS += tests/apps/faults.sh
+EXTRA_DIST += tests/apps/faults.sh
+
+# hostile inputs (mkhostile damages valid files): sizes checked against the
+# datasets, NaN/Inf and impossible constants, h5py's string attributes,
+# datasets of the wrong class, header extents that overflow
+TESTS += tests/apps/hostile.sh
+EXTRA_DIST += tests/apps/hostile.sh
+if HAVE_CHECK
+check_PROGRAMS += tests/apps/mkhostile
+tests_apps_mkhostile_SOURCES = tests/apps/mkhostile.c
+tests_apps_mkhostile_LDADD = $(HDF5_LIBS)
+endif

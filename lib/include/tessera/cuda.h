@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 #include "tessera/error.h"
+#include "tessera/fault.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -15,10 +16,14 @@ int tsr__error_cuda(int cuerr, const char *expr, const char *file, int line,
 }
 #endif
 
-/* A CUDA runtime call; on failure raises TSR_ERR_CUDA with cudaGetErrorString. */
+/* A CUDA runtime call; on failure raises TSR_ERR_CUDA with cudaGetErrorString.
+ * A `cuda` fault of TSR_FAULT (tessera/fault.h) turns a success into
+ * cudaErrorUnknown after the call. */
 #define TSR_CALL_CUDA(expr)                                                  \
   do {                                                                       \
     cudaError_t tsr__c = (expr);                                             \
+    if (tsr__c == cudaSuccess && tsr_fault(TSR_FAULT_CUDA))                  \
+      tsr__c = cudaErrorUnknown;                                             \
     if (tsr__c != cudaSuccess)                                               \
       return tsr__error_cuda((int)tsr__c, #expr, __FILE__, __LINE__, __func__); \
   } while (0)

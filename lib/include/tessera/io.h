@@ -83,6 +83,8 @@ void tsr_provenance_command_line(int argc, char **argv, char *buf, size_t n);
 int tsr_file_attr_string(tsr_file_t *f, const char *obj, const char *name, char *buf, size_t n);
 int tsr_file_attr_int(tsr_file_t *f, const char *obj, const char *name, int64_t *val, int count);
 int tsr_file_has_attr(tsr_file_t *f, const char *obj, const char *name); /* 1/0 */
+/* 1 when the file has an object (dataset or group) at path `name`, else 0. */
+int tsr_file_has(tsr_file_t *f, const char *name);
 
 /* Shape of a dataset: rank (1..3) and dims; class TSR_INT64 for any integer
  * type, TSR_DOUBLE for any float type (file element type in *type). */

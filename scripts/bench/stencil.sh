@@ -33,7 +33,8 @@ else
     local st=$1 it=$2 tag=$3 a; shift 3
     case $st in
       laplap|hdiff)
-        a=(--variant cuda/regular/jwindow,cuda/unstr/jwindow-proto --order rowmajor --chase no
+        a=(--variant cuda/regular/jwindow,cuda/unstr/jwindow-proto,cuda/regular/tblock --order rowmajor --chase no
+           --tb-steps 2,3
            --jpt 4,8 --kpt $([ "$st" = laplap ] && echo 1 || echo 2) --threads 64x2x1,32x4x1,64x1x1,32x2x1) ;;
       fastwaves)
         a=(--variant cuda/regular/naive,cuda/regular/idxvar,cuda/unstr/idxvar,cuda/unstr/kloop

@@ -67,7 +67,7 @@ static const tsr_variant_t variants[] = {
      "CPU's roundings)", LV_CUDA_ATOMIC_FMA},
 };
 /* The default CUDA variant (the fastest on an H100: BENCHMARKS.md). */
-#define LV_CUDA_DEFAULT "cuda/atomic"
+#define LV_CUDA_DEFAULT "cuda/atomic-fma"
 #define NVAR ((int)(sizeof variants / sizeof variants[0]))
 
 typedef struct {

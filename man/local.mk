@@ -4,7 +4,7 @@
 # bin_PROGRAMS adds its page here (make installcheck checks every one has one).
 TSR_MANS = man/tsr-airfoil.1 man/tsr-copybench.1 man/tsr-fastsg.1 man/tsr-halobench.1 \
 	man/tsr-info.1 man/tsr-layoutbench.1 man/tsr-lulesh.1 man/tsr-mkairfoil.1 \
-	man/tsr-mkinput.1 man/tsr-stencil.1
+	man/tsr-mkinput.1 man/tsr-mklulesh.1 man/tsr-stencil.1
 if TSR_HAVE_MANS
 dist_man_MANS = $(TSR_MANS)
 endif

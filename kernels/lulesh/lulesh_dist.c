@@ -68,11 +68,14 @@ static int cmp_item(const void *a, const void *b) {
  * hr[], hf[]. The directory of gid is rank gid mod nranks. Collective. */
 static int dir_holders(MPI_Comm comm, int64_t n, const int64_t *gid, const int *flag,
                        int64_t **start, int **hr, int **hf) {
-  int P, me;
+  int P = 1, me = 0;
   MPI_Comm_size(comm, &P);
   MPI_Comm_rank(comm, &me);
-  int *sc = calloc((size_t)P, sizeof *sc), *rc = calloc((size_t)P, sizeof *rc);
-  int *sd = calloc((size_t)P + 1, sizeof *sd), *rd = calloc((size_t)P + 1, sizeof *rd);
+  /* the rank count in a variable whose address is not taken: writes through
+     the int arrays below cannot change it as far as the compiler knows */
+  const size_t nP = P > 0 ? (size_t)P : 1;
+  int *sc = calloc(nP, sizeof *sc), *rc = calloc(nP, sizeof *rc);
+  int *sd = calloc(nP + 1, sizeof *sd), *rd = calloc(nP + 1, sizeof *rd);
   int64_t *order = malloc(sizeof *order * (size_t)(n + 1));
   int64_t *sbuf = malloc(sizeof *sbuf * (size_t)(2 * n + 1));
   int64_t *rbuf = NULL, *rep = NULL, *ans = NULL;
@@ -83,7 +86,7 @@ static int dir_holders(MPI_Comm comm, int64_t n, const int64_t *gid, const int *
   if (!err) {
     for (int64_t i = 0; i < n; i++) sc[gid[i] % P] += 2;
     for (int q = 0; q < P; q++) sd[q + 1] = sd[q] + sc[q];
-    int *fill = calloc((size_t)P, sizeof *fill);
+    int *fill = calloc(nP, sizeof *fill);
     err = !fill;
     for (int64_t i = 0; !err && i < n; i++) {
       int q = (int)(gid[i] % P);

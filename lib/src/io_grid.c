@@ -70,7 +70,7 @@ static int tsr__grid_header_local(tsr_file_t *f, tsr_grid_t *g) {
             f->path, (long long)g->nx, (long long)g->ny, (long long)g->nz);
   for (int i = 0; i < 3; i++) {
     tsr_idx_t n = i == 0 ? g->nx : i == 1 ? g->ny : g->nz;
-    TSR_CHECK(h[i] >= 0 && 2 * h[i] < n, TSR_ERR_FORMAT,
+    TSR_CHECK(h[i] >= 0 && h[i] < n - h[i], TSR_ERR_FORMAT, /* 2h < n, without overflow */
               "%s: root attribute 'halo'[%d] = %lld: expected 0 <= halo < n/2 = %lld", f->path, i,
               (long long)h[i], (long long)(n / 2));
     g->halo[i] = (int)h[i];

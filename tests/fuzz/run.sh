@@ -17,11 +17,13 @@ last=$(grep -E '^#[0-9]+' "$work/log" | tail -1)
 ours=0 hdf5=0 other=0
 for a in "$work"/art/*; do
   [ -f "$a" ] || continue
+  case "$a" in *.txt) continue ;; esac # a replay's report (from an earlier run)
   "$h" "$a" >"$a.txt" 2>&1
-  # the first stack frame outside the sanitizers' interceptors and glibc's
-  # string functions (a memcpy reading past a buffer is its caller's fault)
+  # the first stack frame outside libFuzzer, the sanitizers' interceptors and
+  # glibc's string functions (a memcpy reading past a buffer is its caller's
+  # fault; an out-of-memory is the allocating caller's)
   f=$(grep -E '^ +#[0-9]+ ' "$a.txt" |
-    grep -v -E '__interceptor_|__asan|__ubsan|__sanitizer| in (malloc|calloc|realloc|free) | in __(mem|str)[a-z_0-9]+ |sysdeps/|libc\.so' |
+    grep -v -E '__interceptor_|__asan|__ubsan|__sanitizer| in fuzzer::| in (malloc|calloc|realloc|free) | in __(mem|str)[a-z_0-9]+ |sysdeps/|libc\.so' |
     head -1)
   case "$f" in
   *libhdf5*) hdf5=$((hdf5 + 1)) ;;

@@ -20,6 +20,8 @@
 #include "tessera/error.h"
 #include "kernels/lulesh/lulesh_cuda.cuh"
 
+#define LULESH_KIN_MAXREG 168
+
 namespace {
 
 /* Stress and hourglass corner forces of each element into fs, fh. */
@@ -68,8 +70,11 @@ __global__ void k_update_nodes(lulesh_cuda_t d, double dt) {
 }
 
 /* Kinematics (new volume, characteristic length, strain rate), then the Q
- * gradients at the new positions with the new volume. */
-__global__ void k_kinematics(lulesh_cuda_t d, double dt) {
+ * gradients at the new positions with the new volume. Capped at 168
+ * registers (ptxas would take 176): 12 resident warps per SM instead of 8
+ * with 128-thread blocks, for 232 bytes of spills that L1 holds; 5 % faster
+ * per cycle at -s 150 on an H100 (docs/LULESH.md, design alternatives). */
+__global__ void __maxnreg__(LULESH_KIN_MAXREG) k_kinematics(lulesh_cuda_t d, double dt) {
   int32_t e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e == 0) /* the fused element kernels take the dt minima from here */
     d.status->dtcourant = d.status->dthydro = 1.0e+20;

@@ -219,14 +219,14 @@ static inline TSR_HD void lulesh_volume_derivs(const double x[8], const double y
 
 /* ---- Flanagan-Belytschko hourglass control ------------------------------- */
 
-/* Hourglass corner forces of one element: x, y, z corner coordinates,
- * xd, yd, zd corner velocities, determ = reference volume times relative
- * volume, ss sound speed, mass element mass, hgcoef the coefficient (3). */
-static inline TSR_HD void lulesh_hourglass_forces(const double x[8], const double y[8],
-                                                  const double z[8], const double xd[8],
-                                                  const double yd[8], const double zd[8],
-                                                  double determ, double ss, double mass,
-                                                  double hgcoef, double hgf[3][8]) {
+/* The hourglass base vectors of one element made orthogonal to its linear
+ * field, hg[corner][mode], and the force coefficient: x, y, z corner
+ * coordinates, determ = reference volume times relative volume, ss sound
+ * speed, mass element mass, hgcoef the coefficient (3). */
+static inline TSR_HD void lulesh_hourglass_basis(const double x[8], const double y[8],
+                                                 const double z[8], double determ, double ss,
+                                                 double mass, double hgcoef, double hg[8][4],
+                                                 double *coef) {
   /* the four hourglass base vectors */
   const double g[4][8] = {{1., 1., -1., -1., -1., -1., 1., 1.},
                           {1., -1., -1., 1., -1., 1., 1., -1.},
@@ -235,7 +235,6 @@ static inline TSR_HD void lulesh_hourglass_forces(const double x[8], const doubl
   double dv[3][8];
   lulesh_volume_derivs(x, y, z, dv);
   double volinv = 1.0 / determ;
-  double hg[8][4]; /* base vectors made orthogonal to the linear field */
   for (int m = 0; m < 4; m++) {
     double hx = x[0] * g[m][0], hy = y[0] * g[m][0], hz = z[0] * g[m][0];
     for (int i = 1; i < 8; i++) {
@@ -246,19 +245,35 @@ static inline TSR_HD void lulesh_hourglass_forces(const double x[8], const doubl
     for (int i = 0; i < 8; i++)
       hg[i][m] = g[m][i] - volinv * (dv[0][i] * hx + dv[1][i] * hy + dv[2][i] * hz);
   }
-  double coef = -hgcoef * 0.01 * ss * mass / cbrt(determ);
-  const double *vel[3] = {xd, yd, zd};
-  for (int d = 0; d < 3; d++) {
-    const double *v = vel[d];
-    double h[4];
-    for (int m = 0; m < 4; m++) {
-      double s = hg[0][m] * v[0];
-      for (int i = 1; i < 8; i++) s = s + hg[i][m] * v[i];
-      h[m] = s;
-    }
-    for (int i = 0; i < 8; i++)
-      hgf[d][i] = coef * (hg[i][0] * h[0] + hg[i][1] * h[1] + hg[i][2] * h[2] + hg[i][3] * h[3]);
+  *coef = -hgcoef * 0.01 * ss * mass / cbrt(determ);
+}
+
+/* The hourglass forces along one axis at the 8 corners, from the corner
+ * velocities v along it. */
+static inline TSR_HD void lulesh_hourglass_axis(const double hg[8][4], double coef,
+                                                const double v[8], double f[8]) {
+  double h[4];
+  for (int m = 0; m < 4; m++) {
+    double s = hg[0][m] * v[0];
+    for (int i = 1; i < 8; i++) s = s + hg[i][m] * v[i];
+    h[m] = s;
   }
+  for (int i = 0; i < 8; i++)
+    f[i] = coef * (hg[i][0] * h[0] + hg[i][1] * h[1] + hg[i][2] * h[2] + hg[i][3] * h[3]);
+}
+
+/* Hourglass corner forces of one element (Flanagan-Belytschko): the basis,
+ * then each axis; xd, yd, zd corner velocities, the rest as above. */
+static inline TSR_HD void lulesh_hourglass_forces(const double x[8], const double y[8],
+                                                  const double z[8], const double xd[8],
+                                                  const double yd[8], const double zd[8],
+                                                  double determ, double ss, double mass,
+                                                  double hgcoef, double hgf[3][8]) {
+  double hg[8][4], coef;
+  lulesh_hourglass_basis(x, y, z, determ, ss, mass, hgcoef, hg, &coef);
+  lulesh_hourglass_axis(hg, coef, xd, hgf[0]);
+  lulesh_hourglass_axis(hg, coef, yd, hgf[1]);
+  lulesh_hourglass_axis(hg, coef, zd, hgf[2]);
 }
 
 /* ---- kinematics ---------------------------------------------------------- */

@@ -37,17 +37,47 @@ __device__ inline void elem_total(const lulesh_cuda_t &d, int32_t e, int hg, dou
       for (int i = 0; i < 8; i++) f[m][i] += fh[m][i];
 }
 
-__global__ void k_forces_atomic(lulesh_cuda_t d, int hg) {
+/* One thread per element. The stress forces first; then the hourglass
+ * basis, and axis by axis the corner velocities, the hourglass forces and
+ * the atomic adds of fs + fh: only one axis's velocities and forces are
+ * live, so the kernel needs no more registers than fit 12 warps per SM
+ * (the same fs + fh per corner as elem_total). */
+__global__ void __maxnreg__(168) k_forces_atomic(lulesh_cuda_t d, int hg) {
   const int32_t e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= d.num_elem) return;
-  double f[3][8];
-  elem_total(d, e, hg, f);
   const int32_t *c = &d.nodelist[8 * (int64_t)e];
+  int32_t n[8];
+  double x[8], y[8], z[8], fs[3][8];
   for (int i = 0; i < 8; i++) {
-    const int32_t n = c[i];
-    atomicAdd(&d.fx[n], f[0][i]);
-    atomicAdd(&d.fy[n], f[1][i]);
-    atomicAdd(&d.fz[n], f[2][i]);
+    n[i] = c[i];
+    x[i] = d.x[n[i]];
+    y[i] = d.y[n[i]];
+    z[i] = d.z[n[i]];
+  }
+  {
+    double b[3][8];
+    const double detj = lulesh_shape_derivs(x, y, z, b);
+    if (detj <= 0.0) lulesh_flag(d.status, LULESH_CUDA_BAD_JACOBIAN, e);
+    lulesh_node_normals(x, y, z, b);
+    lulesh_stress_forces(b, -d.p[e] - d.q[e], fs);
+  }
+  const double v = d.v[e];
+  if (v <= 0.0) lulesh_flag(d.status, LULESH_CUDA_BAD_V, e);
+  double *const frc[3] = {d.fx, d.fy, d.fz};
+  if (!hg) {
+    for (int m = 0; m < 3; m++)
+      for (int i = 0; i < 8; i++) atomicAdd(&frc[m][n[i]], fs[m][i]);
+    return;
+  }
+  double hgb[8][4], coef;
+  lulesh_hourglass_basis(x, y, z, d.volo[e] * v, d.ss[e], d.elem_mass[e], d.par.hgcoef, hgb,
+                         &coef);
+  const double *const vel[3] = {d.xd, d.yd, d.zd};
+  for (int m = 0; m < 3; m++) {
+    double vc[8], fh[8];
+    for (int i = 0; i < 8; i++) vc[i] = vel[m][n[i]];
+    lulesh_hourglass_axis(hgb, coef, vc, fh);
+    for (int i = 0; i < 8; i++) atomicAdd(&frc[m][n[i]], fs[m][i] + fh[i]);
   }
 }
 

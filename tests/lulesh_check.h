@@ -28,6 +28,16 @@ static inline void lulesh_test_serial_run(int nx, int its, lulesh_mesh_t *m, lul
   ck_tsr(lulesh_run(s, its, r));
 }
 
+/* This rank's part of LULESH's Sedov problem decomposed by dec (size:
+ * elements per cube edge for METIS, per rank's cube for CUBE; 11 regions,
+ * balance 1) in *m with its exchanges *d, and a state on it (cost 1) that
+ * runs with them in *s. The caller frees s, d and m. Collective. */
+static inline void lulesh_test_dist_state(lulesh_decomp_t dec, int size, lulesh_mesh_t *m,
+                                          lulesh_dist_t **d, lulesh_state_t *s) {
+  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, dec, size, 11, 1, m, d));
+  ck_tsr(lulesh_state_init_ex(s, m, 1, lulesh_dist_exchange(*d)));
+}
+
 /* The largest difference between the copies of a shared node (lulesh_dist_
  * node_copy_diff) of the positions (*cx) and velocities (*cv) of the state
  * s of d's parts: 0 when every copy holds the same bits. Collective. */

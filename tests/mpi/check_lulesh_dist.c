@@ -192,8 +192,7 @@ static void compare_run(lulesh_decomp_t dec, int size, int gedge, int its) {
   lulesh_result_t rg, rd;
   lulesh_dist_t *d;
   lulesh_test_serial_run(gedge, its, &g, &sg, &rg);
-  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, dec, size, 11, 1, &m, &d));
-  ck_tsr(lulesh_state_init_ex(&sd, &m, 1, lulesh_dist_exchange(d)));
+  lulesh_test_dist_state(dec, size, &m, &d, &sd);
   ck_tsr(lulesh_run(&sd, its, &rd));
   REQ_EQ(rd.cycles, rg.cycles);
   double de = lulesh_test_rel(rd.e_origin, rg.e_origin), dt = lulesh_test_rel(rd.e_total, rg.e_total);
@@ -245,8 +244,7 @@ START_TEST(test_volume_error) {
   lulesh_mesh_t m;
   lulesh_state_t s;
   lulesh_dist_t *d;
-  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_METIS, EDGE, 11, 1, &m, &d));
-  ck_tsr(lulesh_state_init_ex(&s, &m, 1, lulesh_dist_exchange(d)));
+  lulesh_test_dist_state(LULESH_DECOMP_METIS, EDGE, &m, &d, &s);
   ck_tsr(lulesh_step(&s));
   lulesh_test_collapse_on_last(&m, &s);
   lulesh_test_volume_error_everywhere(lulesh_step(&s));

@@ -72,8 +72,7 @@ static void compare(lulesh_decomp_t dec, int size, int gedge) {
   lulesh_result_t rg, rc;
   lulesh_dist_t *d;
   lulesh_test_serial_run(gedge, 0, &g, &sg, &rg); /* one rank, CPU */
-  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, dec, size, 11, 1, &m, &d));
-  ck_tsr(lulesh_state_init_ex(&sc, &m, 1, lulesh_dist_exchange(d)));
+  lulesh_test_dist_state(dec, size, &m, &d, &sc);
   ck_tsr(lulesh_run(&sc, 0, &rc)); /* the same parts, CPU */
   REQ_EQ(rc.cycles, rg.cycles);
   for (int k = 0; k < NCASES; k++) {
@@ -134,8 +133,7 @@ START_TEST(test_volume_error) {
   lulesh_dist_t *d;
   lulesh_cuda_t dv;
   const lulesh_cuda_opts_t o = {.assembly = LULESH_ASM_ATOMIC, .fuse = 1};
-  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_METIS, EDGE, 11, 1, &m, &d));
-  ck_tsr(lulesh_state_init_ex(&s, &m, 1, lulesh_dist_exchange(d)));
+  lulesh_test_dist_state(LULESH_DECOMP_METIS, EDGE, &m, &d, &s);
   ck_tsr(lulesh_cuda_init_opts(&dv, &s, &o));
   ck_tsr(lulesh_cuda_step(&dv, &s));
   ck_tsr(lulesh_cuda_copy(&dv, &s, LULESH_CUDA_TO_HOST));

@@ -7,8 +7,9 @@
  *   metis  Sulyok et al.'s (2019) partition-based blocks: METIS k-way parts
  *          of at most `block` elements (tsr_reorder_blocks, imbalance
  *          1.001), elements numbered block by block; the nodes by the blocks
- *          that touch them (tsr_reorder_points_by_blocks). The blocks are
- *          kept: cuda/twolevel plans them as its thread blocks.
+ *          that touch them (tsr_reorder_points_by_blocks): the kernels'
+ *          lulesh_order_metis, which tsr-mklulesh --renumber metis also uses.
+ *          The blocks are kept: cuda/twolevel plans them as its thread blocks.
  * The mesh is renumbered by lulesh_mesh_permute; the run reports energies in
  * the original element numbering (elem_perm). */
 #include "config.h"
@@ -20,6 +21,7 @@
 
 #include "tessera/error.h"
 #include "tessera/reorder.h"
+#include "kernels/lulesh/lulesh_io.h"
 
 void lulesh_order_free(lulesh_reorder_t *o) {
   free(o->elem_perm);
@@ -27,15 +29,25 @@ void lulesh_order_free(lulesh_reorder_t *o) {
   memset(o, 0, sizeof *o);
 }
 
-/* Nodes numbered in the order the elements (new numbering, map nl) first
- * name them; nodes no element names keep their order after those. */
-static void nodes_by_first_touch(const int32_t *nl, int32_t ne, int32_t nn, int32_t *np) {
+/* Nodes numbered in the order the elements, in their new numbering
+ * (ep[old] = new), first name them; nodes no element names keep their
+ * order after those. */
+static int nodes_by_first_touch(const lulesh_mesh_t *m, const int32_t *ep, int32_t *np) {
+  const int32_t ne = m->num_elem, nn = m->num_node;
+  int32_t *old = malloc(sizeof(int32_t) * ((size_t)ne + 1)); /* new element -> old */
+  TSR_CHECK(old, TSR_ERR_ALLOC, "--reorder gps: no memory for %d elements", ne);
+  for (int32_t e = 0; e < ne; e++) old[ep[e]] = e;
   for (int32_t n = 0; n < nn; n++) np[n] = -1;
   int32_t k = 0;
-  for (int64_t i = 0; i < 8 * (int64_t)ne; i++)
-    if (np[nl[i]] < 0) np[nl[i]] = k++;
+  for (int32_t e = 0; e < ne; e++)
+    for (int i = 0; i < 8; i++) {
+      const int32_t n = m->nodelist[8 * (int64_t)old[e] + i];
+      if (np[n] < 0) np[n] = k++;
+    }
   for (int32_t n = 0; n < nn; n++)
     if (np[n] < 0) np[n] = k++;
+  free(old);
+  return TSR_SUCCESS;
 }
 
 int lulesh_order_apply(lulesh_mesh_t *m, const char *how, int block, lulesh_reorder_t *o) {
@@ -50,26 +62,20 @@ int lulesh_order_apply(lulesh_mesh_t *m, const char *how, int block, lulesh_reor
   tsr_idx_t *perm = malloc(sizeof(tsr_idx_t) * ((size_t)ne + 1));
   int32_t *ep = malloc(sizeof(int32_t) * ((size_t)ne + 1));
   int32_t *np = malloc(sizeof(int32_t) * ((size_t)nn + 1));
-  int32_t *nl = malloc(sizeof(int32_t) * (8 * (size_t)ne + 1));
-  tsr_idx_t *nperm = malloc(sizeof(tsr_idx_t) * ((size_t)nn + 1));
-  int rc = perm && ep && np && nl && nperm ? 0 : TSR_RAISE(TSR_ERR_ALLOC,
+  int rc = perm && ep && np ? 0 : TSR_RAISE(TSR_ERR_ALLOC,
            "--reorder %s: no memory for %d elements", how, ne);
   tsr_graph_bandwidth(&g, NULL, &o->bw_before, &o->profile_before);
-  if (!rc && gps) rc = tsr_reorder_gps(&g, perm);
-  if (!rc && metis)
-    rc = tsr_reorder_blocks(&g, block, 1.001, 0.0, perm, &o->nblocks, &o->block_off);
+  if (!rc && gps) {
+    rc = tsr_reorder_gps(&g, perm);
+    for (int32_t e = 0; !rc && e < ne; e++) ep[e] = (int32_t)perm[e];
+    if (!rc) rc = nodes_by_first_touch(m, ep, np);
+  }
+  if (!rc && metis) {
+    rc = lulesh_order_metis(m, &g, block, ep, np, &o->nblocks, &o->block_off);
+    for (int32_t e = 0; !rc && e < ne; e++) perm[e] = ep[e];
+  }
   if (!rc) tsr_graph_bandwidth(&g, perm, &o->bw_after, &o->profile_after);
   tsr_graph_free(&g);
-  if (!rc) {
-    for (int32_t e = 0; e < ne; e++) ep[e] = (int32_t)perm[e];
-    for (int32_t e = 0; e < ne; e++)
-      for (int i = 0; i < 8; i++) nl[8 * (int64_t)ep[e] + i] = m->nodelist[8 * (int64_t)e + i];
-    if (gps) nodes_by_first_touch(nl, ne, nn, np);
-    else {
-      rc = tsr_reorder_points_by_blocks(nl, 8, o->nblocks, o->block_off, nn, nperm);
-      for (int32_t n = 0; !rc && n < nn; n++) np[n] = (int32_t)nperm[n];
-    }
-  }
   lulesh_mesh_t out;
   if (!rc) rc = lulesh_mesh_permute(m, ep, np, &out);
   if (!rc) {
@@ -81,8 +87,6 @@ int lulesh_order_apply(lulesh_mesh_t *m, const char *how, int block, lulesh_reor
   free(perm);
   free(ep);
   free(np);
-  free(nl);
-  free(nperm);
   if (rc) lulesh_order_free(o);
   return rc;
 }

@@ -40,6 +40,7 @@ typedef struct {
   int rank, nranks;
   tsr_cli_t cli;
   st_opts_t o;
+  tsr_halo_transport_t transport; /* --halo */
   int kind;
   st_lists_t L;
   tsr_selection_t sel;
@@ -191,8 +192,7 @@ static int st_options(st_app_t *A, int argc, char **argv, int *done) {
   TSR_CHECK(o->zw >= 0 && o->zw <= TSR_ZORDER_MAX_W, TSR_ERR_ARG, "--zcurve-width: expected 0..%d, got %d",
             TSR_ZORDER_MAX_W, o->zw);
   TSR_CHECK(o->flat >= 0, TSR_ERR_ARG, "--flat-limit must be >= 0");
-  tsr_halo_transport_t transport;
-  TSR_CALL(tsr_halo_transport_parse(o->halo, &transport));
+  TSR_CALL(tsr_halo_transport_parse(o->halo, &A->transport));
   return TSR_SUCCESS;
 }
 
@@ -329,9 +329,7 @@ static void st_fill(const st_app_t *A, int id, int u, int t, stencil_run_t *r) {
   if (tbv) r->tb = (stencil_tb_t){L->tbs[t], A->o.tb_rows, A->o.tb_xpt, A->o.tb_warps};
   r->iterations = cli->iterations - (int)A->ck.k0, r->runs = cli->runs, r->warmup = cli->warmup;
   r->quiet = cli->quiet;
-  tsr_halo_transport_t ht = TSR_HALO_STAGED; /* --halo was checked with the options */
-  if (tsr_halo_transport_parse(A->o.halo, &ht)) tsr_error_clear();
-  r->halo_transport = (int)ht;
+  r->halo_transport = (int)A->transport;
   r->verify = cli->verify && id != STENCIL_V_CPU_REF;
 }
 

@@ -13,6 +13,7 @@
 
 #include <mpi.h>
 
+#include "tessera/graph.h"
 #include "tessera/hex.h"
 #include "kernels/lulesh/lulesh_mesh.h"
 
@@ -56,6 +57,14 @@ int lulesh_order_parse(const char *s, const char *flag, lulesh_order_t *o);
 /* elem_perm[num_elem], node_perm[num_node]. */
 int lulesh_order_perms(const lulesh_mesh_t *m, lulesh_order_t o, uint64_t seed,
                        int32_t *elem_perm, int32_t *node_perm);
+/* LULESH_ORDER_METIS with blocks of at most `block` elements: elem_perm,
+ * node_perm as above; the blocks (new element numbering) in *nblocks,
+ * *block_off [nblocks + 1] (the caller frees it; NULL: not kept). graph: m's
+ * element graph (tsr_graph_from_map of nodelist, TSR_GRAPH_ROWS) where the
+ * caller has it, else NULL. */
+int lulesh_order_metis(const lulesh_mesh_t *m, const tsr_graph_t *graph, int block,
+                       int32_t *elem_perm, int32_t *node_perm, tsr_idx_t *nblocks,
+                       tsr_idx_t **block_off);
 /* The renumbered copy of m (lulesh_mesh_permute) in *out. */
 int lulesh_mesh_renumber(const lulesh_mesh_t *m, lulesh_order_t o, uint64_t seed,
                          lulesh_mesh_t *out);

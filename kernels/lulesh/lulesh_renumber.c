@@ -51,14 +51,17 @@ static int graph_perm(const lulesh_mesh_t *m, tsr_graph_kind_t kind, int32_t *ou
   return TSR_SUCCESS;
 }
 
-static int metis_perm(const lulesh_mesh_t *m, int32_t *ep, int32_t *np) {
-  tsr_graph_t g;
-  memset(&g, 0, sizeof g);
-  TSR_CALL(tsr_graph_from_map(m->nodelist, 0, m->num_elem, 8, m->num_node, TSR_GRAPH_ROWS, &g));
+int lulesh_order_metis(const lulesh_mesh_t *m, const tsr_graph_t *graph, int block, int32_t *ep,
+                       int32_t *np, tsr_idx_t *nblocks, tsr_idx_t **block_off) {
+  tsr_graph_t own;
+  memset(&own, 0, sizeof own);
+  if (!graph)
+    TSR_CALL(tsr_graph_from_map(m->nodelist, 0, m->num_elem, 8, m->num_node, TSR_GRAPH_ROWS, &own));
+  const tsr_graph_t *g = graph ? graph : &own;
   int64_t ne = m->num_elem, nn = m->num_node;
   tsr_idx_t *p = malloc((size_t)(ne + nn + 1) * sizeof *p), nb = 0, *off = NULL;
   int32_t *rows = malloc((size_t)(8 * ne + 1) * sizeof *rows);
-  int rc = p && rows ? tsr_reorder_blocks(&g, 64, 1.001, 0.0, p, &nb, &off)
+  int rc = p && rows ? tsr_reorder_blocks(g, block, 1.001, 0.0, p, &nb, &off)
                      : TSR_RAISE(TSR_ERR_ALLOC, "lulesh: out of memory");
   if (!rc) { /* node order by the blocks of the renumbered elements */
     for (int64_t e = 0; e < ne; e++) {
@@ -70,8 +73,13 @@ static int metis_perm(const lulesh_mesh_t *m, int32_t *ep, int32_t *np) {
   for (int64_t n = 0; !rc && n < nn; n++) np[n] = (int32_t)p[ne + n];
   free(p);
   free(rows);
+  if (!rc && block_off) {
+    *nblocks = nb;
+    *block_off = off;
+    off = NULL;
+  }
   free(off);
-  tsr_graph_free(&g);
+  tsr_graph_free(&own);
   TSR_CALL(rc);
   return TSR_SUCCESS;
 }
@@ -92,7 +100,7 @@ int lulesh_order_perms(const lulesh_mesh_t *m, lulesh_order_t o, uint64_t seed, 
     TSR_CALL(graph_perm(m, TSR_GRAPH_TARGETS, np));
     return TSR_SUCCESS;
   case LULESH_ORDER_METIS:
-    TSR_CALL(metis_perm(m, ep, np));
+    TSR_CALL(lulesh_order_metis(m, NULL, 64, ep, np, NULL, NULL));
     return TSR_SUCCESS;
   }
   return TSR_RAISE(TSR_ERR_ARG, "lulesh: unknown order %d", (int)o);

@@ -13,7 +13,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 const char *const tsr_hex_symm_sets[3] = {"symm_x", "symm_y", "symm_z"};
 const char *const tsr_hex_symm_maps[3] = {"symm_x_nodes", "symm_y_nodes", "symm_z_nodes"};
@@ -538,32 +537,17 @@ int tsr_hex_write(MPI_Comm comm, const char *path, const tsr_mesh_t *m,
 
 /* ---- XDMF ---------------------------------------------------------------------- */
 
-static const char *base_name(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
 static int xdmf_hex_local(const char *h5path, const tsr_mesh_t *m) {
   hex_ids_t id;
   TSR_CALL(hex_ids(h5path, m, &id));
   const tsr_set_t *es = tsr_mesh_set(m, id.elems), *ns = tsr_mesh_set(m, id.nodes);
   char xmf[PATH_MAX], tmp[PATH_MAX];
-  tsr_xdmf_path(h5path, xmf, sizeof xmf);
-  int fd = tsr_tmp_create(xmf, tmp, sizeof tmp);
-  TSR_CHECK(fd >= 0, TSR_ERR_IO, "%s: cannot create the XDMF sidecar next to it: %s", h5path,
+  FILE *fp = tsr__xdmf_begin(h5path, xmf, tmp, sizeof xmf);
+  TSR_CHECK(fp, TSR_ERR_IO, "%s: cannot create the XDMF sidecar next to it: %s", h5path,
             strerror(errno));
-  FILE *fp = fdopen(fd, "w");
-  if (!fp) {
-    close(fd);
-    unlink(tmp);
-    tsr_tmp_forget(tmp);
-    return TSR_RAISE(TSR_ERR_IO, "%s: cannot write the XDMF sidecar", xmf);
-  }
-  const char *b = base_name(h5path);
+  const char *b = tsr__xdmf_base(h5path);
   long long ne = es->global_size, nn = ns->global_size;
-  fprintf(fp, "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
-              "<Xdmf Version=\"3.0\">\n  <Domain>\n"
-              "    <Grid Name=\"hex-mesh\" GridType=\"Uniform\">\n"
+  fprintf(fp, "    <Grid Name=\"hex-mesh\" GridType=\"Uniform\">\n"
               "      <Topology TopologyType=\"Hexahedron\" NumberOfElements=\"%lld\">\n"
               "        <DataItem Dimensions=\"%lld 8\" NumberType=\"Int\" Precision=\"4\" "
               "Format=\"HDF\">%s:/%s</DataItem>\n      </Topology>\n"
@@ -575,23 +559,14 @@ static int xdmf_hex_local(const char *h5path, const tsr_mesh_t *m) {
     const tsr_dat_t *d = tsr_mesh_dat(m, i);
     if (i == id.coords || (d->set != id.elems && d->set != id.nodes)) continue;
     const char *at = d->dim == 1 ? "Scalar" : d->dim == 3 ? "Vector" : "Matrix";
-    int isint = d->type == TSR_INT32 || d->type == TSR_INT64;
     fprintf(fp, "      <Attribute Name=\"%s\" AttributeType=\"%s\" Center=\"%s\">\n"
                 "        <DataItem Dimensions=\"%lld %d\" NumberType=\"%s\" Precision=\"%d\" "
                 "Format=\"HDF\">%s:/%s</DataItem>\n      </Attribute>\n",
             d->name, at, d->set == id.elems ? "Cell" : "Node", d->set == id.elems ? ne : nn,
-            d->dim, isint ? "Int" : "Float", (int)tsr_dtype_size(d->type), b, d->name);
+            d->dim, tsr__xdmf_num(d->type), (int)tsr_dtype_size(d->type), b, d->name);
   }
-  fprintf(fp, "    </Grid>\n  </Domain>\n</Xdmf>\n");
-  int bad = ferror(fp);
-  if (fclose(fp) != 0) bad = 1;
-  if (bad || rename(tmp, xmf) != 0) {
-    int e = errno;
-    unlink(tmp);
-    tsr_tmp_forget(tmp);
-    return TSR_RAISE(TSR_ERR_IO, "%s: cannot write the XDMF sidecar: %s", xmf, strerror(e));
-  }
-  tsr_tmp_forget(tmp);
+  fprintf(fp, "    </Grid>\n");
+  TSR_CALL(tsr__xdmf_end(fp, xmf, tmp));
   return TSR_SUCCESS;
 }
 

@@ -3,6 +3,7 @@
 #define TSR_IO_INTERNAL_H
 
 #include <limits.h>
+#include <stdio.h>
 #include <hdf5.h>
 #include "tessera/io.h"
 #include "tessera/error.h"
@@ -48,5 +49,17 @@ tsr_idx_t tsr__first_nonfinite(tsr_dtype_t type, const void *data, tsr_idx_t n, 
 const char *tsr__nonfinite_name(double v);
 /* Local existence test of a link (no error raised). */
 int tsr__exists(tsr_file_t *f, const char *name);
+
+/* XDMF sidecars (io_xdmf.c), written by one rank. begin: creates the
+ * temporary file beside the sidecar of h5path (its final name in xmf, the
+ * temporary one in tmp, both of n bytes) and writes the XML header up to
+ * <Domain>; NULL with errno set on failure. end: closes </Domain> and the
+ * file and renames it into place; TSR_ERR_IO naming xmf on failure. */
+FILE *tsr__xdmf_begin(const char *h5path, char *xmf, char *tmp, size_t n);
+int tsr__xdmf_end(FILE *fp, const char *xmf, const char *tmp);
+/* The file name part of p, as XDMF refers to the HDF5 file relative to
+ * itself; XDMF's NumberType ("Int", "Float") of t. */
+const char *tsr__xdmf_base(const char *p);
+const char *tsr__xdmf_num(tsr_dtype_t t);
 
 #endif

@@ -18,17 +18,16 @@ void tsr_xdmf_path(const char *h5path, char *buf, size_t n) {
     snprintf(buf, n, "%s.xmf", h5path);
 }
 
-/* The file name part, as XDMF refers to the HDF5 file relative to itself. */
-static const char *tsr__base(const char *p) {
+const char *tsr__xdmf_base(const char *p) {
   const char *s = strrchr(p, '/');
   return s ? s + 1 : p;
 }
 
-static const char *tsr__xdmf_num(tsr_dtype_t t) {
+const char *tsr__xdmf_num(tsr_dtype_t t) {
   return (t == TSR_INT32 || t == TSR_INT64) ? "Int" : "Float";
 }
 
-static FILE *tsr__xdmf_begin(const char *h5path, char *xmf, char *tmp, size_t n) {
+FILE *tsr__xdmf_begin(const char *h5path, char *xmf, char *tmp, size_t n) {
   tsr_xdmf_path(h5path, xmf, n);
   int fd = tsr_tmp_create(xmf, tmp, n);
   if (fd < 0) return NULL;
@@ -46,7 +45,7 @@ static FILE *tsr__xdmf_begin(const char *h5path, char *xmf, char *tmp, size_t n)
   return fp;
 }
 
-static int tsr__xdmf_end(FILE *fp, const char *xmf, const char *tmp) {
+int tsr__xdmf_end(FILE *fp, const char *xmf, const char *tmp) {
   fprintf(fp, "  </Domain>\n</Xdmf>\n");
   int bad = ferror(fp);
   if (fclose(fp) != 0) bad = 1;
@@ -80,7 +79,7 @@ static int tsr__xdmf_grid_local(const char *h5path, const tsr_grid_t *g,
                 "        <DataItem Dimensions=\"%lld %lld %lld\" NumberType=\"%s\" Precision=\"%d\" "
                 "Format=\"HDF\">%s:/fields/%s</DataItem>\n      </Attribute>\n",
             fields[i], cell_data ? "Cell" : "Node", nz, ny, nx, tsr__xdmf_num(types[i]),
-            (int)tsr_dtype_size(types[i]), tsr__base(h5path), fields[i]);
+            (int)tsr_dtype_size(types[i]), tsr__xdmf_base(h5path), fields[i]);
   fprintf(fp, "    </Grid>\n");
   TSR_CALL(tsr__xdmf_end(fp, xmf, tmp));
   return TSR_SUCCESS;
@@ -112,7 +111,7 @@ static int tsr__xdmf_quads_local(const char *h5path, const tsr_mesh_t *m, const 
   FILE *fp = tsr__xdmf_begin(h5path, xmf, tmp, sizeof xmf);
   TSR_CHECK(fp, TSR_ERR_IO, "%s: cannot create the XDMF sidecar next to it: %s", h5path,
             strerror(errno));
-  const char *b = tsr__base(h5path);
+  const char *b = tsr__xdmf_base(h5path);
   fprintf(fp, "    <Grid Name=\"mesh\" GridType=\"Uniform\">\n"
               "      <Topology TopologyType=\"Quadrilateral\" NumberOfElements=\"%lld\">\n"
               "        <DataItem Dimensions=\"%lld 4\" NumberType=\"Int\" Precision=\"4\" "
@@ -204,7 +203,7 @@ static int tsr__xdmf_xygrid_local(const char *h5path, const tsr_xygrid_t *g,
   FILE *fp = tsr__xdmf_begin(h5path, xmf, tmp, sizeof xmf);
   TSR_CHECK(fp, TSR_ERR_IO, "%s: cannot create the XDMF sidecar next to it: %s", h5path,
             strerror(errno));
-  const char *b = tsr__base(h5path);
+  const char *b = tsr__xdmf_base(h5path);
   const long long nx = g->nx, ny = g->ny, nz = g->nz, p = nx * ny, nn = (nx + 1) * (ny + 1);
   fprintf(fp, "    <Grid Name=\"xy-grid\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
   for (long long z = 0; z < nz; z++) {
@@ -255,7 +254,7 @@ static int tsr__xdmf_points_local(const char *h5path, const tsr_xdmf_points_t *c
   FILE *fp = tsr__xdmf_begin(h5path, xmf, tmp, sizeof xmf);
   TSR_CHECK(fp, TSR_ERR_IO, "%s: cannot create the XDMF sidecar next to it: %s", h5path,
             strerror(errno));
-  const char *b = tsr__base(h5path);
+  const char *b = tsr__xdmf_base(h5path);
   for (int k = 0; k < nc; k++) {
     const long long n = c[k].n, d = c[k].dim;
     const int cp = (int)tsr_dtype_size(c[k].coords_type);

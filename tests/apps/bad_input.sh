@@ -4,6 +4,7 @@
 # Each must give exactly one error line naming the file and the dataset,
 # a non-zero exit below 128 (no signal), and no hang (timeout).
 B=${TSR_TOP_BUILDDIR:?set by the test harness}
+. "${TSR_TOP_SRCDIR:?set by the test harness}/tests/apps/bad_check.sh"
 INFO="$B/apps/tsr-info"
 MPIEXEC=${MPIEXEC:-mpiexec}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tsr-bad.XXXXXX") || exit 1
@@ -33,30 +34,12 @@ i=$((i + 1))
 if "$INFO" "$dir/good.h5" > "$dir/out" 2>&1; then echo "ok $i - good.h5 accepted"
 else echo "not ok $i - good.h5 rejected"; sed 's/^/# /' "$dir/out"; fi
 
-check() { # label file need1 need2 -- command...
-  label=$1 file=$2 need1=$3 need2=$4; shift 4
-  timeout -k 5 60 "$@" < /dev/null > "$dir/stdout" 2> "$dir/stderr"
-  rc=$?
-  errs=$(grep -c '^tsr-info: error: ' "$dir/stderr")
-  line=$(grep '^tsr-info: error: ' "$dir/stderr" | head -n 1)
-  why=""
-  [ $rc -eq 0 ] && why="exit 0"
-  [ $rc -eq 124 ] && why="timed out"
-  [ $rc -ge 128 ] && why="killed by a signal (exit $rc)"
-  [ -z "$why" ] && [ "$errs" -ne 1 ] && why="$errs error lines"
-  [ -z "$why" ] && case "$line" in *"$file"*) ;; *) why="file name missing";; esac
-  [ -z "$why" ] && case "$line" in *"$need1"*) ;; *) why="'$need1' missing";; esac
-  [ -z "$why" ] && [ -n "$need2" ] && case "$line" in *"$need2"*) ;; *) why="'$need2' missing";; esac
-  if [ -z "$why" ]; then echo "ok $i - $label: $line"
-  else echo "not ok $i - $label: $why"; sed 's/^/# /' "$dir/stderr"; fi
-}
-
 printf '%s\n' "$cases" > "$dir/cases"
 while IFS='|' read -r file need1 need2; do
   i=$((i + 1))
-  check "$file serial" "$file" "$need1" "$need2" "$INFO" "$dir/$file"
+  bad_check "$file serial" tsr-info "$file" "$need1" "$need2" "$INFO" "$dir/$file"
   i=$((i + 1))
-  check "$file mpiexec -n 2" "$file" "$need1" "$need2" \
+  bad_check "$file mpiexec -n 2" tsr-info "$file" "$need1" "$need2" \
     "$MPIEXEC" -n 2 --oversubscribe "$INFO" "$dir/$file"
 done < "$dir/cases"
 exit 0

@@ -8,7 +8,7 @@ tests_apps_mkbad_SOURCES = tests/apps/mkbad.c
 tests_apps_mkbad_LDADD = $(HDF5_LIBS)
 TESTS += tests/apps/bad_input.sh
 endif
-EXTRA_DIST += tests/apps/bad_input.sh
+EXTRA_DIST += tests/apps/bad_input.sh tests/apps/bad_check.sh
 
 # tsr-mkinput
 TESTS += tests/apps/mkinput.sh

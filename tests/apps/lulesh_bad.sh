@@ -5,6 +5,7 @@
 # the dataset (or attribute) and the problem, a non-zero exit below 128 (no
 # signal), and no hang (timeout).
 B=${TSR_TOP_BUILDDIR:?set by the test harness}
+. "${TSR_TOP_SRCDIR:?set by the test harness}/tests/apps/bad_check.sh"
 MPIEXEC=${MPIEXEC:-mpiexec}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tsr-lulesh-bad.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
@@ -41,37 +42,19 @@ if "$B/apps/tsr-lulesh" --input "$dir/good.h5" -q > "$dir/out" 2>&1; then
   echo "ok $i - good.h5 runs in tsr-lulesh --input"
 else echo "not ok $i - good.h5 rejected by tsr-lulesh"; fail=1; sed 's/^/# /' "$dir/out"; fi
 
-check() { # label prog file need1 need2 -- command...
-  label=$1 prog=$2 file=$3 need1=$4 need2=$5; shift 5
-  timeout -k 5 60 "$@" < /dev/null > "$dir/stdout" 2> "$dir/stderr"
-  rc=$?
-  errs=$(cat "$dir/stdout" "$dir/stderr" | grep -c "^$prog: error: ")
-  line=$(grep "^$prog: error: " "$dir/stderr" | head -n 1)
-  why=""
-  [ $rc -eq 0 ] && why="exit 0"
-  [ $rc -eq 124 ] && why="timed out"
-  [ $rc -ge 128 ] && why="killed by a signal (exit $rc)"
-  [ -z "$why" ] && [ "$errs" -ne 1 ] && why="$errs error lines"
-  [ -z "$why" ] && case "$line" in *"$file"*) ;; *) why="file name missing";; esac
-  [ -z "$why" ] && case "$line" in *"$need1"*) ;; *) why="'$need1' missing";; esac
-  [ -z "$why" ] && [ -n "$need2" ] && case "$line" in *"$need2"*) ;; *) why="'$need2' missing";; esac
-  if [ -z "$why" ]; then echo "ok $i - $label: $line"
-  else echo "not ok $i - $label: $why"; fail=1; sed 's/^/# /' "$dir/stderr"; fi
-}
-
 printf '%s\n' "$cases" > "$dir/cases"
 while IFS='|' read -r file need1 need2; do
   i=$((i + 1))
-  check "tsr-info $file" tsr-info "$file" "$need1" "$need2" "$B/apps/tsr-info" "$dir/$file"
+  bad_check "tsr-info $file" tsr-info "$file" "$need1" "$need2" "$B/apps/tsr-info" "$dir/$file"
   i=$((i + 1))
-  check "mpiexec -n 2 tsr-info $file" tsr-info "$file" "$need1" "$need2" \
+  bad_check "mpiexec -n 2 tsr-info $file" tsr-info "$file" "$need1" "$need2" \
     "$MPIEXEC" -n 2 --oversubscribe "$B/apps/tsr-info" "$dir/$file"
   i=$((i + 1))
-  check "tsr-lulesh --input $file" tsr-lulesh "$file" "$need1" "$need2" \
+  bad_check "tsr-lulesh --input $file" tsr-lulesh "$file" "$need1" "$need2" \
     "$B/apps/tsr-lulesh" --input "$dir/$file"
 done < "$dir/cases"
 # a valid OP2 mesh (tsr-info accepts it) is not a hex mesh for tsr-lulesh
 i=$((i + 1))
-check "tsr-lulesh --input kind.h5" tsr-lulesh kind.h5 "attribute 'kind'" 'expected "hex-mesh"' \
+bad_check "tsr-lulesh --input kind.h5" tsr-lulesh kind.h5 "attribute 'kind'" 'expected "hex-mesh"' \
   "$B/apps/tsr-lulesh" --input "$dir/kind.h5"
 exit $fail

@@ -69,7 +69,7 @@
 #include <string.h>
 
 #include "tsr_check.h"
-#include "kernels/lulesh/lulesh_mesh.h"
+#include "lulesh_check.h"
 
 #ifndef TSR_HAVE_CUDA
 int main(void) { return tsr_test_skip_all("no CUDA device (built without CUDA)"); }
@@ -160,6 +160,29 @@ static void perturbed_state(const lulesh_mesh_t *m, lulesh_state_t *s) {
 
 #define CMP(st, f, n, tol) cmp(st, #f, c.f, g.f, n, tol)
 
+/* The time constraints (both set: the state has moving elements), bit for
+ * bit. */
+static void cmp_dt(const char *st, const lulesh_state_t *c, const lulesh_state_t *g) {
+  cmp_scalar(st, c->dtcourant, g->dtcourant, 0.0);
+  cmp_scalar(st, c->dthydro, g->dthydro, 0.0);
+  ck_assert(c->dtcourant < 1.0e+20 && c->dthydro < 1.0e+20);
+}
+
+/* The node forces (gather), bit for bit. */
+static void cmp_forces(const char *st, const lulesh_state_t *c, const lulesh_state_t *g) {
+  cmp(st, "fx", c->fx, g->fx, c->num_node, 0.0);
+  cmp(st, "fy", c->fy, g->fy, c->num_node, 0.0);
+  cmp(st, "fz", c->fz, g->fz, c->num_node, 0.0);
+}
+
+/* The node update's positions and velocities, bit for bit. */
+static void cmp_motion(const char *st, const lulesh_state_t *c, const lulesh_state_t *g) {
+  const double *ref[6] = {c->x, c->y, c->z, c->xd, c->yd, c->zd};
+  const double *got[6] = {g->x, g->y, g->z, g->xd, g->yd, g->zd};
+  static const char *const name[6] = {"x", "y", "z", "xd", "yd", "zd"};
+  for (int k = 0; k < 6; k++) cmp(st, name[k], ref[k], got[k], c->num_node, 0.0);
+}
+
 static void stages(int nx) {
   lulesh_mesh_t m;
   lulesh_state_t c, g; /* CPU; the GPU's results copied back */
@@ -168,7 +191,7 @@ static void stages(int nx) {
   perturbed_state(&m, &c);
   perturbed_state(&m, &g);
   ck_tsr(lulesh_cuda_init(&d, &c, 0));
-  const int64_t ne = c.num_elem, nn = c.num_node, nc = 8 * ne;
+  const int64_t ne = c.num_elem, nc = 8 * ne;
   char st[64];
   for (int round = 0; round < 2; round++) {
     snprintf(st, sizeof st, "-s %d round %d corner forces", nx, round);
@@ -187,21 +210,14 @@ static void stages(int nx) {
     lulesh_gather_forces(&c);
     ck_tsr(lulesh_cuda_gather_forces(&d));
     ck_tsr(lulesh_cuda_copy(&d, &g, LULESH_CUDA_TO_HOST));
-    CMP(st, fx, nn, 0.0);
-    CMP(st, fy, nn, 0.0);
-    CMP(st, fz, nn, 0.0);
+    cmp_forces(st, &c, &g);
 
     snprintf(st, sizeof st, "-s %d round %d node update", nx, round);
     ck_tsr(lulesh_cuda_copy(&d, &c, LULESH_CUDA_TO_DEVICE));
     lulesh_update_nodes(&c);
     ck_tsr(lulesh_cuda_update_nodes(&d, c.deltatime));
     ck_tsr(lulesh_cuda_copy(&d, &g, LULESH_CUDA_TO_HOST));
-    CMP(st, x, nn, 0.0);
-    CMP(st, y, nn, 0.0);
-    CMP(st, z, nn, 0.0);
-    CMP(st, xd, nn, 0.0);
-    CMP(st, yd, nn, 0.0);
-    CMP(st, zd, nn, 0.0);
+    cmp_motion(st, &c, &g);
 
     snprintf(st, sizeof st, "-s %d round %d LagrangeElements", nx, round);
     ck_tsr(lulesh_cuda_copy(&d, &c, LULESH_CUDA_TO_DEVICE));
@@ -233,9 +249,7 @@ static void stages(int nx) {
     ck_tsr(lulesh_cuda_copy(&d, &c, LULESH_CUDA_TO_DEVICE));
     lulesh_time_constraints(&c);
     ck_tsr(lulesh_cuda_time_constraints(&d, &g));
-    cmp_scalar(st, c.dtcourant, g.dtcourant, 0.0);
-    cmp_scalar(st, c.dthydro, g.dthydro, 0.0);
-    ck_assert(c.dtcourant < 1.0e+20 && c.dthydro < 1.0e+20);
+    cmp_dt(st, &c, &g);
   }
   /* the random state exercised both branches of the Q terms and the EOS */
   int compress = 0, expand = 0;
@@ -261,10 +275,8 @@ static void whole_run(int nx, int its, int cycles_ref, double e0_ref) {
   lulesh_result_t rc, rg;
   char st[64];
   snprintf(st, sizeof st, "-s %d -i %d", nx, its);
-  ck_tsr(lulesh_mesh_sedov(&m, nx, 11, 1));
-  ck_tsr(lulesh_state_init(&c, &m, 1));
+  lulesh_test_serial_run(nx, its, &m, &c, &rc);
   ck_tsr(lulesh_state_init(&g, &m, 1));
-  ck_tsr(lulesh_run(&c, its, &rc));
   ck_tsr(lulesh_cuda_run(&g, its, &rg));
   ck_assert_msg(rc.cycles == cycles_ref, "%s: the CPU ran %d cycles, not %d", st, rc.cycles,
                 cycles_ref);
@@ -434,7 +446,7 @@ START_TEST(test_fused_stages) {
     perturbed_state(&m, &c);
     perturbed_state(&m, &g);
     ck_tsr(lulesh_cuda_init_opts(&d, &c, &o));
-    const int64_t ne = c.num_elem, nn = c.num_node;
+    const int64_t ne = c.num_elem;
     char st[64];
     snprintf(st, sizeof st, "-s %d fused node gather + update", nx);
     ck_tsr(lulesh_corner_forces(&c));
@@ -443,15 +455,8 @@ START_TEST(test_fused_stages) {
     lulesh_update_nodes(&c);
     ck_tsr(lulesh_cuda_gather_update(&d, c.deltatime));
     ck_tsr(lulesh_cuda_copy(&d, &g, LULESH_CUDA_TO_HOST));
-    CMP(st, fx, nn, 0.0);
-    CMP(st, fy, nn, 0.0);
-    CMP(st, fz, nn, 0.0);
-    CMP(st, x, nn, 0.0);
-    CMP(st, y, nn, 0.0);
-    CMP(st, z, nn, 0.0);
-    CMP(st, xd, nn, 0.0);
-    CMP(st, yd, nn, 0.0);
-    CMP(st, zd, nn, 0.0);
+    cmp_forces(st, &c, &g);
+    cmp_motion(st, &c, &g);
 
     snprintf(st, sizeof st, "-s %d fused monotonic Q + EOS + dt", nx);
     ck_tsr(lulesh_cuda_copy(&d, &c, LULESH_CUDA_TO_DEVICE));
@@ -470,9 +475,7 @@ START_TEST(test_fused_stages) {
     CMP(st, q, ne, 0.0);
     CMP(st, ss, ne, 0.0);
     CMP(st, v, ne, 0.0);
-    cmp_scalar(st, c.dtcourant, g.dtcourant, 0.0);
-    cmp_scalar(st, c.dthydro, g.dthydro, 0.0);
-    ck_assert(c.dtcourant < 1.0e+20 && c.dthydro < 1.0e+20);
+    cmp_dt(st, &c, &g);
     lulesh_cuda_free(&d);
     lulesh_state_free(&g);
     lulesh_state_free(&c);
@@ -515,9 +518,7 @@ START_TEST(test_variant_runs) {
     lulesh_state_t c;
     lulesh_result_t rc;
     int32_t *ep;
-    ck_tsr(lulesh_mesh_sedov(&m, nx, 11, 1));
-    ck_tsr(lulesh_state_init(&c, &m, 1));
-    ck_tsr(lulesh_run(&c, its, &rc));
+    lulesh_test_serial_run(nx, its, &m, &c, &rc);
     renumbered(&m, 0x1234ULL + (unsigned)nx, &r, &ep);
     for (int a = LULESH_ASM_GATHER; a <= LULESH_ASM_TWOLEVEL; a++)
       for (int fuse = 0; fuse <= 1; fuse++) {

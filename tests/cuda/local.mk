@@ -58,7 +58,7 @@ tests_cuda_check_stencil_tb_cuda_LDADD = $(STENCIL_LDADD) $(TEST_LDADD)
 # kernels/lulesh's CUDA step against its CPU reference.
 check_PROGRAMS += tests/cuda/check_lulesh_cuda
 TESTS += tests/cuda/check_lulesh_cuda
-tests_cuda_check_lulesh_cuda_SOURCES = tests/cuda/check_lulesh_cuda.c
+tests_cuda_check_lulesh_cuda_SOURCES = tests/cuda/check_lulesh_cuda.c tests/lulesh_check.h
 tests_cuda_check_lulesh_cuda_CFLAGS = $(TEST_CFLAGS)
 tests_cuda_check_lulesh_cuda_LDADD = $(LULESH_LDADD) $(TEST_LDADD)
 endif

@@ -17,6 +17,27 @@ static void tmp_path(char *buf, size_t n, const char *name) {
   MPI_Bcast(buf, (int)n, MPI_CHAR, 0, MPI_COMM_WORLD);
 }
 
+/* Once every rank is done with it: the file and its XDMF sidecar removed. */
+static void remove_files(const char *path) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) {
+    char xmf[512];
+    tsr_xdmf_path(path, xmf, sizeof xmf);
+    unlink(path);
+    unlink(xmf);
+  }
+}
+
+/* LULESH's -s 4 cube in *m, written to path by every rank and read back
+ * (every rank its block) into *t, *h. */
+static void cube_file(const char *path, lulesh_mesh_t *m, tsr_mesh_t **t, tsr_hex_header_t *h) {
+  ck_tsr(lulesh_mesh_sedov(m, 4, 11, 1));
+  ck_tsr(lulesh_mesh_write(MPI_COMM_WORLD, path, m, 1, NULL));
+  ck_tsr(tsr_hex_read(MPI_COMM_WORLD, path, t, h, NULL));
+}
+
 /* Rows of the BLOCK (or SERIAL) map or dat named `name` equal rows of full. */
 static int same_rows(const tsr_mesh_t *t, const char *name, int is_map, const void *full,
                      size_t row_bytes) {
@@ -96,15 +117,7 @@ START_TEST(test_roundtrip) {
   lulesh_mesh_free(&rm);
   lulesh_mesh_free(&pm);
   lulesh_mesh_free(&m);
-  MPI_Barrier(MPI_COMM_WORLD);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) {
-    char xmf[512];
-    tsr_xdmf_path(path, xmf, sizeof xmf);
-    unlink(path);
-    unlink(xmf);
-  }
+  remove_files(path);
 }
 END_TEST
 
@@ -116,11 +129,9 @@ START_TEST(test_inverted_block) {
   char path[512];
   tmp_path(path, sizeof path, "hex_inv.h5");
   lulesh_mesh_t m;
-  ck_tsr(lulesh_mesh_sedov(&m, 4, 11, 1));
-  ck_tsr(lulesh_mesh_write(MPI_COMM_WORLD, path, &m, 1, NULL));
   tsr_mesh_t *t = NULL;
   tsr_hex_header_t h;
-  ck_tsr(tsr_hex_read(MPI_COMM_WORLD, path, &t, &h, NULL));
+  cube_file(path, &m, &t, &h);
   const int32_t far = m.nodelist[8 * 31 + 6], near = m.nodelist[8 * 31];
   REQ_EQ(far, 74);
   tsr_set_t *ns = tsr_mesh_set(t, tsr_mesh_find_set(t, TSR_HEX_NODES));
@@ -135,15 +146,7 @@ START_TEST(test_inverted_block) {
   tsr_error_clear();
   tsr_mesh_destroy(&t);
   lulesh_mesh_free(&m);
-  MPI_Barrier(MPI_COMM_WORLD);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) {
-    char xmf[512];
-    tsr_xdmf_path(path, xmf, sizeof xmf);
-    unlink(path);
-    unlink(xmf);
-  }
+  remove_files(path);
 }
 END_TEST
 
@@ -154,11 +157,9 @@ START_TEST(test_partition) {
   char path[512];
   tmp_path(path, sizeof path, "hex_part.h5");
   lulesh_mesh_t m;
-  ck_tsr(lulesh_mesh_sedov(&m, 4, 11, 1));
-  ck_tsr(lulesh_mesh_write(MPI_COMM_WORLD, path, &m, 1, NULL));
   tsr_mesh_t *t = NULL, *p = NULL;
   tsr_hex_header_t h;
-  ck_tsr(tsr_hex_read(MPI_COMM_WORLD, path, &t, &h, NULL));
+  cube_file(path, &m, &t, &h);
   const char *maps[2] = {TSR_HEX_CONN, TSR_HEX_FACES};
   for (int k = 0; k < 2; k++) {
     tsr_mesh_part_opts_t o = {TSR_HEX_ELEMS, maps[k], TSR_PARTITIONER_METIS, NULL};
@@ -173,15 +174,7 @@ START_TEST(test_partition) {
   }
   tsr_mesh_destroy(&t);
   lulesh_mesh_free(&m);
-  MPI_Barrier(MPI_COMM_WORLD);
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) {
-    char xmf[512];
-    tsr_xdmf_path(path, xmf, sizeof xmf);
-    unlink(path);
-    unlink(xmf);
-  }
+  remove_files(path);
 }
 END_TEST
 

@@ -32,7 +32,7 @@
 #include <math.h>
 #include <unistd.h>
 #include "tsr_check.h"
-#include "kernels/lulesh/lulesh_dist.h"
+#include "lulesh_check.h"
 
 #define REL_TOL 1e-10
 #define EDGE 6
@@ -185,22 +185,18 @@ START_TEST(test_exchanges) {
 }
 END_TEST
 
-static double rel(double a, double b) { return fabs(a - b) / fmax(fabs(b), 1e-300); }
-
 /* The serial run of the whole cube against the distributed one. */
 static void compare_run(lulesh_decomp_t dec, int size, int gedge, int its) {
   lulesh_mesh_t g, m;
   lulesh_state_t sg, sd;
   lulesh_result_t rg, rd;
   lulesh_dist_t *d;
-  ck_tsr(lulesh_mesh_sedov(&g, gedge, 11, 1));
-  ck_tsr(lulesh_state_init(&sg, &g, 1));
-  ck_tsr(lulesh_run(&sg, its, &rg));
-  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, dec, size, 11, 1, &m, &d));
-  ck_tsr(lulesh_state_init_ex(&sd, &m, 1, lulesh_dist_exchange(d)));
+  lulesh_test_serial_run(gedge, its, &g, &sg, &rg);
+  lulesh_test_dist_state(dec, size, &m, &d, &sd);
   ck_tsr(lulesh_run(&sd, its, &rd));
   REQ_EQ(rd.cycles, rg.cycles);
-  double de = rel(rd.e_origin, rg.e_origin), dt = rel(rd.e_total, rg.e_total), dx = 0, dv = 0;
+  double de = lulesh_test_rel(rd.e_origin, rg.e_origin), dt = lulesh_test_rel(rd.e_total, rg.e_total);
+  double dx = 0, dv = 0;
   double xmax = 0, vmax = 0;
   for (int32_t n = 0; n < g.num_node; n++) {
     xmax = fmax(xmax, fabs(sg.x[n]));
@@ -215,9 +211,8 @@ static void compare_run(lulesh_decomp_t dec, int size, int gedge, int its) {
   }
   double w[2] = {dx / xmax, dv / vmax};
   MPI_Allreduce(MPI_IN_PLACE, w, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  double *pos[3] = {sd.x, sd.y, sd.z}, *vel[3] = {sd.xd, sd.yd, sd.zd}, cx, cv;
-  ck_tsr(lulesh_dist_node_copy_diff(d, 3, pos, &cx));
-  ck_tsr(lulesh_dist_node_copy_diff(d, 3, vel, &cv));
+  double cx, cv;
+  lulesh_test_copy_diffs(d, &sd, &cx, &cv);
   if (g_rank == 0)
     printf("%s -s %d, %d ranks, %d cycles: rel diff e(0) %.2e, sum e %.2e, x %.2e, xd %.2e; "
            "copies differ by %g, %g\n",
@@ -249,22 +244,10 @@ START_TEST(test_volume_error) {
   lulesh_mesh_t m;
   lulesh_state_t s;
   lulesh_dist_t *d;
-  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_METIS, EDGE, 11, 1, &m, &d));
-  ck_tsr(lulesh_state_init_ex(&s, &m, 1, lulesh_dist_exchange(d)));
+  lulesh_test_dist_state(LULESH_DECOMP_METIS, EDGE, &m, &d, &s);
   ck_tsr(lulesh_step(&s));
-  if (g_rank == g_size - 1) /* collapse one element onto its first corner */
-    for (int q = 1; q < 8; q++) {
-      int32_t a = m.nodelist[0], b = m.nodelist[q];
-      s.x[b] = s.x[a], s.y[b] = s.y[a], s.z[b] = s.z[a];
-    }
-  int rc = lulesh_step(&s);
-  ck_assert_int_eq(rc, LULESH_VOLUME_ERROR);
-  char want[64];
-  snprintf(want, sizeof want, "(on rank %d of %d;", g_size - 1, g_size);
-  ck_assert_msg(strstr(tsr_error_message(), "VolumeError at cycle 2") != NULL &&
-                    strstr(tsr_error_message(), want) != NULL,
-                "%s", tsr_error_message());
-  tsr_error_clear();
+  lulesh_test_collapse_on_last(&m, &s);
+  lulesh_test_volume_error_everywhere(lulesh_step(&s));
   lulesh_state_free(&s);
   lulesh_dist_destroy(&d);
   lulesh_mesh_free(&m);

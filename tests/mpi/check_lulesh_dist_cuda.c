@@ -27,7 +27,7 @@
 #include <math.h>
 #include <string.h>
 #include "tsr_check.h"
-#include "kernels/lulesh/lulesh_dist.h"
+#include "lulesh_check.h"
 #ifdef TSR_HAVE_CUDA
 #include "kernels/lulesh/lulesh_cuda.h"
 #endif
@@ -42,8 +42,6 @@ int main(int argc, char **argv) {
 #define EDGE 6
 
 static int g_rank, g_size;
-
-static double rel(double a, double b) { return fabs(a - b) / fmax(fabs(b), 1e-300); }
 
 typedef struct {
   const char *name;
@@ -73,22 +71,20 @@ static void compare(lulesh_decomp_t dec, int size, int gedge) {
   lulesh_state_t sg, sc;
   lulesh_result_t rg, rc;
   lulesh_dist_t *d;
-  ck_tsr(lulesh_mesh_sedov(&g, gedge, 11, 1));
-  ck_tsr(lulesh_state_init(&sg, &g, 1));
-  ck_tsr(lulesh_run(&sg, 0, &rg)); /* one rank, CPU */
-  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, dec, size, 11, 1, &m, &d));
-  ck_tsr(lulesh_state_init_ex(&sc, &m, 1, lulesh_dist_exchange(d)));
+  lulesh_test_serial_run(gedge, 0, &g, &sg, &rg); /* one rank, CPU */
+  lulesh_test_dist_state(dec, size, &m, &d, &sc);
   ck_tsr(lulesh_run(&sc, 0, &rc)); /* the same parts, CPU */
   REQ_EQ(rc.cycles, rg.cycles);
   for (int k = 0; k < NCASES; k++) {
     lulesh_state_t s;
     lulesh_result_t r;
     gpu_run(&m, d, &cases[k].o, &s, &r);
-    double *pos[3] = {s.x, s.y, s.z}, *vel[3] = {s.xd, s.yd, s.zd}, cx, cv;
-    ck_tsr(lulesh_dist_node_copy_diff(d, 3, pos, &cx));
-    ck_tsr(lulesh_dist_node_copy_diff(d, 3, vel, &cv));
-    const double dc0 = rel(r.e_origin, rc.e_origin), dct = rel(r.e_total, rc.e_total);
-    const double d10 = rel(r.e_origin, rg.e_origin), d1t = rel(r.e_total, rg.e_total);
+    double cx, cv;
+    lulesh_test_copy_diffs(d, &s, &cx, &cv);
+    const double dc0 = lulesh_test_rel(r.e_origin, rc.e_origin);
+    const double dct = lulesh_test_rel(r.e_total, rc.e_total);
+    const double d10 = lulesh_test_rel(r.e_origin, rg.e_origin);
+    const double d1t = lulesh_test_rel(r.e_total, rg.e_total);
     if (g_rank == 0)
       printf("%s -s %d, %d ranks, cuda %s: %d cycles (CPU %d); e(0) rel diff %.2e against the "
              "CPU's parts, %.2e against one rank; sum e %.2e, %.2e; copies differ by %g, %g\n",
@@ -137,25 +133,13 @@ START_TEST(test_volume_error) {
   lulesh_dist_t *d;
   lulesh_cuda_t dv;
   const lulesh_cuda_opts_t o = {.assembly = LULESH_ASM_ATOMIC, .fuse = 1};
-  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_METIS, EDGE, 11, 1, &m, &d));
-  ck_tsr(lulesh_state_init_ex(&s, &m, 1, lulesh_dist_exchange(d)));
+  lulesh_test_dist_state(LULESH_DECOMP_METIS, EDGE, &m, &d, &s);
   ck_tsr(lulesh_cuda_init_opts(&dv, &s, &o));
   ck_tsr(lulesh_cuda_step(&dv, &s));
   ck_tsr(lulesh_cuda_copy(&dv, &s, LULESH_CUDA_TO_HOST));
-  if (g_rank == g_size - 1) /* collapse one element onto its first corner */
-    for (int q = 1; q < 8; q++) {
-      int32_t a = m.nodelist[0], b = m.nodelist[q];
-      s.x[b] = s.x[a], s.y[b] = s.y[a], s.z[b] = s.z[a];
-    }
+  lulesh_test_collapse_on_last(&m, &s);
   ck_tsr(lulesh_cuda_copy(&dv, &s, LULESH_CUDA_TO_DEVICE));
-  int rc = lulesh_cuda_step(&dv, &s);
-  ck_assert_int_eq(rc, LULESH_VOLUME_ERROR);
-  char want[64];
-  snprintf(want, sizeof want, "(on rank %d of %d;", g_size - 1, g_size);
-  ck_assert_msg(strstr(tsr_error_message(), "VolumeError at cycle 2") != NULL &&
-                    strstr(tsr_error_message(), want) != NULL,
-                "%s", tsr_error_message());
-  tsr_error_clear();
+  lulesh_test_volume_error_everywhere(lulesh_cuda_step(&dv, &s));
   lulesh_cuda_free(&dv);
   lulesh_state_free(&s);
   lulesh_dist_destroy(&d);

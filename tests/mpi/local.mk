@@ -57,14 +57,14 @@ tests_mpi_check_airfoil_mpi_LDADD = inputs/libtsr_inputs.la $(AIRFOIL_LDADD) $(T
 # kernels/lulesh: the distributed Sedov problem (parts, exchanges, runs)
 check_PROGRAMS += tests/mpi/check_lulesh_dist
 TESTS += tests/mpi/check_lulesh_dist
-tests_mpi_check_lulesh_dist_SOURCES = tests/mpi/check_lulesh_dist.c
+tests_mpi_check_lulesh_dist_SOURCES = tests/mpi/check_lulesh_dist.c tests/lulesh_check.h
 tests_mpi_check_lulesh_dist_CFLAGS = $(TEST_CFLAGS)
 tests_mpi_check_lulesh_dist_LDADD = $(LULESH_LDADD) $(TEST_LDADD)
 # the same on the GPU (each assembly against the CPU's parts and one rank;
 # skips without a GPU)
 check_PROGRAMS += tests/mpi/check_lulesh_dist_cuda
 TESTS += tests/mpi/check_lulesh_dist_cuda
-tests_mpi_check_lulesh_dist_cuda_SOURCES = tests/mpi/check_lulesh_dist_cuda.c
+tests_mpi_check_lulesh_dist_cuda_SOURCES = tests/mpi/check_lulesh_dist_cuda.c tests/lulesh_check.h
 tests_mpi_check_lulesh_dist_cuda_CFLAGS = $(TEST_CFLAGS)
 tests_mpi_check_lulesh_dist_cuda_LDADD = $(LULESH_LDADD) $(TEST_LDADD)
 

@@ -407,6 +407,11 @@ static int app(int argc, char **argv) {
   }
   if (!A.cli.quiet) {
     lulesh_app_banner(&A.o, &A.mesh);
+    int rank0;
+    MPI_Comm_rank(comm, &rank0);
+    if (A.ckpt.have && rank0 == 0)
+      printf("Restart from %s: cycle %d, time %.17g\n\n", A.cli.restart, A.ckpt.cycle,
+             A.ckpt.scal[0]);
     if (A.order.elem_perm)
       printf("Reorder %s: element graph bandwidth %lld -> %lld, profile %lld -> %lld\n\n",
              A.reorder, (long long)A.order.bw_before, (long long)A.order.bw_after,

@@ -23,6 +23,10 @@
  * rank's box) or a METIS partition of the cube of edge -s (--decomp metis,
  * any rank count), with the exchanges of kernels/lulesh/lulesh_dist.h (the
  * CPU step's, and the GPU step's on device arrays: --halo picks their transport).
+ * --input reads a hex-mesh file on any rank count (each rank its part) and
+ * -o writes the final state in the global numbering (lulesh_io.c);
+ * --checkpoint-every and --restart checkpoint and resume a run on any rank
+ * count (lulesh_ckpt.c).
  *
  * Verification (unless --no-verify): the cycle count, e(0), the total
  * energy and the first dt against LULESH 2.0's serial results where the
@@ -334,11 +338,12 @@ static int app(int argc, char **argv) {
       {"progress", 'p', TSR_OPT_FLAG, &A.o.progress, NULL,
        "LULESH: print \"cycle = N, time = T, dt=D\" every cycle"},
       {"input", 0, TSR_OPT_STRING, &input, "FILE.h5",
-       "read the hex mesh (docs/FORMAT.md, kind hex-mesh) instead of -s/-r/-b's cube; -i stays "
-       "LULESH's cycle count"},
+       "read the hex mesh (docs/FORMAT.md, kind hex-mesh) instead of -s/-r/-b's cube, each rank "
+       "its part (any rank count); -i stays LULESH's cycle count"},
       {"decomp", 0, TSR_OPT_STRING, &decomp, "cube|metis",
        "ranks: cube = LULESH's (p^3 ranks, global edge p*N), metis = any count (global "
-       "edge N); default cube when the rank count is a cube"},
+       "edge N); default cube when the rank count is a cube (with --input: metis; cube for a "
+       "generated cube file)"},
       {"reorder", 0, TSR_OPT_STRING, &A.reorder, "none|gps|metis",
        "renumber the elements (and nodes): GPS (Scotch), or METIS blocks of <= --block elements "
        "(none)"},

@@ -106,6 +106,9 @@ int lulesh_ckpt_begin(MPI_Comm comm, lulesh_ckpt_t *k, const tsr_cli_t *cli,
   if (!rc) rc = tsr_file_read_rows(f, "/state/time", 0, 4, TSR_DOUBLE, k->scal);
   if (!rc) rc = tsr_file_read_rows(f, "/state/dt_first", 0, LULESH_NDT, TSR_DOUBLE, k->dt);
   k->cycle = (int)it;
+  if (!rc && o->its > 0 && it > o->its)
+    rc = TSR_RAISE(TSR_ERR_ARG, "--restart %s: holds cycle %lld, beyond -i %d", path,
+                   (long long)it, o->its);
   rc = tsr_error_agree(comm, rc);
   const int64_t nl[2] = {mesh->num_node, mesh->num_elem};
   const int64_t *lg[2] = {ng, eg};

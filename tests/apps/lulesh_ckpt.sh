@@ -11,7 +11,7 @@
 # - -s 10 checkpointed after cycle 2 and restarted: LULESH's reference check
 #   PASSes, with the dt of cycles 1-3 (two from the checkpoint);
 # - a checkpoint of another problem (-s, -r) is refused in one line naming
-#   the key, at 2 ranks, with a non-zero exit;
+#   the key, at 2 ranks, with a non-zero exit; so is one beyond -i;
 # - on a GPU: cuda/gather restarted ends as its uninterrupted run bit for
 #   bit, cuda/atomic within REL (SKIP without a GPU).
 B=${TSR_TOP_BUILDDIR:-.}
@@ -81,11 +81,14 @@ run 2 "$t/r10" -s 10 --decomp metis --restart "$t/ck10.h5"; rc=$?
 
 run 2 "$t/bs" -s 5 --decomp metis --restart "$t/ck1.h5"; rs=$?
 run 2 "$t/br" -s 6 -r 5 --decomp metis --restart "$t/ck1.h5"; rr=$?
-[ $rs -ne 0 ] && [ $rr -ne 0 ] && [ "$(grep -c '^tsr-lulesh: error:' "$t/bs")" = 1 ] &&
-  [ "$(grep -c '^tsr-lulesh: error:' "$t/br")" = 1 ] &&
+run 2 "$t/bi" -s 6 -i 30 --decomp metis --restart "$t/ck1.h5"; ri=$?
+[ $rs -ne 0 ] && [ $rr -ne 0 ] && [ $ri -ne 0 ] && [ "$(grep -c '^tsr-lulesh: error:' "$t/bs")" = 1 ] &&
+  [ "$(grep -c '^tsr-lulesh: error:' "$t/br")" = 1 ] && [ "$(grep -c '^tsr-lulesh: error:' "$t/bi")" = 1 ] &&
+  grep -q "holds cycle 40, beyond -i 30" "$t/bi" &&
   grep -q "^tsr-lulesh: error: --restart $t/ck1.h5: written for size=6, this run has size=5" "$t/bs" &&
   grep -q "written for regions=11, this run has regions=5" "$t/br" &&
-  ok "a checkpoint of another -s or -r: refused in one line" || { no "mismatch (rc $rs $rr)" "$t/bs"; sed 's/^/# /' "$t/br"; }
+  ok "a checkpoint of another -s or -r, or beyond -i: refused in one line" ||
+  { no "mismatch (rc $rs $rr $ri)" "$t/bs"; sed 's/^/# /' "$t/br" "$t/bi"; }
 
 if [ $gpu = 1 ]; then
   good=1

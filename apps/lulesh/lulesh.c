@@ -23,6 +23,10 @@
  * rank's box) or a METIS partition of the cube of edge -s (--decomp metis,
  * any rank count), with the exchanges of kernels/lulesh/lulesh_dist.h (the
  * CPU step's, and the GPU step's on device arrays: --halo picks their transport).
+ * --input reads a hex-mesh file on any rank count (each rank its part) and
+ * -o writes the final state in the global numbering (lulesh_io.c);
+ * --checkpoint-every and --restart checkpoint and resume a run on any rank
+ * count (lulesh_ckpt.c).
  *
  * Verification (unless --no-verify): the cycle count, e(0), the total
  * energy and the first dt against LULESH 2.0's serial results where the
@@ -79,6 +83,7 @@ typedef struct {
   const char *reorder, *halo;
   int block, nofuse, profile;
   lulesh_reorder_t order;
+  lulesh_ckpt_t ckpt; /* --checkpoint-every, --restart */
 } app_t;
 
 /* One run's context: the state is rebuilt before every run (untimed); a
@@ -86,6 +91,7 @@ typedef struct {
  * and the fresh state uploaded before every run. */
 typedef struct {
   const app_t *A;
+  const char *name; /* the variant */
   int cuda;
   lulesh_cuda_opts_t copts;
   lulesh_state_t s;
@@ -106,6 +112,7 @@ static int lv_reset(void *p, const tsr_run_sample_t *smp) {
                                 x->A->dist ? lulesh_dist_exchange(x->A->dist) : NULL));
   x->have_state = 1;
   memset(&x->out, 0, sizeof x->out);
+  lulesh_ckpt_apply(&x->A->ckpt, &x->s, &x->out); /* --restart: the checkpoint's state */
 #ifdef TSR_HAVE_CUDA
   if (x->cuda && !x->have_dev) {
     TSR_CALL(lulesh_cuda_init_opts(&x->d, &x->s, &x->copts));
@@ -137,6 +144,17 @@ static int lv_run(void *p, tsr_run_sample_t *smp) {
     TSR_CALL(lv_step(x));
     if (s->cycle <= LULESH_NDT) x->out.dt[s->cycle - 1] = s->deltatime, x->out.ndt = s->cycle;
     if (show) printf("cycle = %d, time = %e, dt=%e\n", s->cycle, s->time, s->deltatime);
+    /* --checkpoint-every N: after every N-th cycle of the first timed run */
+    const tsr_cli_t *cli = &x->A->cli;
+    if (!smp->warmup && smp->k == 0 && tsr_checkpoint_due(s->cycle, cli->checkpoint_every)) {
+#ifdef TSR_HAVE_CUDA
+      if (x->cuda) TSR_CALL(lulesh_cuda_copy(&x->d, s, LULESH_CUDA_TO_HOST));
+#endif
+      TSR_CALL(lulesh_ckpt_write(MPI_COMM_WORLD, &x->A->ckpt, cli, &x->A->mesh, x->A->dist, s,
+                                 &x->out, x->name));
+      if (!cli->quiet && rank == 0)
+        printf("checkpoint at cycle %d written to %s\n", s->cycle, cli->checkpoint);
+    }
   }
   return TSR_SUCCESS;
 }
@@ -218,6 +236,7 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   lv_run_t x;
   memset(&x, 0, sizeof x);
   x.A = A;
+  x.name = v->name;
   x.cuda = v->device == TSR_DEV_CUDA;
   if (x.cuda) {
     static const lulesh_asm_t assembly[] = {
@@ -282,7 +301,7 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   MPI_Comm_rank(comm, &rank);
   if (!A->cli.quiet && rank == 0)
     lulesh_print_completed(&A->o, &x.s, &x.out, row.ranks, res.time.median, A->cli.runs, &row);
-  rc = A->cli.output ? lulesh_io_write(comm, A->cli.output, &A->mesh, &x.s, &A->o, &A->cli, v->name)
+  rc = A->cli.output ? lulesh_io_write(comm, A->cli.output, &A->mesh, A->dist, &x.s, &A->o, &A->cli, v->name)
                      : 0;
   lv_free(&x);
   TSR_CALL(rc);
@@ -299,7 +318,7 @@ static int app(int argc, char **argv) {
                "LULESH 2.0 shock hydrodynamics (Sedov blast, hex mesh); -s -i -r -b -c -p -q "
                "are LULESH's flags with LULESH's meanings");
   A.cli.options = TSR_CLI_VARIANTS | TSR_CLI_DEVICE | TSR_CLI_RUNS | TSR_CLI_CSV | TSR_CLI_VERIFY |
-                  TSR_CLI_QUIET | TSR_CLI_OUTPUT;
+                  TSR_CLI_QUIET | TSR_CLI_OUTPUT | TSR_CLI_CHECKPOINT;
   const char *input = NULL;
   lulesh_io_opts_begin(&A.o);
   A.cli.runs = 1;
@@ -319,11 +338,12 @@ static int app(int argc, char **argv) {
       {"progress", 'p', TSR_OPT_FLAG, &A.o.progress, NULL,
        "LULESH: print \"cycle = N, time = T, dt=D\" every cycle"},
       {"input", 0, TSR_OPT_STRING, &input, "FILE.h5",
-       "read the hex mesh (docs/FORMAT.md, kind hex-mesh) instead of -s/-r/-b's cube; -i stays "
-       "LULESH's cycle count"},
+       "read the hex mesh (docs/FORMAT.md, kind hex-mesh) instead of -s/-r/-b's cube, each rank "
+       "its part (any rank count); -i stays LULESH's cycle count"},
       {"decomp", 0, TSR_OPT_STRING, &decomp, "cube|metis",
        "ranks: cube = LULESH's (p^3 ranks, global edge p*N), metis = any count (global "
-       "edge N); default cube when the rank count is a cube"},
+       "edge N); default cube when the rank count is a cube (with --input: metis; cube for a "
+       "generated cube file)"},
       {"reorder", 0, TSR_OPT_STRING, &A.reorder, "none|gps|metis",
        "renumber the elements (and nodes): GPS (Scotch), or METIS blocks of <= --block elements "
        "(none)"},
@@ -354,9 +374,6 @@ static int app(int argc, char **argv) {
             TSR_ERR_ARG, "--reorder: '%s', expected none, gps or metis", A.reorder);
   int nranks;
   MPI_Comm_size(comm, &nranks);
-  TSR_CHECK(nranks == 1 || (!input && !A.cli.output), TSR_ERR_UNSUPPORTED,
-            "%s: hex-mesh files are read and written on one rank (several ranks generate "
-            "their parts of the cube: --decomp)", input ? "--input" : "-o");
   TSR_CALL(lulesh_io_opts_end(comm, &A.o, input, A.cli.output));
   /* variants: the CPU reference, or the default CUDA one on a GPU */
   tsr_selection_t sel;
@@ -380,13 +397,14 @@ static int app(int argc, char **argv) {
                            A.reorder)
                : TSR_SUCCESS;
   if (!rc && input) {
-    rc = lulesh_io_mesh(comm, input, A.cli.quiet, &A.o, &A.mesh);
-    A.o.global_edge = A.o.edge, A.o.ranks = 1, A.o.decomp = NULL;
+    rc = lulesh_io_mesh(comm, input, decomp, A.cli.quiet, &A.o, &A.mesh, &A.dist);
   } else if (!rc) {
     rc = lulesh_app_mesh(comm, &A.o, decomp, &A.mesh, &A.dist);
   }
   if (!rc) rc = lulesh_order_apply(&A.mesh, A.reorder, A.block, &A.order);
+  if (!rc) rc = lulesh_ckpt_begin(comm, &A.ckpt, &A.cli, &A.o, A.reorder, &A.mesh, A.dist);
   if (rc) {
+    lulesh_ckpt_free(&A.ckpt);
     lulesh_dist_destroy(&A.dist);
     lulesh_mesh_free(&A.mesh);
     tsr_selection_free(&sel);
@@ -394,6 +412,11 @@ static int app(int argc, char **argv) {
   }
   if (!A.cli.quiet) {
     lulesh_app_banner(&A.o, &A.mesh);
+    int rank0;
+    MPI_Comm_rank(comm, &rank0);
+    if (A.ckpt.have && rank0 == 0)
+      printf("Restart from %s: cycle %d, time %.17g\n\n", A.cli.restart, A.ckpt.cycle,
+             A.ckpt.scal[0]);
     if (A.order.elem_perm)
       printf("Reorder %s: element graph bandwidth %lld -> %lld, profile %lld -> %lld\n\n",
              A.reorder, (long long)A.order.bw_before, (long long)A.order.bw_after,
@@ -406,6 +429,7 @@ static int app(int argc, char **argv) {
   if (!rc) rc = tsr_report_finish(rep, &A.cli, comm);
   tsr_report_destroy(&rep);
   tsr_selection_free(&sel);
+  lulesh_ckpt_free(&A.ckpt);
   lulesh_order_free(&A.order);
   lulesh_dist_destroy(&A.dist);
   lulesh_mesh_free(&A.mesh);

@@ -9,6 +9,7 @@
 #include "kernels/lulesh/lulesh_dist.h"
 #include "tessera/cli.h"
 #include "tessera/report.h"
+#include "tessera/checkpoint.h"
 
 /* LULESH's flags, with its meanings. */
 typedef struct {
@@ -23,6 +24,7 @@ typedef struct {
    * ranks and decomposition ("cube", "metis"; NULL on one rank) */
   int global_edge, ranks;
   const char *decomp;
+  const char *input; /* --input FILE.h5, or NULL: the generated cube */
 } lulesh_opts_t;
 
 /* dt of the first LULESH_NDT cycles, recorded for the reference check. */
@@ -89,16 +91,51 @@ int lulesh_order_apply(lulesh_mesh_t *m, const char *how, int block, lulesh_reor
 void lulesh_order_free(lulesh_reorder_t *o);
 /* Files (lulesh_io.c). opts_begin leaves -s -r -b unset; opts_end refuses
  * them with --input, else sets LULESH's defaults, and checks -o before any
- * computation (collective). io_mesh reads --input (one rank) or builds
- * LULESH's cube; o takes the file's edge and regions. io_write writes the
- * final state s on mesh to path (hex-mesh kind + XDMF sidecar; o gives
- * the region balance recorded with it). */
+ * computation (collective). io_mesh reads --input: whole on one rank, on
+ * several each rank its blocks, distributed by decomp ("metis" by default,
+ * "cube" for a generated cube on k^3 ranks; *dist its exchanges, NULL on
+ * one rank); o takes the file's edge and regions. io_write writes the final
+ * state s on mesh to path (hex-mesh kind + XDMF sidecar; o gives the region
+ * balance recorded with it); with dist, in the global numbering, each rank
+ * its rows. */
 void lulesh_io_opts_begin(lulesh_opts_t *o);
 int lulesh_io_opts_end(MPI_Comm comm, lulesh_opts_t *o, const char *input, const char *output);
-int lulesh_io_mesh(MPI_Comm comm, const char *input, int quiet, lulesh_opts_t *o,
-                   lulesh_mesh_t *mesh);
+int lulesh_io_mesh(MPI_Comm comm, const char *input, const char *decomp, int quiet,
+                   lulesh_opts_t *o, lulesh_mesh_t *mesh, lulesh_dist_t **dist);
 int lulesh_io_write(MPI_Comm comm, const char *path, const lulesh_mesh_t *mesh,
-                    const lulesh_state_t *s, const lulesh_opts_t *o, const tsr_cli_t *cli,
-                    const char *variant);
+                    lulesh_dist_t *dist, const lulesh_state_t *s, const lulesh_opts_t *o,
+                    const tsr_cli_t *cli, const char *variant);
+/* Rows of a global array of N rows (es bytes each) in the blocks of
+ * tsr_mesh_block_rows: this rank's n items (global id gid[k], bytes rec +
+ * k es) go to the rank whose block holds them, which writes them to
+ * rows[gid - first] (copies of a row from several ranks must hold the same
+ * bytes). Collective. */
+int lulesh_to_blocks(MPI_Comm comm, int64_t N, int64_t n, const int64_t *gid, const void *rec,
+                     size_t es, void *rows);
+
+/* Checkpoints and restarts (lulesh_ckpt.c, tessera/checkpoint.h): the
+ * state that carries over between cycles in the global numbering (node x
+ * y z xd yd zd, element e p q v ss, time, dt, the dt constraints, the cycle
+ * and the dt of cycles 1-3), matched on the problem (size, regions, balance,
+ * cost, element and node counts, numbering, a hash of the mesh). begin
+ * makes the match (when checkpointing or restarting) and reads --restart
+ * into this rank's numbering; apply puts it into a fresh state; write
+ * writes s after its cycle. Collective. */
+typedef struct {
+  tsr_checkpoint_match_t match;
+  int active, have;           /* matching made; a restart state read */
+  int64_t ne_glob, nn_glob;
+  double *node, *elem;        /* restart: [num_node][6], [num_elem][5] */
+  double scal[4], dt[LULESH_NDT]; /* time, deltatime, dtcourant, dthydro */
+  int cycle;
+} lulesh_ckpt_t;
+int lulesh_ckpt_begin(MPI_Comm comm, lulesh_ckpt_t *k, const tsr_cli_t *cli,
+                      const lulesh_opts_t *o, const char *reorder, const lulesh_mesh_t *mesh,
+                      lulesh_dist_t *dist);
+void lulesh_ckpt_apply(const lulesh_ckpt_t *k, lulesh_state_t *s, lulesh_outcome_t *out);
+int lulesh_ckpt_write(MPI_Comm comm, const lulesh_ckpt_t *k, const tsr_cli_t *cli,
+                      const lulesh_mesh_t *mesh, lulesh_dist_t *dist, const lulesh_state_t *s,
+                      const lulesh_outcome_t *out, const char *variant);
+void lulesh_ckpt_free(lulesh_ckpt_t *k);
 
 #endif /* TSR_APPS_LULESH_APP_H */

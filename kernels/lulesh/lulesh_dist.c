@@ -510,8 +510,23 @@ void lulesh_dist_destroy(lulesh_dist_t **pd) {
   *pd = NULL;
 }
 
+static int dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
+                       const char *path, tsr_hex_header_t *h, lulesh_mesh_t *mesh,
+                       lulesh_dist_t **out);
+
 int lulesh_dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
                        lulesh_mesh_t *mesh, lulesh_dist_t **out) {
+  return dist_create(comm, decomp, size, nr, balance, NULL, NULL, mesh, out);
+}
+
+int lulesh_dist_create_file(MPI_Comm comm, lulesh_decomp_t decomp, const char *path,
+                            lulesh_mesh_t *mesh, tsr_hex_header_t *h, lulesh_dist_t **out) {
+  return dist_create(comm, decomp, 0, 0, 0, path, h, mesh, out);
+}
+
+static int dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
+                       const char *path, tsr_hex_header_t *h, lulesh_mesh_t *mesh,
+                       lulesh_dist_t **out) {
   *out = NULL;
   lulesh_dist_t *d = calloc(1, sizeof *d);
   int rc = d ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate the distribution");
@@ -520,13 +535,16 @@ int lulesh_dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, 
   MPI_Comm_rank(comm, &d->rank);
   MPI_Comm_size(comm, &d->nranks);
   d->decomp = decomp;
-  rc = lulesh_dist_part(comm, decomp, size, nr, balance, mesh, &d->elem_gid, &d->node_gid,
-                        &d->edge);
+  rc = path ? lulesh_dist_part_file(comm, decomp, path, mesh, &d->elem_gid, &d->node_gid, h)
+            : lulesh_dist_part(comm, decomp, size, nr, balance, mesh, &d->elem_gid, &d->node_gid,
+                               &d->edge);
+  if (!rc && path) d->edge = h->edge > 0 ? h->edge : 0;
   if (!rc) rc = MPI_Comm_dup(comm, &d->comm) == MPI_SUCCESS ? 0 : TSR_RAISE(TSR_ERR_MPI, "lulesh: MPI_Comm_dup failed");
   int *mark = NULL;
   if (!rc) {
     d->ne = mesh->num_elem, d->ng = mesh->num_ghost, d->nn = mesh->num_node;
     d->num_elem_global = (int64_t)d->edge * d->edge * d->edge;
+    if (path) MPI_Allreduce(&(int64_t){d->ne}, &d->num_elem_global, 1, MPI_INT64_T, MPI_SUM, comm);
     mark = calloc((size_t)d->nranks, sizeof *mark);
     rc = tsr_error_agree(comm, mark ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "lulesh: no memory"));
   }

@@ -49,6 +49,7 @@
 
 #include "tessera/device.h"
 #include "tessera/halo.h"
+#include "tessera/hex.h"
 #include "kernels/lulesh/lulesh_mesh.h"
 
 /* The hook table of a distributed step. dev: where the arrays live (NULL:
@@ -96,6 +97,41 @@ void lulesh_dist_destroy(lulesh_dist_t **d);
  * (malloc'ed, the caller frees them) and the global edge. Collective. */
 int lulesh_dist_part(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
                      lulesh_mesh_t *m, int64_t **elem_gid, int64_t **node_gid, int *edge);
+
+/* The same from a hex-mesh file (docs/FORMAT.md) instead of the generated
+ * cube (lulesh_dist_file.c): each rank reads only its block of rows of
+ * every dataset (tsr_hex_read, parallel HDF5, with every check), the
+ * elements are partitioned (METIS: the element face graph gathered to rank
+ * 0 and partitioned there, as LULESH_DECOMP_METIS does; CUBE: only for a
+ * generated cube of edge p n on p^3 ranks, each rank the box of
+ * LULESH_DECOMP_CUBE, its elements found by their centroids, so any
+ * numbering works) and sent with their node ids, face neighbours, flags and
+ * regions to their ranks, which fetch the coordinates and symmetry flags
+ * of the nodes they use; no rank holds the whole mesh. Global ids are the
+ * file's numbering; *h the file's header. Collective; a rank count or
+ * decomposition the file cannot use fails on every rank with one line. */
+int lulesh_dist_create_file(MPI_Comm comm, lulesh_decomp_t decomp, const char *path,
+                            lulesh_mesh_t *mesh, tsr_hex_header_t *h, lulesh_dist_t **out);
+int lulesh_dist_part_file(MPI_Comm comm, lulesh_decomp_t decomp, const char *path,
+                          lulesh_mesh_t *m, int64_t **elem_gid, int64_t **node_gid,
+                          tsr_hex_header_t *h);
+
+/* A rank's elements and nodes as records in global ids, sorted by id:
+ * elem[ne][LULESH_EREC] = 8 corner node ids, 6 face neighbours (the element
+ * itself across SYMM and FREE faces), elem_bc (without COMM flags), region;
+ * node[nn][4] = x, y, z, symmetry bits (1: x = 0 plane, 2: y, 4: z) of
+ * every node the elements use. lulesh_dist_part_records makes the part
+ * from them (ghosts, COMM flags, local numbering as lulesh_dist_part;
+ * origin: the origin element's global id). Collective. */
+#define LULESH_EREC 16
+typedef struct {
+  int64_t ne, nn;
+  int64_t *elem_gid, *elem, *node_gid;
+  double *node;
+} lulesh_dist_records_t;
+int lulesh_dist_part_records(MPI_Comm comm, const lulesh_dist_records_t *r, int nr,
+                             int64_t origin, double einit, lulesh_mesh_t *m, int64_t **elem_gid,
+                             int64_t **node_gid);
 
 /* The transport of d's exchanges on CUDA devices (tessera/halo.h:
  * staged, the default; ipc between the GPUs of one node; aware for a

@@ -13,15 +13,26 @@
 #include "kernels/lulesh/lulesh_dist.h"
 
 /* Where the global elements come from: the cube's formulas (edge E, no
- * global arrays: the cube decomposition) or a whole mesh g whose indices
- * are the global ids (METIS). */
+ * global arrays: the cube decomposition), a whole mesh g whose indices
+ * are the global ids (METIS), or the records of a file's elements and
+ * nodes this rank was sent (tab: lulesh_dist_part_records). */
 typedef struct {
   int64_t E;
   const lulesh_mesh_t *g;
   const uint8_t *symm; /* g: symmetry bits per node */
+  const lulesh_dist_records_t *tab;
 } gsrc_t;
 
+static int64_t find(const int64_t *v, int64_t n, int64_t id);
+
 static void elem_info(const gsrc_t *s, int64_t id, int64_t nodes[8], int64_t nb[6], int *bc) {
+  if (s->tab) {
+    const int64_t *r = s->tab->elem + LULESH_EREC * find(s->tab->elem_gid, s->tab->ne, id);
+    for (int c = 0; c < 8; c++) nodes[c] = r[c];
+    for (int k = 0; k < 6; k++) nb[k] = r[8 + k];
+    *bc = (int)r[14];
+    return;
+  }
   if (s->g) {
     const lulesh_mesh_t *g = s->g;
     for (int c = 0; c < 8; c++) nodes[c] = g->nodelist[8 * id + c];
@@ -48,6 +59,11 @@ static void elem_info(const gsrc_t *s, int64_t id, int64_t nodes[8], int64_t nb[
 }
 
 static void node_info(const gsrc_t *s, int64_t id, double *x, double *y, double *z, int *symm) {
+  if (s->tab) {
+    const double *r = s->tab->node + 4 * find(s->tab->node_gid, s->tab->nn, id);
+    *x = r[0], *y = r[1], *z = r[2], *symm = (int)r[3];
+    return;
+  }
   if (s->g) {
     *x = s->g->x[id], *y = s->g->y[id], *z = s->g->z[id];
     *symm = s->symm[id];
@@ -235,7 +251,7 @@ static int part_metis(MPI_Comm comm, int size, int nr, int balance, lulesh_mesh_
     if (!t->own) rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate a part's ids");
     for (int32_t e = 0; !rc && e < g.num_elem; e++)
       if (part[e] == rank) t->own[t->ne++] = e;
-    gsrc_t s = {g.edge, &g, symm};
+    gsrc_t s = {g.edge, &g, symm, NULL};
     if (!rc) rc = build_part(&s, t, m);
     for (int64_t e = 0; !rc && e < t->ne; e++) m->reg_num[e] = g.reg_num[t->own[e]];
     m->origin = rc ? -1 : (int32_t)find(t->own, t->ne, g.origin);
@@ -257,7 +273,7 @@ static int part_cube(int rank, int p, int size, int nr, int balance, lulesh_mesh
     for (int64_t j = 0; j < n; j++)
       for (int64_t i = 0; i < n; i++)
         t->own[t->ne++] = ((ck * n + k) * E + cj * n + j) * E + ci * n + i;
-  gsrc_t s = {E, NULL, NULL};
+  gsrc_t s = {E, NULL, NULL, NULL};
   TSR_CALL(build_part(&s, t, m));
   /* LULESH's MPI build draws each rank's regions with srand(myRank) */
   TSR_CALL(lulesh_regions_assign_seed(m->num_elem, nr, balance, (unsigned)rank, m->reg_num));
@@ -265,6 +281,33 @@ static int part_cube(int rank, int p, int size, int nr, int balance, lulesh_mesh
   double scale = (double)E / 45.0;
   m->einit = 3.948746e+7 * scale * scale * scale;
   return 0;
+}
+
+/* The end of every part: CSR tables, checks, the global ids (agreed). */
+static int part_finish(MPI_Comm comm, int rc, int nr, lulesh_mesh_t *m, ids_t *tp,
+                       int64_t **elem_gid, int64_t **node_gid) {
+  ids_t t = *tp;
+  m->num_reg = nr;
+  m->edge = 0; /* a part, not a cube */
+  if (!rc) rc = lulesh_mesh_build_csr(m);
+  if (!rc) rc = lulesh_mesh_check(m, "lulesh part");
+  rc = tsr_error_agree(comm, rc);
+  if (!rc) {
+    int64_t *eg = malloc(sizeof *eg * (size_t)(t.ne + t.ng + 1));
+    if (eg) {
+      memcpy(eg, t.own, sizeof *eg * (size_t)t.ne);
+      memcpy(eg + t.ne, t.ghost, sizeof *eg * (size_t)t.ng);
+      *elem_gid = eg;
+      *node_gid = t.node;
+      t.node = NULL;
+    } else
+      rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate global ids");
+    rc = tsr_error_agree(comm, rc);
+  }
+  ids_free(&t);
+  memset(tp, 0, sizeof *tp);
+  if (rc) lulesh_mesh_free(m);
+  return rc ? tsr_error_trace(rc, __FILE__, __LINE__, __func__) : 0;
 }
 
 int lulesh_dist_part(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
@@ -289,24 +332,26 @@ int lulesh_dist_part(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, in
     rc = part_metis(comm, size, nr, balance, m, &t);
     *edge = size;
   }
-  m->num_reg = nr;
-  m->edge = 0; /* a part, not a cube */
-  if (!rc) rc = lulesh_mesh_build_csr(m);
-  if (!rc) rc = lulesh_mesh_check(m, "lulesh part");
-  rc = tsr_error_agree(comm, rc);
+  return part_finish(comm, rc, nr, m, &t, elem_gid, node_gid);
+}
+
+int lulesh_dist_part_records(MPI_Comm comm, const lulesh_dist_records_t *r, int nr,
+                             int64_t origin, double einit, lulesh_mesh_t *m, int64_t **elem_gid,
+                             int64_t **node_gid) {
+  memset(m, 0, sizeof *m);
+  *elem_gid = *node_gid = NULL;
+  ids_t t;
+  memset(&t, 0, sizeof t);
+  t.own = malloc(sizeof(int64_t) * (size_t)(r->ne + 1));
+  int rc = t.own ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate a part's ids");
   if (!rc) {
-    int64_t *eg = malloc(sizeof *eg * (size_t)(t.ne + t.ng + 1));
-    if (eg) {
-      memcpy(eg, t.own, sizeof *eg * (size_t)t.ne);
-      memcpy(eg + t.ne, t.ghost, sizeof *eg * (size_t)t.ng);
-      *elem_gid = eg;
-      *node_gid = t.node;
-      t.node = NULL;
-    } else
-      rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate global ids");
-    rc = tsr_error_agree(comm, rc);
+    memcpy(t.own, r->elem_gid, sizeof(int64_t) * (size_t)r->ne);
+    t.ne = r->ne;
+    gsrc_t s = {0, NULL, NULL, r};
+    rc = build_part(&s, &t, m);
   }
-  ids_free(&t);
-  if (rc) lulesh_mesh_free(m);
-  return rc ? tsr_error_trace(rc, __FILE__, __LINE__, __func__) : 0;
+  for (int64_t e = 0; !rc && e < t.ne; e++) m->reg_num[e] = (int32_t)r->elem[LULESH_EREC * e + 15];
+  m->origin = rc ? -1 : (int32_t)find(t.own, t.ne, origin);
+  m->einit = einit;
+  return part_finish(comm, rc, nr, m, &t, elem_gid, node_gid);
 }

@@ -106,3 +106,6 @@ check_PROGRAMS += tests/apps/mkhostile
 tests_apps_mkhostile_SOURCES = tests/apps/mkhostile.c
 tests_apps_mkhostile_LDADD = $(HDF5_LIBS)
 endif
+# tsr-lulesh --input and -o on several ranks; checkpoints and restarts
+TESTS += tests/apps/lulesh_mpi_io.sh tests/apps/lulesh_ckpt.sh
+EXTRA_DIST += tests/apps/lulesh_mpi_io.sh tests/apps/lulesh_ckpt.sh

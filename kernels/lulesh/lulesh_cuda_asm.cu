@@ -137,7 +137,8 @@ int setup_colour(lulesh_cuda_t *d, const lulesh_mesh_t *m, const lulesh_split_t 
     unsigned char *bnd = (unsigned char *)calloc((size_t)m->num_elem + 1, 1);
     int32_t *tmp = (int32_t *)malloc(sizeof(int32_t) * ((size_t)m->num_elem + 1));
     d->colour_nbnd = (int64_t *)malloc(sizeof(int64_t) * ((size_t)ncol + 1));
-    if (!bnd || !tmp || !d->colour_nbnd) rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh cuda colour: no memory");
+    if (!bnd || !tmp || !d->colour_nbnd)
+      rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh cuda colour: no memory");
     for (int32_t k = 0; !rc && k < sp->num_bnd; k++) bnd[sp->elem[k]] = 1;
     for (int c = 0; !rc && c < ncol; c++) {
       int64_t k = off[c];

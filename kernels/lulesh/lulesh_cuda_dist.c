@@ -26,7 +26,8 @@ int lulesh_cuda_dist_setup(lulesh_cuda_t *d, const lulesh_state_t *s,
   const int32_t len[3] = {sp->num_elem, sp->num_node, sp->num_elem};
   for (int k = 0; k < 3; k++) {
     TSR_CALL(tsr_device_malloc(&dev, sizeof(int32_t) * ((size_t)len[k] + 1), (void **)dst[k]));
-    if (len[k]) TSR_CALL(tsr_device_upload(&dev, *dst[k], src[k], sizeof(int32_t) * (size_t)len[k]));
+    if (len[k])
+      TSR_CALL(tsr_device_upload(&dev, *dst[k], src[k], sizeof(int32_t) * (size_t)len[k]));
   }
   TSR_CALL(tsr_queue_create(&dev, &d->queue));
   d->split = sp;

@@ -72,7 +72,8 @@ static const asm_case_t cases[] = {
     {"twolevel no-overlap", {.assembly = LULESH_ASM_TWOLEVEL, .fuse = 1, .no_overlap = 1}},
     {"twolevel block 32", {.assembly = LULESH_ASM_TWOLEVEL, .fuse = 1, .block = 32}},
     {"atomic fma", {.assembly = LULESH_ASM_ATOMIC, .fuse = 1, .fma = 1}},
-    {"atomic fma no-overlap", {.assembly = LULESH_ASM_ATOMIC, .fuse = 1, .fma = 1, .no_overlap = 1}},
+    {"atomic fma no-overlap",
+     {.assembly = LULESH_ASM_ATOMIC, .fuse = 1, .fma = 1, .no_overlap = 1}},
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 

@@ -81,7 +81,7 @@ typedef struct {
   lulesh_dist_t *dist; /* several ranks: the exchanges */
   /* GPU and element order options */
   const char *reorder, *halo;
-  int block, nofuse, profile;
+  int block, nofuse, profile, nooverlap;
   lulesh_reorder_t order;
   lulesh_ckpt_t ckpt; /* --checkpoint-every, --restart */
 } app_t;
@@ -245,14 +245,16 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
         [LV_CUDA_ATOMIC_FMA] = LULESH_ASM_ATOMIC};
     x.copts = (lulesh_cuda_opts_t){.assembly = assembly[v->id], .fuse = !A->nofuse,
                                    .block = A->block, .fma = v->id == LV_CUDA_ATOMIC_FMA,
-                                   .nblocks = A->order.nblocks, .block_off = A->order.block_off};
+                                   .nblocks = A->order.nblocks, .block_off = A->order.block_off,
+                                   .no_overlap = A->nooverlap};
     tsr_halo_transport_t ht = TSR_HALO_STAGED; /* several ranks: the exchanges' transport */
     if (A->dist) TSR_CALL(tsr_halo_transport_parse(A->halo, &ht));
     if (A->dist) TSR_CALL(lulesh_dist_set_transport(A->dist, ht));
     snprintf(row.device, sizeof row.device, "%s", dev.name);
-    snprintf(row.config, sizeof row.config, "r=%d b=%d c=%d reorder=%s block=%d fuse=%s",
+    snprintf(row.config, sizeof row.config, "r=%d b=%d c=%d reorder=%s block=%d fuse=%s%s",
              A->o.regions, A->o.balance, A->o.cost, A->reorder, A->block,
-             A->nofuse ? "no" : "yes");
+             A->nofuse ? "no" : "yes",
+             !A->dist ? "" : A->nooverlap ? " overlap=no" : " overlap=yes");
   } else {
     /* the variant is serial: one thread, whatever OpenMP would give the rank */
     snprintf(row.device, sizeof row.device, "CPU (1 thread)");
@@ -356,6 +358,9 @@ static int app(int argc, char **argv) {
       {"no-fuse", 0, TSR_OPT_FLAG, &A.nofuse, NULL,
        "CUDA: one kernel per stage (default: node gather + update fused, monotonic Q + EOS + dt "
        "fused in one launch)"},
+      {"no-overlap", 0, TSR_OPT_FLAG, &A.nooverlap, NULL,
+       "CUDA on several ranks: each exchange between two stages (default: beside the interior "
+       "elements' and nodes' work)"},
   };
   TSR_CALL(tsr_cli_parse(&A.cli, argc, argv, opts, (int)(sizeof opts / sizeof *opts), comm, NULL,
                          0, NULL));

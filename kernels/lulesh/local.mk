@@ -4,7 +4,7 @@ noinst_LTLIBRARIES += kernels/lulesh/libtsr_lulesh.la
 kernels_lulesh_libtsr_lulesh_la_SOURCES = kernels/lulesh/lulesh.h kernels/lulesh/lulesh_mesh.h \
 	kernels/lulesh/lulesh_mesh.c kernels/lulesh/lulesh_cpu.c kernels/lulesh/lulesh_dist.h \
 	kernels/lulesh/lulesh_dist.c kernels/lulesh/lulesh_dist_mesh.c \
-	kernels/lulesh/lulesh_dist_file.c
+	kernels/lulesh/lulesh_dist_file.c kernels/lulesh/lulesh_dist_split.c kernels/lulesh/lulesh_split.h
 # hex-mesh files (tessera/hex.h) and renumberings of a mesh
 kernels_lulesh_libtsr_lulesh_la_SOURCES += kernels/lulesh/lulesh_io.h kernels/lulesh/lulesh_io.c \
 	kernels/lulesh/lulesh_renumber.c

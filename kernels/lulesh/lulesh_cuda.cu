@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tessera/cuda.h"
+#include "tessera/device.h"
 #include "tessera/error.h"
 #include "kernels/lulesh/lulesh_cuda.cuh"
 
@@ -24,10 +25,14 @@
 
 namespace {
 
+/* In the kernels below, list (when not NULL) names the n elements or nodes
+ * of a launch (a part of a distributed step's split), else 0 .. n-1. */
+
 /* Stress and hourglass corner forces of each element into fs, fh. */
-__global__ void k_corner_forces(lulesh_cuda_t d, int hg) {
-  int32_t e = blockIdx.x * blockDim.x + threadIdx.x;
-  if (e >= d.num_elem) return;
+__global__ void k_corner_forces(lulesh_cuda_t d, int hg, const int32_t *list, int32_t n) {
+  const int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const int32_t e = list ? list[i] : i;
   double fs[3][8], fh[3][8];
   lulesh_elem_forces(d, e, hg, fs, fh);
   int64_t k = 8 * (int64_t)e;
@@ -38,9 +43,10 @@ __global__ void k_corner_forces(lulesh_cuda_t d, int hg) {
     for (int i = 0; i < 8; i++) d.fh[m][k + i] = fh[m][i];
 }
 
-__global__ void k_gather_forces(lulesh_cuda_t d, int hg) {
-  int32_t n = blockIdx.x * blockDim.x + threadIdx.x;
-  if (n >= d.num_node) return;
+__global__ void k_gather_forces(lulesh_cuda_t d, int hg, const int32_t *list, int32_t len) {
+  const int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= len) return;
+  const int32_t n = list ? list[i] : i;
   const int32_t c0 = d.node_elem_start[n], c1 = d.node_elem_start[n + 1];
   double *out[3] = {d.fx, d.fy, d.fz};
   for (int m = 0; m < 3; m++) {
@@ -52,9 +58,10 @@ __global__ void k_gather_forces(lulesh_cuda_t d, int hg) {
   }
 }
 
-__global__ void k_update_nodes(lulesh_cuda_t d, double dt) {
-  int32_t n = blockIdx.x * blockDim.x + threadIdx.x;
-  if (n >= d.num_node) return;
+__global__ void k_update_nodes(lulesh_cuda_t d, double dt, const int32_t *list, int32_t len) {
+  const int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= len) return;
+  const int32_t n = list ? list[i] : i;
   double *pos[3] = {d.x, d.y, d.z}, *vel[3] = {d.xd, d.yd, d.zd};
   const double *frc[3] = {d.fx, d.fy, d.fz};
   const double mass = d.nodal_mass[n];
@@ -70,15 +77,19 @@ __global__ void k_update_nodes(lulesh_cuda_t d, double dt) {
 }
 
 /* Kinematics (new volume, characteristic length, strain rate), then the Q
- * gradients at the new positions with the new volume. Capped at 168
- * registers (ptxas would take 176): 12 resident warps per SM instead of 8
- * with 128-thread blocks, for 232 bytes of spills that L1 holds; 5 % faster
- * per cycle at -s 150 on an H100 (docs/LULESH.md, design alternatives). */
-__global__ void __maxnreg__(LULESH_KIN_MAXREG) k_kinematics(lulesh_cuda_t d, double dt) {
-  int32_t e = blockIdx.x * blockDim.x + threadIdx.x;
-  if (e == 0) /* the fused element kernels take the dt minima from here */
+ * gradients at the new positions with the new volume (list, when not NULL:
+ * the n elements of the launch, else 0 .. n-1). Capped at 168 registers
+ * (ptxas would take 176): 12 resident warps per SM instead of 8 with
+ * 128-thread blocks, with no spills; 5 % faster per cycle at -s 150 on an
+ * H100 (docs/LULESH.md, design alternatives). */
+__global__ void __maxnreg__(LULESH_KIN_MAXREG) k_kinematics(lulesh_cuda_t d, double dt,
+                                                            const int32_t *list, int32_t n,
+                                                            int reset) {
+  const int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 0 && reset) /* the fused element kernels take the dt minima from here */
     d.status->dtcourant = d.status->dthydro = 1.0e+20;
-  if (e >= d.num_elem) return;
+  if (i >= n) return;
+  const int32_t e = list ? list[i] : i;
   const int32_t *c = &d.nodelist[8 * (int64_t)e];
   double x[8], y[8], z[8], xd[8], yd[8], zd[8], hx[8], hy[8], hz[8];
   lulesh_gather8(c, d.x, d.y, d.z, x, y, z);
@@ -302,6 +313,10 @@ extern "C" void lulesh_cuda_free(lulesh_cuda_t *d) {
   cudaFree(d->status);
   cudaFree(d->reg_start_dev);
   cudaFree(d->reg_reps);
+  cudaFree(d->sp_elem);
+  cudaFree(d->sp_node);
+  cudaFree(d->sp_kin);
+  tsr_queue_destroy(&d->queue);
   lulesh_cuda__asm_free(d);
   memset(d, 0, sizeof *d);
 }
@@ -370,6 +385,7 @@ extern "C" int lulesh_cuda_init_opts(lulesh_cuda_t *d, const lulesh_state_t *s,
                            __func__);
   }
   int err = lulesh_cuda_copy(d, (lulesh_state_t *)s, LULESH_CUDA_TO_DEVICE);
+  if (!err && s->ex) err = lulesh_cuda_dist_setup(d, s, o); /* before the assembly's set-up */
   if (!err) err = lulesh_cuda__asm_setup(d, s, o);
   if (err) lulesh_cuda_free(d);
   return err;
@@ -396,21 +412,23 @@ extern "C" int lulesh_cuda_copy(lulesh_cuda_t *d, lulesh_state_t *s, lulesh_cuda
 
 extern "C" int lulesh_cuda_corner_forces(const lulesh_cuda_t *d) {
   if (d->num_elem == 0) return 0;
-  k_corner_forces<<<lulesh_nblocks(d->num_elem, d->block), d->block>>>(*d, d->par.hgcoef > 0.0);
+  k_corner_forces<<<lulesh_nblocks(d->num_elem, d->block), d->block>>>(*d, d->par.hgcoef > 0.0,
+                                                                      NULL, d->num_elem);
   TSR_CHECK_LAUNCH("lulesh corner forces");
   return 0;
 }
 
 extern "C" int lulesh_cuda_gather_forces(const lulesh_cuda_t *d) {
   if (d->num_node == 0) return 0;
-  k_gather_forces<<<lulesh_nblocks(d->num_node, d->block), d->block>>>(*d, d->par.hgcoef > 0.0);
+  k_gather_forces<<<lulesh_nblocks(d->num_node, d->block), d->block>>>(*d, d->par.hgcoef > 0.0,
+                                                                      NULL, d->num_node);
   TSR_CHECK_LAUNCH("lulesh force gather");
   return 0;
 }
 
 extern "C" int lulesh_cuda_node_forces(const lulesh_cuda_t *d) {
   if (d->assembly != LULESH_ASM_GATHER)
-    return d->fma ? lulesh_cuda__scatter_forces_fma(d) : lulesh_cuda__scatter_forces(d);
+    return d->fma ? lulesh_cuda__scatter_forces_fma(d, -1) : lulesh_cuda__scatter_forces(d, -1);
   TSR_CALL(lulesh_cuda_corner_forces(d));
   TSR_CALL(lulesh_cuda_gather_forces(d));
   return 0;
@@ -418,7 +436,7 @@ extern "C" int lulesh_cuda_node_forces(const lulesh_cuda_t *d) {
 
 extern "C" int lulesh_cuda_update_nodes(const lulesh_cuda_t *d, double dt) {
   if (d->num_node == 0) return 0;
-  k_update_nodes<<<lulesh_nblocks(d->num_node, d->block), d->block>>>(*d, dt);
+  k_update_nodes<<<lulesh_nblocks(d->num_node, d->block), d->block>>>(*d, dt, NULL, d->num_node);
   TSR_CHECK_LAUNCH("lulesh node update");
   return 0;
 }
@@ -434,8 +452,59 @@ extern "C" int lulesh_cuda_lagrange_nodal(const lulesh_cuda_t *d, double dt) {
 
 extern "C" int lulesh_cuda_kinematics(const lulesh_cuda_t *d, double dt) {
   /* one thread at least: it resets the dt minima */
-  k_kinematics<<<lulesh_nblocks(d->num_elem > 0 ? d->num_elem : 1, d->block), d->block>>>(*d, dt);
+  k_kinematics<<<lulesh_nblocks(d->num_elem > 0 ? d->num_elem : 1, d->block), d->block>>>(
+      *d, dt, NULL, d->num_elem, 1);
   TSR_CHECK_LAUNCH("lulesh kinematics");
+  return 0;
+}
+
+/* The parts of a distributed step (lulesh_cuda.h). sp_elem, sp_node and
+ * sp_kin hold each split's first part, then the rest. */
+extern "C" int lulesh_cuda_node_forces_part(const lulesh_cuda_t *d, int part) {
+  TSR_CHECK(d->split, TSR_ERR_ARG, "lulesh cuda: node forces in parts need the run's split");
+  if (d->assembly != LULESH_ASM_GATHER)
+    return d->fma ? lulesh_cuda__scatter_forces_fma(d, part) : lulesh_cuda__scatter_forces(d, part);
+  const lulesh_split_t *sp = d->split;
+  const int32_t nb = sp->num_bnd, n = part ? sp->num_elem - nb : nb;
+  const int hg = d->par.hgcoef > 0.0;
+  if (n > 0) {
+    k_corner_forces<<<lulesh_nblocks(n, d->block), d->block>>>(*d, hg, d->sp_elem + (part ? nb : 0),
+                                                               n);
+    TSR_CHECK_LAUNCH("lulesh corner forces (part)");
+  }
+  /* the shared nodes' corners all belong to part 0's elements */
+  if (part == 0 && sp->num_shared > 0) {
+    k_gather_forces<<<lulesh_nblocks(sp->num_shared, d->block), d->block>>>(*d, hg, d->sp_node,
+                                                                           sp->num_shared);
+    TSR_CHECK_LAUNCH("lulesh force gather (shared nodes)");
+  }
+  return 0;
+}
+
+extern "C" int lulesh_cuda_update_nodes_part(const lulesh_cuda_t *d, double dt, int part) {
+  TSR_CHECK(d->split, TSR_ERR_ARG, "lulesh cuda: the node update in parts needs the run's split");
+  const lulesh_split_t *sp = d->split;
+  const int32_t ns = sp->num_shared, n = part ? sp->num_node - ns : ns;
+  const int32_t *list = d->sp_node + (part ? ns : 0);
+  if (n == 0) return 0;
+  if (part == 1 && d->assembly == LULESH_ASM_GATHER) { /* the other nodes' gather too */
+    if (d->fuse) return lulesh_cuda__gather_update_list(d, dt, list, n);
+    k_gather_forces<<<lulesh_nblocks(n, d->block), d->block>>>(*d, d->par.hgcoef > 0.0, list, n);
+    TSR_CHECK_LAUNCH("lulesh force gather (part)");
+  }
+  k_update_nodes<<<lulesh_nblocks(n, d->block), d->block>>>(*d, dt, list, n);
+  TSR_CHECK_LAUNCH("lulesh node update (part)");
+  return 0;
+}
+
+extern "C" int lulesh_cuda_kinematics_part(const lulesh_cuda_t *d, double dt, int part) {
+  TSR_CHECK(d->split, TSR_ERR_ARG, "lulesh cuda: the kinematics in parts need the run's split");
+  const int32_t ns = d->split->num_send, n = part ? d->split->num_elem - ns : ns;
+  /* part 0: one thread at least, for the reset of the dt minima */
+  if (part && n == 0) return 0;
+  k_kinematics<<<lulesh_nblocks(n > 0 ? n : 1, d->block), d->block>>>(
+      *d, dt, d->sp_kin + (part ? ns : 0), n, part == 0);
+  TSR_CHECK_LAUNCH("lulesh kinematics (part)");
   return 0;
 }
 

@@ -75,7 +75,9 @@ static inline unsigned lulesh_nblocks(int64_t n, int block) {
 int lulesh_cuda__asm_setup(lulesh_cuda_t *d, const lulesh_state_t *s,
                            const lulesh_cuda_opts_t *o);
 void lulesh_cuda__asm_free(lulesh_cuda_t *d);
-int lulesh_cuda__scatter_forces(const lulesh_cuda_t *d);
+/* part -1: every element; 0, 1: the parts of lulesh_cuda_node_forces_part
+ * (0 zeroes fx, fy, fz as -1 does, 1 does not). */
+int lulesh_cuda__scatter_forces(const lulesh_cuda_t *d, int part);
 /* The two-level kernel's shared-memory allowance above 48 KiB. */
 int lulesh_cuda__twolevel_allow(const lulesh_cuda_t *d);
 
@@ -84,9 +86,12 @@ int lulesh_cuda__twolevel_allow(const lulesh_cuda_t *d);
  * all regions (the dt minima into d->status by atomicMin; the kinematics
  * kernel resets them). */
 int lulesh_cuda__monoq_eos_fused(const lulesh_cuda_t *d);
+/* lulesh_cuda_gather_update on the n nodes list[] only. */
+int lulesh_cuda__gather_update_list(const lulesh_cuda_t *d, double dt, const int32_t *list,
+                                    int32_t n);
 
 /* lulesh_cuda_fma.cu: the same launchers built with FMA contraction. */
-int lulesh_cuda__scatter_forces_fma(const lulesh_cuda_t *d);
+int lulesh_cuda__scatter_forces_fma(const lulesh_cuda_t *d, int part);
 int lulesh_cuda__twolevel_allow_fma(const lulesh_cuda_t *d);
 int lulesh_cuda__monoq_eos_fused_fma(const lulesh_cuda_t *d);
 

@@ -28,6 +28,9 @@
 extern "C" {
 #endif
 #include "kernels/lulesh/lulesh_mesh.h"
+#include "kernels/lulesh/lulesh_split.h"
+
+struct tsr_queue;
 
 /* The run-time checks of a step, in the order the CPU makes them: the
  * status holds, for each, the lowest element that failed (num_elem: none). */
@@ -86,6 +89,8 @@ typedef struct {
    * consecutive blocks of `block` elements */
   int64_t nblocks;
   const int64_t *block_off;
+  int no_overlap;    /* several ranks: each exchange between two stages on the
+                        default stream, nothing beside it (lulesh_cuda_step_dist) */
 } lulesh_cuda_opts_t;
 
 /* The device state. Lengths: nn = num_node, ne = num_elem, ng = num_ghost
@@ -138,6 +143,19 @@ typedef struct {
   int32_t *tl_elems, *tl_tcol, *tl_ntcol, *tl_tgt, *tl_loc, *bcolour_blocks;
   int64_t *tl_off, *tl_tgt_off, *bcolour_off;
   size_t smem;
+  /* A distributed step's overlap (lulesh_cuda_step_dist; NULL / 0 without):
+   * the second queue, the rank's split (host, not owned) and its lists on
+   * the device: sp_elem [ne] (the num_bnd elements touching shared nodes
+   * first), sp_node [nn] (the num_shared shared nodes first), sp_kin [ne]
+   * (the num_send elements sent as ghosts first). COLOUR: each colour's
+   * elements touching shared nodes first, colour_nbnd [ncolours] (host) of
+   * them; TWOLEVEL: the plan made over sp_elem's order in blocks that do not
+   * straddle num_bnd, each block colour's blocks of boundary elements first,
+   * bcolour_nbnd [nbcolours] (host) of them. */
+  struct tsr_queue *queue;
+  const lulesh_split_t *split;
+  int32_t *sp_elem, *sp_node, *sp_kin;
+  int64_t *colour_nbnd, *bcolour_nbnd;
 } lulesh_cuda_t;
 
 typedef enum { LULESH_CUDA_TO_DEVICE = 0, LULESH_CUDA_TO_HOST = 1 } lulesh_cuda_dir_t;
@@ -240,6 +258,27 @@ int lulesh_cuda_time_constraints(lulesh_cuda_t *d, lulesh_state_t *s);
  * upload, the first in the CPU's order of checks, else 0. */
 int lulesh_cuda_check(lulesh_cuda_t *d, const lulesh_state_t *s);
 
+/* The parts of the stages that a distributed step with overlap runs apart
+ * (d->queue set; part 0 first, then part 1):
+ *   node forces   0: the elements touching shared nodes (an assembly that
+ *                 adds into fx, fy, fz zeroes all of them first; GATHER:
+ *                 their corner forces, then the gather of the shared nodes),
+ *                 after which fx, fy, fz of the shared nodes are complete;
+ *                 1: the other elements (GATHER: their corner forces);
+ *   node update   0: the shared nodes; 1: the others (GATHER: with their
+ *                 gather, fused or not);
+ *   kinematics    0: the elements sent as ghosts (and the dt minima's
+ *                 reset); 1: the others.
+ * The same arithmetic per element and node as the whole stages. */
+int lulesh_cuda_node_forces_part(const lulesh_cuda_t *d, int part);
+int lulesh_cuda_update_nodes_part(const lulesh_cuda_t *d, double dt, int part);
+int lulesh_cuda_kinematics_part(const lulesh_cuda_t *d, double dt, int part);
+/* lulesh_cuda_init_opts's part for a distributed state (lulesh_cuda_dist.c):
+ * with s->ex's split and o->no_overlap 0, d->queue, split and the sp_
+ * lists; else nothing. Freed by lulesh_cuda_free. */
+int lulesh_cuda_dist_setup(lulesh_cuda_t *d, const lulesh_state_t *s,
+                           const lulesh_cuda_opts_t *o);
+
 /* One cycle: lulesh_time_increment(s) on the host, then the stages. When s
  * belongs to a distributed run (s->ex, lulesh_state_init_ex: its nodal
  * masses already summed over the copies before the upload), the cycle is
@@ -256,7 +295,12 @@ int lulesh_cuda_step(lulesh_cuda_t *d, lulesh_state_t *s);
  *   delvg -> monotonic Q + EOS -> time constraints -> min over the ranks of
  *   (dtcourant, dthydro, ok flag). A rank whose checks fail (VolumeError,
  *   QStopError, read with the dt) still takes part in every exchange of the
- *   cycle; then every rank returns the lowest failing rank's error. */
+ *   cycle; then every rank returns the lowest failing rank's error.
+ * With d->queue (lulesh_cuda_dist_setup: the run's split, overlap not turned
+ * off) the two exchanges run on the queue beside the interior parts of the
+ * stages (lulesh_cuda_node_forces_part and the others; lulesh_cuda_dist.c
+ * says which stream touches which entries and which event orders them):
+ * the same bits for GATHER, the same tolerance for the others. */
 int lulesh_cuda_step_dist(lulesh_cuda_t *d, lulesh_state_t *s);
 /* The same cycle with each stage timed by CUDA events and waited for (for a
  * profile: slower than lulesh_cuda_step); adds to *p. One rank only (a

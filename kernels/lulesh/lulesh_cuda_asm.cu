@@ -37,14 +37,17 @@ __device__ inline void elem_total(const lulesh_cuda_t &d, int32_t e, int hg, dou
       for (int i = 0; i < 8; i++) f[m][i] += fh[m][i];
 }
 
-/* One thread per element. The stress forces first; then the hourglass
+/* One thread per element (list, when not NULL: the n elements of the
+ * launch, else 0 .. n-1). The stress forces first; then the hourglass
  * basis, and axis by axis the corner velocities, the hourglass forces and
  * the atomic adds of fs + fh: only one axis's velocities and forces are
  * live, so the kernel needs no more registers than fit 12 warps per SM
  * (the same fs + fh per corner as elem_total). */
-__global__ void __maxnreg__(168) k_forces_atomic(lulesh_cuda_t d, int hg) {
-  const int32_t e = blockIdx.x * blockDim.x + threadIdx.x;
-  if (e >= d.num_elem) return;
+__global__ void __maxnreg__(168) k_forces_atomic(lulesh_cuda_t d, int hg, const int32_t *list,
+                                                 int32_t ne) {
+  const int32_t i0 = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i0 >= ne) return;
+  const int32_t e = list ? list[i0] : i0;
   const int32_t *c = &d.nodelist[8 * (int64_t)e];
   int32_t n[8];
   double x[8], y[8], z[8], fs[3][8];
@@ -144,7 +147,9 @@ int up(void **p, const void *h, size_t bytes) {
   return 0;
 }
 
-int setup_colour(lulesh_cuda_t *d, const lulesh_mesh_t *m) {
+/* sp (a distributed step's split, or NULL): each colour's elements that
+ * touch shared nodes moved to its head (in order), colour_nbnd of them. */
+int setup_colour(lulesh_cuda_t *d, const lulesh_mesh_t *m, const lulesh_split_t *sp) {
   int32_t *colour = (int32_t *)malloc(sizeof(int32_t) * ((size_t)m->num_elem + 1));
   TSR_CHECK(colour, TSR_ERR_ALLOC, "lulesh cuda colour: no memory for %d colours", m->num_elem);
   tsr_idx_t *off = NULL;
@@ -159,16 +164,61 @@ int setup_colour(lulesh_cuda_t *d, const lulesh_mesh_t *m) {
     if (!d->colour_off) rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh cuda colour: no memory");
     for (int c = 0; !rc && c <= ncol; c++) d->colour_off[c] = off[c];
   }
+  if (!rc && sp) {
+    unsigned char *bnd = (unsigned char *)calloc((size_t)m->num_elem + 1, 1);
+    int32_t *tmp = (int32_t *)malloc(sizeof(int32_t) * ((size_t)m->num_elem + 1));
+    d->colour_nbnd = (int64_t *)malloc(sizeof(int64_t) * ((size_t)ncol + 1));
+    if (!bnd || !tmp || !d->colour_nbnd)
+      rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh cuda colour: no memory");
+    for (int32_t k = 0; !rc && k < sp->num_bnd; k++) bnd[sp->elem[k]] = 1;
+    for (int c = 0; !rc && c < ncol; c++) {
+      int64_t k = off[c];
+      for (int pass = 1; pass >= 0; pass--)
+        for (int64_t j = off[c]; j < off[c + 1]; j++)
+          if (bnd[order[j]] == pass) tmp[k++] = order[j];
+      d->colour_nbnd[c] = 0;
+      for (int64_t j = off[c]; j < off[c + 1]; j++) d->colour_nbnd[c] += bnd[order[j]];
+    }
+    if (!rc) memcpy(order, tmp, sizeof(int32_t) * (size_t)m->num_elem);
+    free(bnd);
+    free(tmp);
+  }
   if (!rc) rc = up((void **)&d->colour_elems, order, sizeof(int32_t) * (size_t)m->num_elem);
   free(off);
   free(order);
   return rc;
 }
 
-int setup_twolevel(lulesh_cuda_t *d, const lulesh_mesh_t *m, const lulesh_cuda_opts_t *o) {
+/* sp (a distributed step's split, or NULL): the plan is made over the
+ * elements in sp->elem's order (the num_bnd touching shared nodes first) in
+ * uniform blocks of each part apart; each block colour then lists its
+ * blocks of the first part first (ascending), bcolour_nbnd of them. */
+int setup_twolevel(lulesh_cuda_t *d, const lulesh_mesh_t *m, const lulesh_cuda_opts_t *o,
+                   const lulesh_split_t *sp) {
   const tsr_idx_t ne = m->num_elem;
-  tsr_idx_t nb = 0, *off = NULL;
-  if (o->block_off) {
+  tsr_idx_t nb = 0, *off = NULL, nbb = 0;
+  const int32_t *map = m->nodelist;
+  int32_t *pmap = NULL;
+  TSR_CHECK(!(sp && o->block_off), TSR_ERR_ARG,
+            "lulesh cuda two-level: given element blocks are for one rank");
+  if (sp) {
+    const tsr_idx_t n0 = sp->num_bnd, n1 = ne - n0, B = d->block;
+    nbb = (n0 + B - 1) / B;
+    nb = nbb + (n1 + B - 1) / B;
+    off = (tsr_idx_t *)malloc(sizeof(tsr_idx_t) * (size_t)(nb + 1));
+    pmap = (int32_t *)calloc(8 * ((size_t)ne + 1), sizeof(int32_t));
+    if (!off || !pmap) {
+      free(off);
+      free(pmap);
+      return TSR_RAISE(TSR_ERR_ALLOC, "lulesh cuda two-level: no memory for the split plan");
+    }
+    for (tsr_idx_t b = 0; b < nbb; b++) off[b] = b * B;
+    for (tsr_idx_t b = nbb; b < nb; b++) off[b] = n0 + (b - nbb) * B;
+    off[nb] = ne;
+    for (tsr_idx_t r = 0; r < ne; r++)
+      for (int i = 0; i < 8; i++) pmap[8 * r + i] = m->nodelist[8 * (int64_t)sp->elem[r] + i];
+    map = pmap;
+  } else if (o->block_off) {
     nb = o->nblocks;
     off = (tsr_idx_t *)malloc(sizeof(tsr_idx_t) * (size_t)(nb + 1));
     TSR_CHECK(off, TSR_ERR_ALLOC, "lulesh cuda two-level: no memory for blocks");
@@ -184,9 +234,28 @@ int setup_twolevel(lulesh_cuda_t *d, const lulesh_mesh_t *m, const lulesh_cuda_o
   } else
     TSR_CALL(tsr_plan_uniform_blocks(ne, d->block, &nb, &off));
   tsr_plan_t *pl = NULL;
-  int rc = tsr_plan_create(m->nodelist, 8, m->num_node, 0, ne, nb, off, &pl);
+  int rc = tsr_plan_create(map, 8, m->num_node, 0, ne, nb, off, &pl);
   free(off);
+  free(pmap);
   TSR_CALL(rc);
+  if (sp) { /* rows of the plan are positions in sp->elem: back to elements */
+    for (tsr_idx_t r = 0; r < ne; r++) pl->order[r] = sp->elem[pl->order[r]];
+    d->bcolour_nbnd = (int64_t *)malloc(sizeof(int64_t) * ((size_t)pl->nblock_colours + 1));
+    if (!d->bcolour_nbnd) rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh cuda two-level: no memory");
+    for (int c = 0; !rc && c < pl->nblock_colours; c++) {
+      d->bcolour_nbnd[c] = 0;
+      for (tsr_idx_t k = pl->bcolour_off[c]; k < pl->bcolour_off[c + 1]; k++)
+        d->bcolour_nbnd[c] += pl->bcolour_blocks[k] < nbb;
+      for (tsr_idx_t k = pl->bcolour_off[c]; k < pl->bcolour_off[c] + d->bcolour_nbnd[c]; k++)
+        if (pl->bcolour_blocks[k] >= nbb)
+          rc = TSR_RAISE(TSR_ERR_INTERNAL, "lulesh cuda two-level: block colour %d is not in "
+                         "ascending block order", c);
+    }
+    if (rc) {
+      tsr_plan_destroy(&pl);
+      return rc;
+    }
+  }
   d->nblocks = nb;
   d->nbcolours = pl->nblock_colours;
   d->max_block = pl->max_block;
@@ -236,8 +305,8 @@ int LULESH_FN_(lulesh_cuda__twolevel_allow)(const lulesh_cuda_t *d) {
 int lulesh_cuda__asm_setup(lulesh_cuda_t *d, const lulesh_state_t *s,
                            const lulesh_cuda_opts_t *o) {
   static_assert(sizeof(tsr_idx_t) == sizeof(int64_t), "plan offsets are 64-bit");
-  if (d->assembly == LULESH_ASM_COLOUR) return setup_colour(d, s->mesh);
-  if (d->assembly == LULESH_ASM_TWOLEVEL) return setup_twolevel(d, s->mesh, o);
+  if (d->assembly == LULESH_ASM_COLOUR) return setup_colour(d, s->mesh, d->split);
+  if (d->assembly == LULESH_ASM_TWOLEVEL) return setup_twolevel(d, s->mesh, o, d->split);
   return 0;
 }
 
@@ -247,25 +316,43 @@ void lulesh_cuda__asm_free(lulesh_cuda_t *d) {
   for (size_t i = 0; i < sizeof p / sizeof *p; i++) cudaFree(p[i]);
   free(d->colour_off);
   free(d->bcolour_off);
+  free(d->colour_nbnd);
+  free(d->bcolour_nbnd);
 }
 
 #endif /* !LULESH_CUDA_FMA */
 
-int LULESH_FN_(lulesh_cuda__scatter_forces)(const lulesh_cuda_t *d) {
+/* The first or second part of [o, o + n) whose first nb are part 0's. */
+static inline void part_range(int part, int64_t nb, int64_t *o, int64_t *n) {
+  if (part == 0) *n = nb;
+  else if (part == 1) *o += nb, *n -= nb;
+}
+
+int LULESH_FN_(lulesh_cuda__scatter_forces)(const lulesh_cuda_t *d, int part) {
+  TSR_CHECK(part < 0 || d->split, TSR_ERR_ARG, "lulesh cuda: node forces in parts need the split");
   const size_t nb = sizeof(double) * (size_t)d->num_node;
-  TSR_CALL_CUDA(cudaMemsetAsync(d->fx, 0, nb));
-  TSR_CALL_CUDA(cudaMemsetAsync(d->fy, 0, nb));
-  TSR_CALL_CUDA(cudaMemsetAsync(d->fz, 0, nb));
+  if (part <= 0) { /* part 0's elements add into nodes part 1's add to as well */
+    TSR_CALL_CUDA(cudaMemsetAsync(d->fx, 0, nb));
+    TSR_CALL_CUDA(cudaMemsetAsync(d->fy, 0, nb));
+    TSR_CALL_CUDA(cudaMemsetAsync(d->fz, 0, nb));
+  }
   if (d->num_elem == 0) return 0;
   const int hg = d->par.hgcoef > 0.0;
   switch (d->assembly) {
-  case LULESH_ASM_ATOMIC:
-    k_forces_atomic<<<lulesh_nblocks(d->num_elem, d->block), d->block>>>(*d, hg);
+  case LULESH_ASM_ATOMIC: {
+    int64_t o = 0, n = d->num_elem;
+    if (part >= 0) part_range(part, d->split->num_bnd, &o, &n);
+    if (n == 0) break;
+    k_forces_atomic<<<lulesh_nblocks(n, d->block), d->block>>>(*d, hg,
+                                                               part >= 0 ? d->sp_elem + o : NULL,
+                                                               (int32_t)n);
     TSR_CHECK_LAUNCH("lulesh forces (atomic)");
     break;
+  }
   case LULESH_ASM_COLOUR:
     for (int c = 0; c < d->ncolours; c++) {
-      const int64_t o = d->colour_off[c], n = d->colour_off[c + 1] - o;
+      int64_t o = d->colour_off[c], n = d->colour_off[c + 1] - o;
+      if (part >= 0) part_range(part, d->colour_nbnd[c], &o, &n);
       if (n == 0) continue;
       k_forces_colour<<<lulesh_nblocks(n, d->block), d->block>>>(*d, d->colour_elems + o,
                                                                  (int32_t)n, hg);
@@ -274,7 +361,8 @@ int LULESH_FN_(lulesh_cuda__scatter_forces)(const lulesh_cuda_t *d) {
     break;
   case LULESH_ASM_TWOLEVEL:
     for (int c = 0; c < d->nbcolours; c++) {
-      const int64_t o = d->bcolour_off[c], n = d->bcolour_off[c + 1] - o;
+      int64_t o = d->bcolour_off[c], n = d->bcolour_off[c + 1] - o;
+      if (part >= 0) part_range(part, d->bcolour_nbnd[c], &o, &n);
       if (n == 0) continue;
       k_forces_twolevel<<<(unsigned)n, d->block, d->smem>>>(*d, d->bcolour_blocks + o, hg);
     }

@@ -49,6 +49,8 @@ struct lulesh_dist {
   tsr_halo_t *hn[3], *he[3]; /* n planes: owner to copies (stride nshared), ghosts */
   tsr_halo_t *hc[3], *hf[3]; /* n planes, stride nstride: holders to the owner's slots, owner to copies */
   side_t host, dev;
+  void *stream; /* the device work of the exchanges (NULL: default stream) */
+  lulesh_split_t split;
   lulesh_exchange_t ex;
 };
 
@@ -427,7 +429,7 @@ static int ex_node_sum(void *ctx, const tsr_device_t *dev, int n, double *const 
   TSR_CALL(side_get(d, dev, &s));
   tsr_idx_t m = d->nshared, st = d->nstride;
   for (int c = 0; c < n && m; c++)
-    TSR_CALL(tsr_halo_pack(dev, m, s->shared, 1, TSR_DOUBLE, a[c], s->nbuf + c * st));
+    TSR_CALL(tsr_halo_pack_on(dev, d->stream, m, s->shared, 1, TSR_DOUBLE, a[c], s->nbuf + c * st));
   /* the other holders' partial sums into the owner's slots; added to the
    * owner's own round by round (increasing holder rank; each node once per
    * round, so a GPU's atomic add meets no other add of the same node), then
@@ -436,12 +438,13 @@ static int ex_node_sum(void *ctx, const tsr_device_t *dev, int n, double *const 
   for (int r = 0; r < d->nrounds; r++) {
     tsr_idx_t o = d->rnd_off[r], len = d->rnd_off[r + 1] - o;
     for (int c = 0; c < n && len; c++)
-      TSR_CALL(tsr_halo_unpack(dev, len, s->rnd + o, 1, TSR_DOUBLE, s->nbuf + c * st + m + o,
-                               s->nbuf + c * st, 1));
+      TSR_CALL(tsr_halo_unpack_on(dev, d->stream, len, s->rnd + o, 1, TSR_DOUBLE,
+                                  s->nbuf + c * st + m + o, s->nbuf + c * st, 1));
   }
   TSR_CALL(tsr_halo_exchange(d->hf[n - 1], dev, s->nbuf, 1, TSR_DOUBLE));
   for (int c = 0; c < n && m; c++)
-    TSR_CALL(tsr_halo_unpack(dev, m, s->shared, 1, TSR_DOUBLE, s->nbuf + c * st, a[c], 0));
+    TSR_CALL(tsr_halo_unpack_on(dev, d->stream, m, s->shared, 1, TSR_DOUBLE, s->nbuf + c * st,
+                                a[c], 0));
   return 0;
 }
 
@@ -453,11 +456,12 @@ static int ex_elem_ghosts(void *ctx, const tsr_device_t *dev, int n, double *con
   TSR_CALL(side_get(d, dev, &s));
   tsr_idx_t ns = d->nsend, ng = d->ng, st = ns + ng > 0 ? ns + ng : 1;
   for (int c = 0; c < n && ns; c++)
-    TSR_CALL(tsr_halo_pack(dev, ns, s->send, 1, TSR_DOUBLE, a[c], s->ebuf + c * st));
+    TSR_CALL(tsr_halo_pack_on(dev, d->stream, ns, s->send, 1, TSR_DOUBLE, a[c], s->ebuf + c * st));
   TSR_CALL(tsr_halo_begin(d->he[n - 1], dev, s->ebuf, 1, TSR_DOUBLE));
   TSR_CALL(tsr_halo_end(d->he[n - 1], dev, s->ebuf, 1, TSR_DOUBLE));
   for (int c = 0; c < n && ng; c++)
-    TSR_CALL(tsr_halo_unpack(dev, ng, s->ghost, 1, TSR_DOUBLE, s->ebuf + c * st + ns, a[c], 0));
+    TSR_CALL(tsr_halo_unpack_on(dev, d->stream, ng, s->ghost, 1, TSR_DOUBLE, s->ebuf + c * st + ns,
+                                a[c], 0));
   return 0;
 }
 
@@ -470,6 +474,19 @@ static int ex_min(void *ctx, int n, double *v) {
 static int ex_sum(void *ctx, int n, double *v) {
   lulesh_dist_t *d = ctx;
   TSR_CALL_MPI(MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, d->comm));
+  return 0;
+}
+
+/* The exchanges' device work on `stream`: the packs and unpacks above and
+ * the halos' own (tsr_halo_set_stream). */
+static int ex_set_stream(void *ctx, void *stream) {
+  lulesh_dist_t *d = ctx;
+  for (int k = 0; k < 3; k++) {
+    TSR_CALL(tsr_halo_set_stream(d->he[k], stream));
+    TSR_CALL(tsr_halo_set_stream(d->hc[k], stream));
+    TSR_CALL(tsr_halo_set_stream(d->hf[k], stream));
+  }
+  d->stream = stream;
   return 0;
 }
 
@@ -505,6 +522,7 @@ void lulesh_dist_destroy(lulesh_dist_t **pd) {
   free(d->host.nbuf), free(d->host.ebuf);
   free(d->elem_gid), free(d->node_gid), free(d->shared_idx), free(d->send_idx), free(d->ghost_idx);
   free(d->rnd_idx), free(d->rnd_off);
+  lulesh_split_free(&d->split);
   if (d->comm != MPI_COMM_NULL) MPI_Comm_free(&d->comm);
   free(d);
   *pd = NULL;
@@ -565,13 +583,17 @@ static int dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, 
   free(mark);
   if (!rc && d->origin_rank == d->nranks)
     rc = TSR_RAISE(TSR_ERR_INTERNAL, "lulesh: no rank holds the origin element");
+  if (!rc)
+    rc = tsr_error_agree(comm, lulesh_split_build(mesh, d->nshared, d->shared_idx, d->nsend,
+                                                  d->send_idx, &d->split));
   if (rc) {
     d->host.ready = 0;
     lulesh_dist_destroy(&d);
     lulesh_mesh_free(mesh);
     return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
   }
-  d->ex = (lulesh_exchange_t){d, ex_node_sum, ex_elem_ghosts, ex_min, ex_sum, ex_agree};
+  d->ex = (lulesh_exchange_t){d,        ex_node_sum,   ex_elem_ghosts, ex_min,
+                              ex_sum,   ex_agree,      ex_set_stream,  &d->split};
   *out = d;
   return 0;
 }

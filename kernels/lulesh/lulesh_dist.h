@@ -51,6 +51,7 @@
 #include "tessera/halo.h"
 #include "tessera/hex.h"
 #include "kernels/lulesh/lulesh_mesh.h"
+#include "kernels/lulesh/lulesh_split.h"
 
 /* The hook table of a distributed step. dev: where the arrays live (NULL:
  * host memory); the index lists and buffers follow them to the device at
@@ -69,6 +70,13 @@ typedef struct lulesh_exchange {
   /* Agree on an error: every rank passes its code; all return the lowest
    * failing rank's code and message (tsr_error_agree). */
   int (*agree)(void *ctx, int code);
+  /* Queue the device work of node_sum and elem_ghosts (packs, unpacks,
+   * copies) on `stream` (a cudaStream_t; NULL: the default stream, the
+   * initial state); the caller orders it with its own work (tsr_queue_*).
+   * May be NULL (no device exchanges). */
+  int (*set_stream)(void *ctx, void *stream);
+  /* This rank's split for overlapped steps (NULL: none). */
+  const lulesh_split_t *split;
 } lulesh_exchange_t;
 
 typedef enum { LULESH_DECOMP_CUBE = 0, LULESH_DECOMP_METIS } lulesh_decomp_t;

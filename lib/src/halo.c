@@ -81,6 +81,16 @@ static void unpack_host(tsr_idx_t n, const tsr_idx_t *idx, int dim, tsr_dtype_t 
 
 int tsr_halo_pack(const tsr_device_t *dev, tsr_idx_t n, const tsr_idx_t *idx, int dim,
                   tsr_dtype_t t, const void *data, void *buf) {
+  return tsr_halo_pack_on(dev, NULL, n, idx, dim, t, data, buf);
+}
+
+int tsr_halo_unpack(const tsr_device_t *dev, tsr_idx_t n, const tsr_idx_t *idx, int dim,
+                    tsr_dtype_t t, const void *buf, void *data, int add) {
+  return tsr_halo_unpack_on(dev, NULL, n, idx, dim, t, buf, data, add);
+}
+
+int tsr_halo_pack_on(const tsr_device_t *dev, void *stream, tsr_idx_t n, const tsr_idx_t *idx,
+                     int dim, tsr_dtype_t t, const void *data, void *buf) {
   TSR_CHECK(dev, TSR_ERR_ARG, "tsr_halo_pack: device is NULL");
   TSR_CALL(check_pack_args(n, idx, dim, t));
   if (n == 0) return TSR_SUCCESS;
@@ -89,15 +99,16 @@ int tsr_halo_pack(const tsr_device_t *dev, tsr_idx_t n, const tsr_idx_t *idx, in
     return TSR_SUCCESS;
   }
 #ifdef TSR_HAVE_CUDA
-  TSR_CALL(tsr__halo_pack_cuda(n, idx, dim, (int)tsr_dtype_size(t), data, buf, NULL));
+  TSR_CALL(tsr__halo_pack_cuda(n, idx, dim, (int)tsr_dtype_size(t), data, buf, stream));
   return TSR_SUCCESS;
 #else
+  (void)stream;
   return TSR_RAISE(TSR_ERR_NOCUDA, "halo pack on a CUDA device: Tessera was built without CUDA");
 #endif
 }
 
-int tsr_halo_unpack(const tsr_device_t *dev, tsr_idx_t n, const tsr_idx_t *idx, int dim,
-                    tsr_dtype_t t, const void *buf, void *data, int add) {
+int tsr_halo_unpack_on(const tsr_device_t *dev, void *stream, tsr_idx_t n, const tsr_idx_t *idx,
+                       int dim, tsr_dtype_t t, const void *buf, void *data, int add) {
   TSR_CHECK(dev, TSR_ERR_ARG, "tsr_halo_unpack: device is NULL");
   TSR_CALL(check_pack_args(n, idx, dim, t));
   if (n == 0) return TSR_SUCCESS;
@@ -106,9 +117,10 @@ int tsr_halo_unpack(const tsr_device_t *dev, tsr_idx_t n, const tsr_idx_t *idx, 
     return TSR_SUCCESS;
   }
 #ifdef TSR_HAVE_CUDA
-  TSR_CALL(tsr__halo_unpack_cuda(n, idx, dim, (int)t, buf, data, add, NULL));
+  TSR_CALL(tsr__halo_unpack_cuda(n, idx, dim, (int)t, buf, data, add, stream));
   return TSR_SUCCESS;
 #else
+  (void)stream;
   return TSR_RAISE(TSR_ERR_NOCUDA, "halo unpack on a CUDA device: Tessera was built without CUDA");
 #endif
 }

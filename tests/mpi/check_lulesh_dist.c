@@ -13,6 +13,12 @@
  *   e(0) and total energy within REL_TOL, node positions and velocities
  *   within REL_TOL of the serial ones and the same bits on every copy of a
  *   shared node;
+ * - the split for overlapped GPU steps (lulesh_split_t): each list a
+ *   permutation, each part increasing; the first nodes exactly the nodes
+ *   other ranks hold too, the first elements exactly those touching one of
+ *   them, the sent elements exactly those that are ghosts on another rank
+ *   (found here from every rank's global ids), all among the first
+ *   elements; for the cube decomposition the counts of each box's faces;
  * - errors: a cube decomposition on a non-cube rank count fails on every
  *   rank with one message; a VolumeError on one rank ends the step on every
  *   rank with that rank's message (no hang).
@@ -145,6 +151,100 @@ START_TEST(test_cube_refused) {
 }
 END_TEST
 
+/* 1 when list[n] is a permutation of 0 .. n-1 increasing on [0, k) and on
+ * [k, n). */
+static int split_perm(const int32_t *list, int32_t n, int32_t k) {
+  char *seen = calloc((size_t)n + 1, 1);
+  int ok = seen && k >= 0 && k <= n;
+  for (int32_t i = 0; ok && i < n; i++) {
+    ok = list[i] >= 0 && list[i] < n && !seen[list[i]];
+    if (ok) seen[list[i]] = 1;
+    if (ok && i > 0 && i != k) ok = list[i] > list[i - 1];
+  }
+  free(seen);
+  return ok;
+}
+
+static void check_split(lulesh_decomp_t dec, int size) {
+  lulesh_mesh_t m;
+  lulesh_dist_t *d;
+  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, dec, size, 11, 1, &m, &d));
+  lulesh_dist_info_t in;
+  lulesh_dist_info(d, &in);
+  const lulesh_split_t *sp = lulesh_dist_exchange(d)->split;
+  REQUIRE(sp != NULL, "no split");
+  REQ_EQ(sp->num_elem, m.num_elem);
+  REQ_EQ(sp->num_node, m.num_node);
+  REQUIRE(split_perm(sp->elem, sp->num_elem, sp->num_bnd), "elem is not a split permutation");
+  REQUIRE(split_perm(sp->node, sp->num_node, sp->num_shared), "node is not a split permutation");
+  REQUIRE(split_perm(sp->kin, sp->num_elem, sp->num_send), "kin is not a split permutation");
+  REQ_EQ(sp->num_shared, in.num_shared);
+  REQ_EQ(sp->num_send, in.num_send_elem);
+  /* holders of every global node, ghost copies of every global element */
+  const int64_t E = in.edge, nng = (E + 1) * (E + 1) * (E + 1), neg = E * E * E;
+  int *hold = calloc((size_t)nng, sizeof *hold), *ghost = calloc((size_t)neg, sizeof *ghost);
+  const int64_t *ngid = lulesh_dist_node_gid(d), *egid = lulesh_dist_elem_gid(d);
+  for (int32_t i = 0; i < m.num_node; i++) hold[ngid[i]]++;
+  for (int32_t g = 0; g < m.num_ghost; g++) ghost[egid[m.num_elem + g]]++;
+  MPI_Allreduce(MPI_IN_PLACE, hold, (int)nng, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, ghost, (int)neg, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  int bad_node = 0, bad_elem = 0, bad_send = 0, send_outside = 0;
+  char *first = calloc((size_t)m.num_elem + 1, 1);
+  for (int32_t k = 0; k < sp->num_node; k++)
+    bad_node += (hold[ngid[sp->node[k]]] > 1) != (k < sp->num_shared);
+  for (int32_t k = 0; k < sp->num_elem; k++) {
+    const int32_t e = sp->elem[k];
+    int touches = 0;
+    for (int i = 0; i < 8; i++) touches |= hold[ngid[m.nodelist[8 * e + i]]] > 1;
+    bad_elem += touches != (k < sp->num_bnd);
+    first[e] = k < sp->num_bnd;
+  }
+  for (int32_t k = 0; k < sp->num_elem; k++) {
+    const int32_t e = sp->kin[k];
+    bad_send += (ghost[egid[e]] > 0) != (k < sp->num_send);
+    send_outside += k < sp->num_send && !first[e];
+  }
+  REQ_EQ(bad_node, 0);
+  REQ_EQ(bad_elem, 0);
+  REQ_EQ(bad_send, 0);
+  REQ_EQ(send_outside, 0);
+  if (g_size > 1) REQUIRE(tsr_test_all(sp->num_bnd > 0), "a rank without boundary elements");
+  if (g_size > 1)
+    REQUIRE(tsr_test_all(sp->num_bnd < sp->num_elem || dec == LULESH_DECOMP_METIS),
+            "a box without interior elements");
+  if (dec == LULESH_DECOMP_CUBE) { /* box faces shared with neighbour boxes */
+    const int p = (int)lround(cbrt((double)g_size)), c[3] = {g_rank % p, (g_rank / p) % p,
+                                                             g_rank / (p * p)};
+    int64_t ie = 1, in_ = 1, n = size;
+    for (int a = 0; a < 3; a++) {
+      const int lo = c[a] > 0, hi = c[a] < p - 1;
+      ie *= n - lo - hi, in_ *= n + 1 - lo - hi;
+    }
+    REQ_EQ(sp->num_bnd, n * n * n - ie);
+    REQ_EQ(sp->num_send, n * n * n - ie);
+    REQ_EQ(sp->num_shared, (n + 1) * (n + 1) * (n + 1) - in_);
+  }
+  if (g_rank == 0)
+    printf("split %s -s %d, %d ranks, rank 0: %d of %d elements touch shared nodes, %d sent, "
+           "%d of %d nodes shared\n", lulesh_decomp_name(dec), size, g_size, sp->num_bnd,
+           sp->num_elem, sp->num_send, sp->num_shared, sp->num_node);
+  free(first), free(hold), free(ghost);
+  lulesh_dist_destroy(&d);
+  lulesh_mesh_free(&m);
+}
+
+START_TEST(test_split_metis) {
+  check_split(LULESH_DECOMP_METIS, EDGE);
+  check_split(LULESH_DECOMP_METIS, 10);
+}
+END_TEST
+
+START_TEST(test_split_cube) {
+  int p = (int)lround(cbrt((double)g_size));
+  if (p * p * p == g_size) check_split(LULESH_DECOMP_CUBE, 4);
+}
+END_TEST
+
 START_TEST(test_exchanges) {
   lulesh_mesh_t g, m;
   lulesh_dist_t *d;
@@ -264,6 +364,8 @@ static Suite *suite(void) {
   tcase_add_test(tc, test_parts_cube);
   tcase_add_test(tc, test_cube_refused);
   tcase_add_test(tc, test_exchanges);
+  tcase_add_test(tc, test_split_metis);
+  tcase_add_test(tc, test_split_cube);
   tcase_add_test(tc, test_run_metis);
   tcase_add_test(tc, test_run_cube);
   tcase_add_test(tc, test_volume_error);

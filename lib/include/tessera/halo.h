@@ -145,6 +145,12 @@ int tsr_halo_pack(const tsr_device_t *dev, tsr_idx_t n, const tsr_idx_t *idx, in
                   tsr_dtype_t t, const void *data, void *buf);
 int tsr_halo_unpack(const tsr_device_t *dev, tsr_idx_t n, const tsr_idx_t *idx, int dim,
                     tsr_dtype_t t, const void *buf, void *data, int add);
+/* The same on `stream` (a cudaStream_t, e.g. tsr_queue_stream's; NULL: the
+ * default stream), asynchronous like the others; on the CPU, as above. */
+int tsr_halo_pack_on(const tsr_device_t *dev, void *stream, tsr_idx_t n, const tsr_idx_t *idx,
+                     int dim, tsr_dtype_t t, const void *data, void *buf);
+int tsr_halo_unpack_on(const tsr_device_t *dev, void *stream, tsr_idx_t n, const tsr_idx_t *idx,
+                       int dim, tsr_dtype_t t, const void *buf, void *data, int add);
 
 #ifdef __cplusplus
 }

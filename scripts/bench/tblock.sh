@@ -12,7 +12,7 @@
 # sweep as a grid. Writes $OUT/tblock.csv and $OUT/tblock.md; see common.sh. About 3 minutes on
 # an H100.
 . "$(dirname "$0")/common.sh"
-bench_init tblock 200 "$@"
+bench_init tblock 170 "$@"
 TS=$(bench_tool tsr-stencil)
 if [ "$SMOKE" = 1 ]; then
   SIZE=40x36x4 IT=4 R=(--runs 2 --warmup 1)

@@ -268,8 +268,31 @@ def t_scaling(rep):
                "GPU's ceiling, so n GPUs can pass 100 %. lulesh at 100 cycles has no LULESH "
                "reference (\"not verified\"; tests/apps/lulesh_mpi.sh checks the references at "
                "several rank counts)."]
+    t3 = Table("Summary: weak-scaling efficiency and strong-scaling speed-up over one GPU",
+               ["experiment", "halo", "variant", "2 GPUs", "4 GPUs", "goal", "verify"],
+               ["---", "---", "---", "---:", "---:", "---", "---"])
+    summ = {}
+    for o in out:
+        if o[0] == "halo" or not o[8] or o[8] == "-":
+            continue
+        summ.setdefault((o[0], o[1], o[3]), {})[int(o[10])] = (o[8], o[11], o[9])
+    for (exp, halo, v), by in sorted(summ.items(), key=lambda kv: order.index(kv[0][0])):
+        weak = SCALING[exp][1]
+        cells = []
+        for ng in (2, 4):
+            if ng not in by:
+                cells.append("")
+            elif weak:
+                cells.append("%.0f %%" % (100 * num(by[ng][1], 0)))
+            else:
+                cells.append("%.2fx" % num(by[ng][0], 0))
+        goal = ">= 90 % (2), >= 85 % (4)" if weak else ">= 1.8x (2), >= 3x (4)"
+        verdicts = sorted({by[k][2] for k in by})
+        t3.add(SCALING[exp][0].split(" (")[0], halo, v, cells[0], cells[1], goal, ", ".join(verdicts))
+    t3.text = ["Weak: efficiency = work rate over one GPU's / GPUs; strong: the speed-up (the "
+               "8-rank cube runs are on 4 GPUs, two ranks each)."]
     rep.data(cols, out)
-    rep.tables += [t1, t2]
+    rep.tables += [t3, t1, t2]
     return "Multi-GPU: halo exchange, stencils, airfoil and lulesh at 1, 2 and 4 GPUs"
 
 

@@ -310,6 +310,43 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   return tsr_report_add(rep, &row);
 }
 
+/* --variant auto: every assembly that can run here is a candidate (on a
+ * GPU every CUDA one), timed by lib's tsr_auto_run: a trial run is quiet,
+ * unverified and writes no -o; the winner then runs as the command line says. */
+typedef struct {
+  app_t *A;
+  int n, vi[NVAR];
+  const char *names[NVAR];
+} lv_auto_t;
+
+static int lv_auto_run(void *ctx, int c, const tsr_cli_t *cli, tsr_report_t *rep) {
+  lv_auto_t *X = ctx;
+  app_t *A = X->A;
+  const tsr_cli_t keep = A->cli;
+  const int profile = A->profile;
+  if (cli != &A->cli) A->cli = *cli, A->cli.output = NULL, A->profile = 0;
+  const int rc = run_variant(A, &variants[X->vi[c]], 0, rep);
+  A->cli = keep, A->profile = profile;
+  return rc;
+}
+
+static int lv_auto(app_t *A, const tsr_selection_t *sel, const char *input, tsr_report_t *rep) {
+  lv_auto_t X = {A, 0, {0}, {0}};
+  for (int k = 0; k < sel->n; k++)
+    if (!tsr_variant_unavailable(&variants[sel->index[k]]))
+      X.vi[X.n] = sel->index[k], X.names[X.n++] = variants[sel->index[k]].name;
+  char problem[200], devname[sizeof(tsr_device_t){0}.name] = "";
+  snprintf(problem, sizeof problem, "edge %d (global %d) its %d r=%d b=%d c=%d mesh=%s reorder=%s block=%d fuse=%s "
+           "decomp=%s halo=%s %d ranks", A->o.edge, A->o.global_edge, A->o.its, A->o.regions, A->o.balance,
+           A->o.cost, input ? input : "cube", A->reorder, A->block, A->nofuse ? "no" : "yes",
+           A->o.decomp ? A->o.decomp : "-", A->halo, A->o.ranks);
+  tsr_device_t d;
+  if (X.n > 0 && !tsr_device_select(MPI_COMM_WORLD, variants[X.vi[0]].device, &d))
+    snprintf(devname, sizeof devname, "%s", d.name);
+  tsr_error_clear();
+  return tsr_auto_run(&A->cli, MPI_COMM_WORLD, problem, devname, X.n, X.names, lv_auto_run, &X, rep);
+}
+
 static int app(int argc, char **argv) {
   MPI_Comm comm = MPI_COMM_WORLD;
   app_t A;
@@ -319,6 +356,7 @@ static int app(int argc, char **argv) {
   tsr_cli_init(&A.cli, "tsr-lulesh",
                "LULESH 2.0 shock hydrodynamics (Sedov blast, hex mesh); -s -i -r -b -c -p -q "
                "are LULESH's flags with LULESH's meanings");
+  A.cli.variant_auto = 1; /* lv_auto */
   A.cli.options = TSR_CLI_VARIANTS | TSR_CLI_DEVICE | TSR_CLI_RUNS | TSR_CLI_CSV | TSR_CLI_VERIFY |
                   TSR_CLI_QUIET | TSR_CLI_OUTPUT | TSR_CLI_CHECKPOINT;
   const char *input = NULL;
@@ -382,7 +420,8 @@ static int app(int argc, char **argv) {
   TSR_CALL(lulesh_io_opts_end(comm, &A.o, input, A.cli.output));
   /* variants: the CPU reference, or the default CUDA one on a GPU */
   tsr_selection_t sel;
-  TSR_CALL(tsr_run_select(&A.cli, variants, NVAR, "cpu/gather", LV_CUDA_DEFAULT, &sel));
+  const int autotune = A.cli.variants && !strcmp(A.cli.variants, "auto"); /* among every assembly */
+  TSR_CALL(tsr_run_select(&A.cli, variants, NVAR, "cpu/gather", autotune ? "cuda/*" : LV_CUDA_DEFAULT, &sel));
   /* up front, for a generated cube: ~16 doubles per node, ~40 per element, 6 x 8 corner
      values and two 8-index lists per element (the state and mesh lulesh_state_init fills);
      every rank of --decomp metis builds the whole cube of edge -s once */
@@ -429,7 +468,8 @@ static int app(int argc, char **argv) {
   }
   tsr_report_t *rep;
   TSR_CALL(tsr_report_create(&rep));
-  for (int i = 0; i < sel.n && !rc; i++)
+  if (sel.autotune) rc = lv_auto(&A, &sel, input, rep);
+  for (int i = 0; i < sel.n && !rc && !sel.autotune; i++)
     rc = run_variant(&A, &variants[sel.index[i]], sel.required[i], rep);
   if (!rc) rc = tsr_report_finish(rep, &A.cli, comm);
   tsr_report_destroy(&rep);

@@ -1,42 +1,57 @@
 #!/bin/bash
 # scripts/bench/scaling.sh BINDIR: one rank per GPU at 1, 2 and 4 ranks (as many as the machine
-# has GPUs; 1 and 2 in SMOKE mode): the halo exchange (tsr-halobench, 512x512x64 doubles, width 2), the
-# laplap time step (tsr-stencil: halo exchange + regular register window, 10 steps per run;
-# strong scaling 1024x1024x64 in all, weak 512x512x64 per GPU) and airfoil (tsr-airfoil, OP2's
-# mesh size, 1000 iterations), each with the host-staged halo and with CUDA IPC (device to device);
-# hdiff and fastwaves weak scaling and lulesh (cuda/atomic-fma, 100 cycles: weak -s 150 per GPU,
-# strong -s 200, METIS partition) with the IPC halo.
-# Every stencil and airfoil row is verified. Writes $OUT/scaling.csv and $OUT/scaling.md; see
-# common.sh. About 5 minutes.
+# has GPUs; 1 and 2 in SMOKE mode), weak and strong scaling of every MPI program:
+# - the halo exchange (tsr-halobench, 512x512x64 doubles, width 2), host-staged and CUDA IPC;
+# - laplap time steps (tsr-stencil: halo exchange + regular register window, 10 steps per run),
+#   strong 1024x1024x64 in all and weak 512x512x64 per GPU, staged and IPC; hdiff and fastwaves
+#   weak, IPC;
+# - airfoil (tsr-airfoil): strong on OP2's standard mesh (400x600, 1000 iterations, OP2's rms
+#   check), staged and IPC; weak with the mesh grown with the GPUs (tsr-airfoil --size: 400x600,
+#   566x849, 800x1200 = 1, 2, 4 x 720,000 cells; 200 iterations, checked against the CPU
+#   reference's rms history), IPC;
+# - lulesh (tsr-lulesh cuda/atomic-fma, 100 cycles, IPC): weak -s 150 per GPU with the METIS
+#   partition of the cube of 1, 2, 4 x 150^3 zones (-s 150, 189, 238), strong -s 200 (METIS);
+#   with 4 GPUs also LULESH's own decomposition on 8 ranks (two per GPU): -s 75 per rank, the
+#   global -s 150 of one GPU spread over 4 (strong), and -s 119 per rank, global 238^3 = 4 x
+#   150^3 (weak).
+# Every row is verified (PASS/FAIL; lulesh at 100 cycles has no LULESH reference: "not
+# verified", its e(0) is printed in the CSV). NCCL_NVLS_ENABLE=0 (common.sh). Writes
+# $OUT/scaling.csv and $OUT/scaling.md; see common.sh. About 7 minutes on 4 GPUs.
 . "$(dirname "$0")/common.sh"
-bench_init scaling 420 "$@"
+bench_init scaling 470 "$@"
 HB=$(bench_tool tsr-halobench) TS=$(bench_tool tsr-stencil) AF=$(bench_tool tsr-airfoil)
 TL=$(bench_tool tsr-lulesh)
 NG=$(bench_gpus)
 if [ "$SMOKE" = 1 ]; then
-  NPS="1 2" HALOS=staged
+  NPS="1 2" HALOS=staged WH=staged CUBE=1
   HA=($DEV --size 40x40x8 --variant cpu --runs 3)
   SA=($DEV --variant cpu/regular --iterations 2 --runs 2 --warmup 1) STRONG=48x48x8 WEAK=32x32x8
   AA=($DEV --size 30x20 --variant cpu/ref --iterations 20 --runs 1 --warmup 0)
-  HA2=($DEV --variant cpu/regular --iterations 2 --runs 2 --warmup 1)
-  FA=($DEV --variant cpu/regular --iterations 2 --runs 2 --warmup 1)
+  AW=($DEV --variant cpu/ref --iterations 10 --runs 1 --warmup 0) AWS1=30x20 AWS2=42x28 AWS4=60x40
+  HA2=("${SA[@]}") FA=("${SA[@]}")
   LA=($DEV --variant cpu/gather -i 5 --runs 1 --warmup 0) LWEAK1=6 LWEAK2=8 LWEAK4=10 LSTRONG=8
+  LCUBE=3 LCUBEW=5
 else
-  NPS=1 HALOS="staged ipc"
-  if [ "$NG" -ge 4 ]; then NPS="1 2 4"
-  elif [ "$NG" -ge 2 ]; then NPS="1 2"; else bench_note "2 ranks not run: $NG GPU (one rank per GPU)"; fi
+  NPS=1 HALOS="staged ipc" WH=ipc CUBE=0
+  if [ "$NG" -ge 4 ]; then NPS="1 2 4" CUBE=1
+  elif [ "$NG" -ge 2 ]; then NPS="1 2"; else bench_note "2 and 4 ranks not run: $NG GPU (one rank per GPU)"; fi
+  [ "$CUBE" = 1 ] || bench_note "lulesh on 8 ranks (LULESH's cube) not run: it needs 4 GPUs, this machine has $NG"
   HA=($DEV --size 512x512x64 --halo 2 --variant cuda/staged,cuda/ipc --runs 100)
   SA=($DEV --variant cuda/regular/jwindow --jpt 4 --threads 64x2x1 --iterations 10 --runs 10 --warmup 3)
   STRONG=1024x1024x64 WEAK=512x512x64
   AA=($DEV --variant cuda/gather4/aos,cuda/atomic1/aos,cuda/colour/soa --iterations 1000 --runs 3 --warmup 1)
+  AW=($DEV --variant cuda/gather4/aos,cuda/atomic1/aos --iterations 200 --runs 3 --warmup 1)
+  AWS1=400x600 AWS2=566x849 AWS4=800x1200
   HA2=("${SA[@]}")
   FA=($DEV --variant cuda/regular/idxvar-kloop-sliced --iterations 10 --runs 10 --warmup 3)
-  # lulesh: weak -s 150 on one GPU, the METIS-partitioned cube of twice (189^3) and four times
-  # (238^3) the zones on two and four
   LA=($DEV --variant cuda/atomic-fma -i 100 --runs 3 --warmup 1) LWEAK1=150 LWEAK2=189 LWEAK4=238 LSTRONG=200
+  LCUBE=75 LCUBEW=119
 fi
+threads() { # OMP threads per rank: the host's cores shared by NP ranks, 1 to 16
+  local t=$(( $(nproc) / $1 )); [ $t -gt 16 ] && t=16; [ $t -lt 1 ] && t=1; echo $t
+}
 for np in $NPS; do
-  export OMP_NUM_THREADS=$(( $(nproc) / np > 16 ? 16 : ($(nproc) / np > 0 ? $(nproc) / np : 1) ))
+  export OMP_NUM_THREADS=$(threads $np)
   step "halo-np$np" 20 $MPIRUN -np $np "$HB" -q "${HA[@]}" --csv "$RAW/halo-np$np.csv"
   # weak: 512x512x64 per rank, the ranks side by side in x
   w=${WEAK#*x}; weak=$(( ${WEAK%%x*} * np ))x$w
@@ -49,17 +64,28 @@ for np in $NPS; do
     step "airfoil-$h-np$np" 30 $MPIRUN -np $np "$AF" -q "${AA[@]}" "${hx[@]}" \
       --csv "$RAW/airfoil-$h-np$np.csv"
   done
-  # hdiff and fastwaves weak, lulesh weak and strong: the IPC halo only (SMOKE: the CPU)
+  # hdiff, fastwaves and airfoil weak, lulesh weak and strong: the IPC halo only (SMOKE: the CPU)
   hx=(); [ "$SMOKE" = 1 ] || hx=(--halo ipc)
-  h=ipc; [ "$SMOKE" = 1 ] && h=staged
+  h=$WH
   step "hdiff-weak-$h-np$np" 20 $MPIRUN -np $np "$TS" hdiff -q --size $weak "${HA2[@]}" "${hx[@]}" \
     --csv "$RAW/hdiff-weak-$h-np$np.csv"
   step "fastwaves-weak-$h-np$np" 30 $MPIRUN -np $np "$TS" fastwaves -q --size $weak "${FA[@]}" "${hx[@]}" \
     --csv "$RAW/fastwaves-weak-$h-np$np.csv"
+  as=$AWS1; [ "$np" = 2 ] && as=$AWS2; [ "$np" = 4 ] && as=$AWS4
+  step "airfoil-weak-$h-np$np" 45 $MPIRUN -np $np "$AF" -q --size $as "${AW[@]}" "${hx[@]}" \
+    --csv "$RAW/airfoil-weak-$h-np$np.csv"
   ls=$LWEAK1; [ "$np" = 2 ] && ls=$LWEAK2; [ "$np" = 4 ] && ls=$LWEAK4
   step "lulesh-weak-$h-np$np" 90 $MPIRUN -np $np "$TL" -q -s $ls --decomp metis "${LA[@]}" "${hx[@]}" \
     --csv "$RAW/lulesh-weak-$h-np$np.csv"
   step "lulesh-strong-$h-np$np" 120 $MPIRUN -np $np "$TL" -q -s $LSTRONG --decomp metis "${LA[@]}" "${hx[@]}" \
     --csv "$RAW/lulesh-strong-$h-np$np.csv"
 done
+# LULESH's own decomposition: 8 ranks, a cube of 2 x 2 x 2 boxes of -s per rank, two ranks per GPU
+if [ "$CUBE" = 1 ]; then
+  export OMP_NUM_THREADS=$(threads 8)
+  step "lulesh-cube-$h-np8" 90 $MPIRUN -np 8 "$TL" -q -s $LCUBE --decomp cube "${LA[@]}" "${hx[@]}" \
+    --csv "$RAW/lulesh-cube-$h-np8.csv"
+  step "lulesh-cubeweak-$h-np8" 90 $MPIRUN -np 8 "$TL" -q -s $LCUBEW --decomp cube "${LA[@]}" "${hx[@]}" \
+    --csv "$RAW/lulesh-cubeweak-$h-np8.csv"
+fi
 bench_table

@@ -687,74 +687,6 @@ def t_layout(rep):
     return "Layout experiments (tsr-layoutbench)"
 
 
-# ------------------------------------------------------------------------------------ scaling
-def t_scaling(rep):
-    gpus = int(rep.info.get("gpus", "0"))
-    cols = ["experiment", "halo", "ranks", "variant", "size", "median_us", "floor_us", "pct_floor",
-            "speedup_vs_1_rank", "verify"]
-    out = []
-    t1 = Table("Halo exchange, one rank per GPU",
-               ["ranks", "where", "variant", "median µs", "min µs", "bytes sent per rank",
-                "floor µs", "% of floor", "verify"], ["---:", "---", "---", "---:", "---:", "---",
-                                                      "---:", "---:", "---"])
-    hout = []
-    halo_rows(rep, "halo-np*.csv", t1, hout, gpus)
-    for h in hout:
-        out.append(["halo", h[2], h[0], h[2], "", h[3], h[6], h[7], "", h[8]])
-    t2 = Table("laplap time steps (halo exchange + stencil) and airfoil, one rank per GPU",
-               ["experiment", "halo", "variant", "ranks", "size", "time", "floor", "% of floor",
-                "over 1 rank", "verify"],
-               ["---", "---", "---", "---:", "---", "---:", "---:", "---:", "---:", "---"])
-    rows = []
-    grind = {}
-    for p in ("laplap-*.csv", "hdiff-*.csv", "fastwaves-*.csv", "airfoil-*.csv", "lulesh-*.csv"):
-        for r in rep.rows(p):
-            m = re.match(r"(laplap-strong|laplap-weak|hdiff-weak|fastwaves-weak|airfoil|"
-                         r"lulesh-strong|lulesh-weak)-(\w+)-np(\d+)$", r["_tag"])
-            if not m:
-                continue
-            exp, halo, np_ = m.group(1), m.group(2), int(m.group(3))
-            if exp.startswith(("laplap", "hdiff", "fastwaves")):
-                size = dims(r)
-                exp += " (µs per step)"
-            elif exp.startswith("lulesh"):
-                g = re.search(r"grind_us=([0-9.eE+-]+)", r.get("figure", ""))
-                c = re.search(r"cycles=(\d+)", r.get("figure", ""))
-                grind[(exp, halo, r["variant"], np_)] = float(g.group(1)) if g else None
-                size = "%s^3, %s cycles" % (r["nx"], c.group(1) if c else "?")
-                exp += " (ms per run)"
-            else:
-                size = "%s cells, %s it" % (r["nx"], r["nz"])
-                exp += " (ms per run)"
-            rows.append((exp, halo, r["variant"], np_, size, num(r["median_us"]), floor_us(r),
-                         r["verify"]))
-    base = {(e, h, v): t for e, h, v, n, s, t, f, ok_ in rows if n == 1}
-    for e, h, v, n, s, t, f, vv in rows:
-        b = base.get((e, h, v))
-        sp = b / t if b and t else None
-        if "-weak" in e and sp:
-            sp = sp * n  # weak scaling: n times the work in the time of one
-        if e.startswith("lulesh"):  # the work rate from the grind times (sizes differ)
-            k = e.split(" ")[0]
-            g1, gn = grind.get((k, h, v, 1)), grind.get((k, h, v, n))
-            sp = g1 / gn if g1 and gn else None
-        ms = e.startswith(("airfoil", "lulesh"))
-        tt = fmt(t / 1e3, 1) if ms and t else fmt_us(t)
-        ff = fmt(f / 1e3, 1) if ms and f else fmt_us(f)
-        out.append([e.split(" ")[0], h, n, v, s, fmt(t, 2), fmt(f, 2), fmt(pct(f, t)), fmt(sp, 2), vv])
-        t2.add(e, h, v, str(n), s, tt, ff, fmt(pct(f, t)), fmt(sp, 2) if n > 1 else "", vv)
-    t2.text = ["Strong: 1024x1024x64 in all; weak: 512x512x64 per rank (\"over 1 rank\" is then the "
-               "work rate over one rank's: n ranks x the 1-rank time / the n-rank time). The floor "
-               "is the whole problem's minimum traffic over one GPU's ceiling, so n GPUs can pass "
-               "100 %. lulesh: weak -s 150 on one rank against the METIS-partitioned cube of twice "
-               "the zones (-s 189) on two and four times (-s 238) on four, strong -s 200; \"over 1 rank\" is the ratio of the grind "
-               "times (zone-cycles per second)."]
-    rep.data(cols, out)
-    rep.tables += [t1, t2]
-    return "Multi-GPU: halo exchange, stencils, airfoil and lulesh at 1, 2 and 4 ranks"
-
-
-
 # ------------------------------------------------------------------------------------- lulesh
 def read_llnl(path):
     """LLNL's LULESH CUDA port: its Run completed block and timing lines."""
@@ -832,15 +764,23 @@ def t_lulesh(rep):
     return "LULESH beside LLNL's CUDA port (tsr-lulesh)"
 
 TABLES = dict(lulesh=t_lulesh, copy=t_copy, halo=t_halo, stencil=t_stencil, airfoil=t_airfoil, fastsg=t_fastsg,
-              layout=t_layout, scaling=t_scaling)
+              layout=t_layout)
+
+
+def tables():
+    """Every table: these and tables_gpu.py's (auto, tblock, scaling)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import tables_gpu
+    return dict(TABLES, **tables_gpu.TABLES)
 
 
 def main(argv):
-    if len(argv) != 5 or argv[1] not in TABLES:
-        sys.stderr.write("usage: tables.py {%s} RAW OUT.csv OUT.md\n" % ",".join(TABLES))
+    every = tables()
+    if len(argv) != 5 or argv[1] not in every:
+        sys.stderr.write("usage: tables.py {%s} RAW OUT.csv OUT.md\n" % ",".join(every))
         return 2
     rep = Report(argv[1], argv[2])
-    title = TABLES[argv[1]](rep)
+    title = every[argv[1]](rep)
     rep.write(title, argv[3], argv[4])
     return 0
 

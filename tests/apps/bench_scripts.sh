@@ -1,9 +1,10 @@
 #!/bin/sh
 # tests/apps/bench_scripts.sh: scripts/bench (TAP). Every script parses; copy.sh and halo.sh run
 # in SMOKE mode (tiny sizes on the CPU) against this build's programs and write their CSV and
-# table; tables.py turns hand-made outputs of the peers (the original stencil benchmark with a
-# failed check, OP2's airfoil log, Tasmanian's rows) into the tables, and a missing peer is a
-# note, not a failure.
+# table (auto.sh, tblock.sh: bench_studies.sh; scaling.sh: bench_scaling.sh); tables.py turns hand-made outputs of the peers (the
+# original stencil benchmark with a failed check, OP2's airfoil log, Tasmanian's rows) and of the
+# programs (auto's choice against a sweep, a tblock sweep, scaling rows) into the tables, and a
+# missing peer is a note, not a failure.
 top=${TSR_TOP_SRCDIR:-${srcdir:-.}}
 build=${TSR_TOP_BUILDDIR:-.}
 b=$top/scripts/bench
@@ -15,7 +16,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
 n=0; fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; sed 's/^/# /' "$t/out" 2>/dev/null | head -40; }
-echo "1..8"
+echo "1..11"
 
 s=0
 for f in "$b"/*.sh; do bash -n "$f" > "$t/out" 2>&1 || s=1; done
@@ -117,6 +118,90 @@ OUT=$t/o SMOKE=1 PEERDIR=$t/none bash "$b/airfoil.sh" "$build/apps" > "$t/out" 2
   grep -q "^- peer not run: OP2's airfoil: no .*/none/airfoil_op2_\\*" "$t/o/airfoil.md" &&
   grep -q '^| Tessera | cpu/ref (-) | ' "$t/o/airfoil.md" && ok "airfoil.sh SMOKE without OP2" ||
   no "airfoil.sh SMOKE without OP2"
+# auto: the sweep's best verified row (a faster FAIL row left out) against auto's choice; fastsg's
+# two choices apart
+r=$t/auto-raw
+mkdir -p "$r"
+cp "$t/stencil-raw/info.txt" "$r/"
+: > "$r/notes.txt"
+A=app,variant,nx,ny,nz,precision,iterations,median_us,bytes,ceiling_gbs,verify,config,note
+cat > "$r/stencil-laplap-sweep.csv" <<EOF
+$A
+laplap,cuda/regular/jwindow,512,512,64,double,10,100.0,268435456,2684.35,PASS,threads=64x2x1 jpt=8,
+laplap,cuda/regular/jwindow,512,512,64,double,10,103.0,268435456,2684.35,PASS,threads=32x4x1 jpt=8,
+laplap,cuda/regular/tblock,512,512,64,double,10,50.0,268435456,2684.35,FAIL,tb-steps=2,
+laplap,cuda/regular/naive,512,512,64,double,10,130.0,268435456,2684.35,PASS,threads=128x1x8,
+EOF
+cat > "$r/stencil-laplap-auto.csv" <<EOF
+$A
+laplap,cuda/regular/jwindow,512,512,64,double,10,104.0,268435456,2684.35,PASS,threads=32x4x1 jpt=8,auto: best of 4 in a trial
+EOF
+cat > "$r/fastsg-sweep.csv" <<EOF
+$A
+fastsg,cuda/hier/ichg1,10,8,1862145,double,,340.0,0,0,PASS,,
+fastsg,cuda/hier/inv3,10,8,1862145,double,,400.0,0,0,PASS,,
+fastsg,cuda/eval/walk,10,8,1000000,double,,91000.0,0,0,PASS,,
+fastsg,cuda/eval/walk_s2w,10,8,1000000,double,,80000.0,0,0,PASS,,
+EOF
+cat > "$r/fastsg-auto.csv" <<EOF
+$A
+fastsg,cuda/hier/ichg1,10,8,1862145,double,,341.0,0,0,PASS,,auto: best of 2 in a trial
+fastsg,cuda/eval/walk,10,8,1000000,double,,90000.0,0,0,PASS,,auto: best of 2 in a trial
+EOF
+python3 "$b/tables.py" auto "$r" "$t/au.csv" "$t/au.md" > "$t/out" 2>&1 &&
+  grep -q '^| tsr-stencil laplap | 512x512x64 double, 10 steps | 3 | cuda/regular/jwindow (threads=64x2x1 jpt=8) | 100.0 µs | cuda/regular/jwindow (threads=32x4x1 jpt=8) | 4 | 104.0 µs | 103.0 µs | 1.040 | PASS | PASS |$' "$t/au.md" &&
+  grep -q '^| tsr-fastsg | D=10 n=8, hierarchize | 2 | cuda/hier/ichg1 | 340.0 µs | cuda/hier/ichg1 | 2 | 341.0 µs | 340.0 µs | 1.003 | PASS | PASS |$' "$t/au.md" &&
+  grep -q '^| tsr-fastsg | D=10 n=8, evaluate | 2 | cuda/eval/walk_s2w | 80.0 ms | cuda/eval/walk | 2 | 90.0 ms | 91.0 ms | 1.125 | FAIL | PASS |$' "$t/au.md" &&
+  grep -q '^2 of 3 choices within 5 %' "$t/au.md" && ok "auto table: ratio, PASS within 5 %, fastsg's two choices" ||
+  { cat "$t/au.md" >> "$t/out"; no "auto table"; }
+
+# tblock: the single-step floor from the rows' bytes, best verified per k, the grid
+r=$t/tblock-raw
+mkdir -p "$r"
+cp "$t/stencil-raw/info.txt" "$r/"
+: > "$r/notes.txt"
+cat > "$r/laplap-base.csv" <<EOF
+$A
+laplap,cuda/regular/jwindow,512,512,64,double,10,95.0,268435456,2684.35456,PASS,threads=64x2x1 jpt=8,
+laplap,cuda/regular/tblock,512,512,64,double,10,108.0,268435456,2684.35456,PASS,threads=32x4x1 tb-steps=1 tb-rows=32 tb-xpt=2,
+EOF
+cat > "$r/laplap-x2-j32-w4.csv" <<EOF
+$A
+laplap,cuda/regular/tblock,512,512,64,double,10,73.5,268435456,2684.35456,PASS,threads=32x4x1 tb-steps=2 tb-rows=32 tb-xpt=2,
+laplap,cuda/regular/tblock,512,512,64,double,10,74.0,268435456,2684.35456,PASS,threads=32x4x1 tb-steps=3 tb-rows=32 tb-xpt=2,
+laplap,cuda/regular/tblock,512,512,64,double,10,79.0,268435456,2684.35456,FAIL,threads=32x4x1 tb-steps=4 tb-rows=32 tb-xpt=2,
+EOF
+cat > "$r/laplap-x1-j16-w2.csv" <<EOF
+$A
+laplap,cuda/regular/tblock,512,512,64,double,10,60.0,268435456,2684.35456,PASS,threads=32x2x1 tb-steps=2 tb-rows=16 tb-xpt=1,
+EOF
+python3 "$b/tables.py" tblock "$r" "$t/tb.csv" "$t/tb.md" > "$t/out" 2>&1 &&
+  grep -q '^| laplap | cuda/regular/jwindow (threads=64x2x1 jpt=8) | 1 | 95.0 | 100.0 | 0.950 | 105.3 | PASS |$' "$t/tb.md" &&
+  grep -q '^| laplap | cuda/regular/tblock (threads=32x2x1 tb-steps=2 tb-rows=16 tb-xpt=1) | 2 | 60.0 | 100.0 | 0.600 | 166.7 | PASS |$' "$t/tb.md" &&
+  grep -q '^| laplap | cuda/regular/tblock (threads=32x4x1 tb-steps=3 .* | 3 | 74.0 | ' "$t/tb.md" &&
+  ! grep -q '^| laplap | cuda/regular/tblock ([^)]*) | 4 | ' "$t/tb.md" &&
+  grep -q '^| laplap | 2 | 32 | 4 | 73.5 (0.73) | 74.0 (0.74) | FAIL |$' "$t/tb.md" &&
+  ok "tblock table: best verified per k over the single-step floor, the grid" ||
+  { cat "$t/tb.md" >> "$t/out"; no "tblock table"; }
+
+# scaling: weak efficiency from the work rate, lulesh's 8-rank cube on 4 GPUs by grind times
+r=$t/scaling-raw
+mkdir -p "$r"
+printf 'date: 2026-01-01T00:00:00Z\ngpus: 4\ndevice: TestGPU\n' > "$r/info.txt"
+: > "$r/notes.txt"
+L=app,variant,nx,ny,nz,ranks,median_us,min_us,bytes,ceiling_gbs,verify,config,note,figure
+printf '%s\nlaplap,cuda/regular/jwindow,512,512,64,1,75.0,74,268435456,2684.35456,PASS,,,\n' "$L" > "$r/laplap-weak-ipc-np1.csv"
+printf '%s\nlaplap,cuda/regular/jwindow,2048,512,64,4,100.0,99,1073741824,2684.35456,PASS,,,\n' "$L" > "$r/laplap-weak-ipc-np4.csv"
+printf '%s\nlulesh,cuda/atomic-fma,150,150,150,1,150000,1,0,0,not verified,,,cycles=100 e0=1 grind_us=0.0004\n' "$L" > "$r/lulesh-weak-ipc-np1.csv"
+printf '%s\nlulesh,cuda/atomic-fma,119,119,119,8,200000,1,0,0,not verified,,,cycles=100 e0=1 grind_us=0.000125\n' "$L" > "$r/lulesh-cubeweak-ipc-np8.csv"
+python3 "$b/tables.py" scaling "$r" "$t/sc.csv" "$t/sc.md" > "$t/out" 2>&1 &&
+  grep -q '^| laplap weak (µs per step) | ipc | cuda/regular/jwindow | 4 | 4 | 2048x512x64 | 100.0 | 400.0 | 400.0 | 3.00 | 75 % | PASS |$' "$t/sc.md" &&
+  grep -q "^| lulesh 8 ranks, LULESH's cube, 4 x one GPU's zones (ms per run) | ipc | cuda/atomic-fma | 8 | 4 | 119^3 per rank, 100 cycles | 200.0 | - | - | 3.20 | 80 % | not verified |\$" "$t/sc.md" &&
+  grep -q '^laplap-weak,ipc,4,cuda/regular/jwindow,2048x512x64,100.00,400.00,400.0,3.000,PASS,4,0.750$' "$t/sc.csv" &&
+  grep -q '^| laplap weak | ipc | cuda/regular/jwindow |  | 75 % | >= 90 % (2), >= 85 % (4) | PASS |$' "$t/sc.md" &&
+  grep -q "^| lulesh 8 ranks, LULESH's cube, 4 x one GPU's zones | ipc | cuda/atomic-fma |  | 80 % | " "$t/sc.md" &&
+  ok "scaling table: work rate and efficiency per GPU, the 8-rank cube on 4 GPUs" ||
+  { cat "$t/sc.md" >> "$t/out"; no "scaling table"; }
 python3 "$b/tables.py" nosuch "$r" "$t/x.csv" "$t/x.md" > "$t/out" 2>&1 && no "unknown table must fail" ||
   ok "tables.py: an unknown table is a usage error"
 exit $fail

@@ -54,8 +54,8 @@ EXTRA_DIST += tests/apps/peers_compare.sh
 TESTS += tests/apps/cli.sh tests/apps/run_rules.sh
 EXTRA_DIST += tests/apps/cli.sh tests/apps/run_rules.sh
 # the benchmark scripts in their SMOKE mode
-TESTS += tests/apps/bench_scripts.sh
-EXTRA_DIST += tests/apps/bench_scripts.sh
+TESTS += tests/apps/bench_scripts.sh tests/apps/bench_studies.sh tests/apps/bench_scaling.sh
+EXTRA_DIST += tests/apps/bench_scripts.sh tests/apps/bench_studies.sh tests/apps/bench_scaling.sh
 # tsr-lulesh: LULESH's reference values, flags and output
 TESTS += tests/apps/lulesh.sh tests/apps/lulesh_mpi.sh
 EXTRA_DIST += tests/apps/lulesh.sh tests/apps/lulesh_mpi.sh

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/apps/variant_auto.sh: --variant auto end to end (TAP), with the
 # cache in a fresh $XDG_CACHE_HOME: for tsr-stencil, tsr-copybench,
-# tsr-fastsg and tsr-airfoil the first run times the candidates ("the
+# tsr-fastsg, tsr-airfoil and tsr-lulesh the first run times the candidates ("the
 # fastest of N candidates"), runs one of the default variants, PASSes and
 # stores the choice; the second takes it from the cache, the same variant;
 # --retune times again; a corrupt cache is ignored with a warning and
@@ -20,12 +20,13 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; sed 's/^/# /' "$t/out"; }
 check() { if eval "$2"; then ok "$1"; else no "$1"; fi; }
 
-progs="stencil copybench fastsg airfoil"
+progs="stencil copybench fastsg airfoil lulesh"
 args_stencil="laplap --size 24x20x3 --iterations 3 --runs 2 --warmup 0 --tb-steps 2,3"
 args_copybench="--size 32x32x4 --runs 2 --warmup 0"
 args_fastsg="-d 2 -n 4 --points 200 --runs 1 --warmup 0 --mode evaluate"
 args_airfoil="--size 30x20 --iterations 10"
-echo "1..$((4 * 5 + 4))"
+args_lulesh="-s 10 -i 10"
+echo "1..$((5 * 5 + 4))"
 for p in $progs; do
   exe="$b/apps/tsr-$p"
   eval "args=\$args_$p"

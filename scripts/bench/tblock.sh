@@ -1,0 +1,39 @@
+#!/bin/bash
+# scripts/bench/tblock.sh BINDIR: temporal blocking (tsr-stencil cuda/regular/tblock) on laplap
+# and hdiff, 512x512x64 doubles, 10 steps per run (--iterations 10), median of 10 runs after 2
+# warm-up runs, every row verified bit for bit against 10 single steps. First the single-step
+# kernels beside it (cuda/regular/jwindow and jwindow-shfl at 4 and 8 rows per thread, blocks
+# 64x2x1, 32x4x1, 128x1x8) and tblock at k = 1 (default tile); then the tile sweep: k = 2, 3, 4
+# steps per pass for each tile of points per lane (--tb-xpt 1, 2), strip rows (--tb-rows 16, 32,
+# 64; 128 at xpt 2) and warps per block (--tb-warps 2, 4; 8 at xpt 2 and 32 rows): 14 tiles x 3
+# = 42 points per stencil. The table gives the best per k as microseconds per step and as a
+# fraction of the single-step floor (the input and output of one step, once, at the measured copy
+# bandwidth; the goal for laplap is <= 0.5), beside the best single-step kernel, and the whole
+# sweep as a grid. Writes $OUT/tblock.csv and $OUT/tblock.md; see common.sh. About 3 minutes on
+# an H100.
+. "$(dirname "$0")/common.sh"
+bench_init tblock 170 "$@"
+TS=$(bench_tool tsr-stencil)
+if [ "$SMOKE" = 1 ]; then
+  SIZE=40x36x4 IT=4 R=(--runs 2 --warmup 1)
+  BASE=(--variant cpu/regular,cpu/regular/tblock --tb-steps 1)
+  TB=cpu/regular/tblock
+  TILES="1:16:2 2:32:4"
+else
+  SIZE=512x512x64 IT=10 R=(--runs 10 --warmup 2)
+  BASE=(--variant cuda/regular/jwindow,cuda/regular/jwindow-shfl,cuda/regular/tblock --tb-steps 1
+        --jpt 4,8 --threads 64x2x1,32x4x1,128x1x8)
+  TB=cuda/regular/tblock
+  # xpt:rows:warps
+  TILES="1:16:2 1:16:4 1:32:2 1:32:4 1:64:2 1:64:4 2:16:2 2:16:4 2:32:2 2:32:4 2:32:8 2:64:2 2:64:4 2:128:4"
+fi
+for st in laplap hdiff; do
+  step "$st-base" 40 "$TS" $st -q $DEV --size $SIZE --iterations $IT "${R[@]}" "${BASE[@]}" \
+    --csv "$RAW/$st-base.csv"
+  for t in $TILES; do
+    IFS=: read -r x j w <<< "$t"
+    step "$st-x$x-j$j-w$w" 20 "$TS" $st -q $DEV --size $SIZE --iterations $IT "${R[@]}" --variant $TB \
+      --tb-steps 2,3,4 --tb-xpt $x --tb-rows $j --tb-warps $w --csv "$RAW/$st-x$x-j$j-w$w.csv"
+  done
+done
+bench_table

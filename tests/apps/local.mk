@@ -106,3 +106,9 @@ check_PROGRAMS += tests/apps/mkhostile
 tests_apps_mkhostile_SOURCES = tests/apps/mkhostile.c
 tests_apps_mkhostile_LDADD = $(HDF5_LIBS)
 endif
+
+# peak memory per rank at 1, 2 and 4 ranks (peakrss: each rank's VmHWM)
+TESTS += tests/apps/memscale.sh
+EXTRA_DIST += tests/apps/memscale.sh
+check_PROGRAMS += tests/apps/peakrss
+tests_apps_peakrss_SOURCES = tests/apps/peakrss.c

@@ -10,6 +10,8 @@
 # XFAIL; an unexpected pass fails, so the mark goes once it passes): with
 # serial METIS rank 0 gathers the whole cell graph, and every rank holds its
 # block as read and its part together while the mesh is redistributed.
+# The up-front estimate (tsr_memory_check) is per rank: under a
+# TSR_MEMORY_LIMIT that refuses the problem on 1 rank, 4 ranks run it.
 # Programs: tsr-stencil laplap (cpu/regular), tsr-airfoil on a 450x700 mesh
 # from tsr-mkairfoil, tsr-fastsg --distribute yes (hierarchization),
 # tsr-lulesh --decomp metis -s 56.
@@ -66,7 +68,7 @@ check() {
   ok $bad "$name: peak per rank above the baseline, fraction of 1 rank's: $msg${todo:+ # TODO $todo}"
 }
 
-echo "1..4"
+echo "1..6"
 ST="$B/apps/tsr-stencil"
 check "tsr-stencil laplap 512x512x64" "" \
   "$ST laplap -q --size 8x8x8 --device cpu --variant cpu/regular --iterations 1" \
@@ -82,3 +84,18 @@ check "tsr-fastsg --distribute yes, d 5 level 12" "" \
 LU="$B/apps/tsr-lulesh"
 check "tsr-lulesh --decomp metis -s 56" "" \
   "$LU -q -s 4 -i 2 --decomp metis" "$LU -q -s 56 -i 2 --decomp metis"
+
+# fits NAME LIMIT CMD...: refused with "needs" at 1 rank, runs at 4
+fits() {
+  name=$1 lim=$2
+  shift 2
+  "$MPIEXEC" -n 1 -x TSR_MEMORY_LIMIT="$lim" "$@" >"$dir/out" 2>"$dir/err"
+  r1=$?
+  n1=$(grep -c 'error:.*needs' "$dir/err")
+  "$MPIEXEC" -n 4 --oversubscribe -x TSR_MEMORY_LIMIT="$lim" "$@" >"$dir/out" 2>"$dir/err"
+  r4=$?
+  [ $r1 = 1 ] && [ "$n1" = 1 ] && [ $r4 = 0 ]
+  ok $? "$name: TSR_MEMORY_LIMIT=$lim refuses 1 rank (exit $r1), 4 ranks run (exit $r4)"
+}
+fits "tsr-airfoil 450x700 estimate per rank" 100M "$AF" -q -i "$dir/m.h5" --iterations 2 --device cpu
+fits "tsr-lulesh --decomp metis -s 56 estimate per rank" 60M "$LU" -q -s 56 -i 2 --decomp metis

@@ -324,7 +324,7 @@ static int af_main(int argc, char **argv) {
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   tsr_error_set_progname("tsr-airfoil");
-  TSR_CALL_ABORT(MPI_COMM_WORLD, af_main(argc, argv));
+  TSR_CALL_ABORT(MPI_COMM_WORLD, tsr_error_agree(MPI_COMM_WORLD, af_main(argc, argv)));
   MPI_Finalize();
   return 0;
 }

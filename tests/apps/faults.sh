@@ -17,7 +17,7 @@ MK="$B/apps/tsr-mkinput" AF="$B/apps/tsr-mkairfoil"
   "$AF" --size 20x30 -o "$dir/m.h5" >/dev/null 2>&1 ||
   { echo "1..0 # SKIP cannot make the inputs"; exit 0; }
 
-echo "1..16"
+echo "1..17"
 ST="$B/apps/tsr-stencil"
 sweep "tsr-stencil laplap" 2 1 alloc 55 "$ST" laplap -q --size 16x16x8 --device cpu --variant cpu/regular
 sweep "tsr-stencil -i" 3 2 h5read 6 "$ST" laplap -q -i "$dir/g.h5" --device cpu --variant cpu/regular
@@ -53,3 +53,19 @@ mismatch "tsr-stencil --iterations" -n 2 "$ST" laplap -q --size 16x16x8 --device
   -n 1 "$ST" laplap -q --size 16x16x8 --device cpu --iterations 3
 mismatch "tsr-fastsg --level" -n 1 "$B/apps/tsr-fastsg" -q --dim 3 --level 5 : \
   -n 1 "$B/apps/tsr-fastsg" -q --dim 3 --level 6
+
+# an option error every rank finds (at 2 ranks): one line, no MPI_ABORT banner
+bad=0
+for c in "$ST laplap -q --variant bogus" "$B/apps/tsr-airfoil -q --variant bogus" \
+  "$B/apps/tsr-airfoil -q --reorder bogus" "$B/apps/tsr-fastsg -q --mode bogus" \
+  "$B/apps/tsr-lulesh -q --decomp bogus" "$B/apps/tsr-copybench -q --variant bogus" \
+  "$B/apps/tsr-halobench -q --variant bogus" "$B/apps/tsr-layoutbench -q --variant bogus"; do
+  # shellcheck disable=SC2086
+  timeout -k 5 "$LIMIT" "$MPIEXEC" -n 2 --oversubscribe $c >"$dir/out" 2>"$dir/err"
+  rc=$?
+  if [ $rc -ne 1 ] || [ "$(grep -c 'error:' "$dir/err")" -ne 1 ] || grep -q MPI_ABORT "$dir/err"; then
+    echo "# $c at 2 ranks: exit $rc, $(grep -c 'error:' "$dir/err") error lines" >&2
+    bad=1
+  fi
+done
+ok $bad "option errors at 2 ranks in every program: exit 1, one line, no MPI_ABORT"

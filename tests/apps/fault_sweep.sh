@@ -27,8 +27,8 @@ one() {
   return 0
 }
 
-# sweep NAME NP RANK SITE MAX CMD...: after=N for N in FAULT_POINTS up to
-# MAX (until a run ends normally)
+# sweep NAME NP RANK SITE MAX CMD...: a run without a fault must succeed;
+# then after=N for N in FAULT_POINTS up to MAX (until a run ends normally)
 sweep() {
   name=$1 np=$2 rank=$3 site=$4 max=$5
   shift 5
@@ -36,6 +36,12 @@ sweep() {
   ${TSR_FAULT_ONLY:-*}) ;;
   *) ok 0 "$name # SKIP not in TSR_FAULT_ONLY"; return ;;
   esac
+  # without a fault the run must succeed (else a failure proves nothing)
+  if ! timeout -k 5 "$LIMIT" "$MPIEXEC" -n "$np" --oversubscribe "$@" >"$dir/out" 2>"$dir/err"; then
+    sed 's/^/#   /' "$dir/err" | head -4 >&2
+    ok 1 "$name: fails without a fault"
+    return
+  fi
   bad=0 hits=0
   for n in ${FAULT_POINTS:-0 2 8 34}; do
     [ $n -le "$max" ] || break

@@ -9,7 +9,7 @@ AM_TESTS_ENVIRONMENT = MPIEXEC='$(MPIEXEC)'; export MPIEXEC; \
 	TSR_TOP_BUILDDIR='$(abs_top_builddir)'; export TSR_TOP_BUILDDIR;
 TEST_LDADD = lib/libtessera.la $(CHECK_LIBS) $(HDF5_LIBS) $(MPI_LIBS) -lm
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -I$(top_srcdir)/tests
-EXTRA_DIST += tests/driver tests/tsr_check.h
+EXTRA_DIST += tests/driver tests/tsr_check.h tests/lsan.supp tests/lsan_nodlclose.c
 
 include tests/unit/local.mk
 include tests/mpi/local.mk

@@ -141,6 +141,25 @@ static int af_mesh(af_app_t *A) {
   return 0;
 }
 
+/* Up front, this rank's part (owned + halo rows): besides the part held
+ * (maps 16 B per cell, edge and bedge, 16 B per node, q0 32 B per cell), a
+ * run's copies in its precision R (q, qold, res, adt: 13 R per cell;
+ * x: 2 R per node; edge and bedge maps again: 16 B each) and -o's q; on a
+ * GPU the same copies in device memory when a CUDA variant is selected. */
+static int af_memory_check(const af_app_t *A) {
+  const airfoil_problem_t *p = &A->p;
+  const double R = A->real, nc = (double)p->ncell, nn = (double)p->nnode;
+  const double ne = (double)p->nedge, nb = (double)p->nbedge;
+  const double run = nc * 13 * R + nn * 2 * R + (ne + nb) * 16;
+  const double host = nc * (16 + 32) + nn * 16 + (ne + nb) * 16 + run +
+                      (A->cli.output ? nc * 32 : 0);
+  int cuda = 0;
+  for (int s = 0; s < A->sel.n; s++) cuda |= af_variants[A->sel.index[s]].device == TSR_DEV_CUDA;
+  char what[32 + sizeof A->source];
+  snprintf(what, sizeof what, "tsr-airfoil (%s)", A->source);
+  return tsr_memory_check(MPI_COMM_WORLD, what, host, cuda ? run : 0);
+}
+
 /* The whole mesh's sizes, the run's buffers, and the header lines: mesh,
  * reordering (rank 0's part), res_calc's shared-memory plan. */
 static int af_prepare(af_app_t *A) {
@@ -162,6 +181,7 @@ static int af_prepare(af_app_t *A) {
                 gcount[2] == 2800;
   const int niter = A->niter = cli->iterations;
   A->real = A->prec == AIRFOIL_DOUBLE ? 8 : 4;
+  TSR_CALL(af_memory_check(A));
   A->rms = tsr_malloc(sizeof(double) * (size_t)niter);
   A->qout = cli->output ? tsr_malloc(sizeof(double) * (size_t)(4 * p->ncell + 1)) : NULL;
   if (!A->rms || (cli->output && !A->qout))
@@ -304,7 +324,7 @@ static int af_main(int argc, char **argv) {
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   tsr_error_set_progname("tsr-airfoil");
-  TSR_CALL_ABORT(MPI_COMM_WORLD, af_main(argc, argv));
+  TSR_CALL_ABORT(MPI_COMM_WORLD, tsr_error_agree(MPI_COMM_WORLD, af_main(argc, argv)));
   MPI_Finalize();
   return 0;
 }

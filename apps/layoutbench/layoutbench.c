@@ -234,6 +234,24 @@ static int lb_options(lb_t *B, int argc, char **argv, int nv, const char **sizes
   return TSR_SUCCESS;
 }
 
+/* Up front, the larger of the two phases (they run one after the other):
+ * the largest matmul's host arrays (a, b, the result and its copy in C's
+ * layout: 4 N^2 floats; reference and bounds of the verified rows: 2 x rows
+ * x N doubles) or the stencil's five host grids; on a GPU (a CUDA variant
+ * selected) four N^2 matrices (A, B, C, a temporary) or two grids. Tile and
+ * alignment padding: an eighth more. */
+static int lb_memory_check(const lb_t *B) {
+  double n = 0, cuda = 0;
+  for (int i = 0; i < B->nsizes; i++) n = B->sizes[i] > n ? (double)B->sizes[i] : n;
+  for (int i = 0; i < B->sel.n; i++) cuda += B->table[B->sel.index[i]].device == TSR_DEV_CUDA;
+  const double rows = n <= (double)B->verify_full ? n : (double)B->verify_rows;
+  const double cells = (double)B->stencil[0] * (double)B->stencil[1] * (double)B->stencil[2];
+  const double mm = 4 * n * n * 4 + 2 * rows * n * 8, st = 5 * cells * 4;
+  const double dmm = 4 * n * n * 4, dst = 2 * cells * 4;
+  const double host = 1.125 * (mm > st ? mm : st), dev = 1.125 * (dmm > dst ? dmm : dst);
+  return tsr_memory_check(MPI_COMM_WORLD, "tsr-layoutbench", host, cuda > 0 ? dev : 0);
+}
+
 static int bench(int argc, char **argv) {
   MPI_Comm comm = MPI_COMM_WORLD;
   lb_t B;
@@ -246,7 +264,8 @@ static int bench(int argc, char **argv) {
   B.table = table;
   TSR_CALL(tsr_run_select(&B.cli, table, nv, "cpu/*", "cuda/*", &B.sel)); /* variants */
   int *sel = B.sel.index, nsel = B.sel.n;
-  int rc = tsr_report_create(&B.rep);
+  int rc = lb_memory_check(&B);
+  if (!rc) rc = tsr_report_create(&B.rep);
   if (!rc && !B.cli.quiet)
     printf("tsr-layoutbench: %d variants; sizes %s; stencil %s; tile %d; %d warm-up + up to %d "
            "timed runs (CPU matmul %d), %g s per variant at most\n",

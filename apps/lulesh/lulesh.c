@@ -424,12 +424,25 @@ static int app(int argc, char **argv) {
   TSR_CALL(tsr_run_select(&A.cli, variants, NVAR, "cpu/gather", autotune ? "cuda/*" : LV_CUDA_DEFAULT, &sel));
   /* up front, for a generated cube: ~16 doubles per node, ~40 per element, 6 x 8 corner
      values and two 8-index lists per element (the state and mesh lulesh_state_init fills);
-     every rank of --decomp metis builds the whole cube of edge -s once */
+     with --decomp metis this rank holds its share of that (a fifth more for the halo), but
+     first builds the whole cube's mesh of edge -s once (3 coordinates per node; 8 corners,
+     6 face neighbours, flags and region per element), freed before the state */
   if (!input) {
     const double e = A.o.edge, nn = (e + 1) * (e + 1) * (e + 1), ne = e * e * e;
+    double host = nn * 16 * 8 + ne * (40 * 8 + 48 * 8 + 16 * 4);
+    const int metis = decomp ? strcmp(decomp, "metis") == 0
+                             : lulesh_decomp_default(nranks) == LULESH_DECOMP_METIS;
+    double dev = host; /* a CUDA variant: the state again on the GPU */
+    if (metis && nranks > 1) {
+      const double whole = nn * 3 * 8 + ne * 16 * 4, share = host / nranks * 1.2;
+      host = whole + share / 4 > share ? whole + share / 4 : share;
+      dev = share;
+    }
+    int cuda = 0;
+    for (int i = 0; i < sel.n; i++) cuda |= variants[sel.index[i]].device == TSR_DEV_CUDA;
     char what[64];
     snprintf(what, sizeof what, "tsr-lulesh -s %d", A.o.edge);
-    const int mrc = tsr_memory_check(comm, what, nn * 16 * 8 + ne * (40 * 8 + 48 * 8 + 16 * 4), 0);
+    const int mrc = tsr_memory_check(comm, what, host, cuda ? dev : 0);
     if (mrc) tsr_selection_free(&sel);
     TSR_CALL(mrc);
   }

@@ -409,7 +409,8 @@ int airfoil_cuda_run_profile(const airfoil_problem_t *p, const airfoil_cuda_opts
   int rc = af_setup(m, p, o, r, &d, &h);
   if (!rc && prof) {
     pr.acc = prof;
-    if (cudaEventCreate(&pr.ev[0]) != cudaSuccess || cudaEventCreate(&pr.ev[1]) != cudaSuccess)
+    if (tsr_cuda_fault(cudaEventCreate(&pr.ev[0])) != cudaSuccess ||
+        tsr_cuda_fault(cudaEventCreate(&pr.ev[1])) != cudaSuccess)
       rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: cudaEventCreate for --profile failed");
     d.prof = &pr;
   }

@@ -354,15 +354,15 @@ extern "C" int lulesh_cuda_init_opts(lulesh_cuda_t *d, const lulesh_state_t *s,
   field f[MAX_FIELDS];
   int n = fields(d, s, f);
   for (int i = 0; i < n; i++) {
-    cudaError_t rc = cudaMalloc(f[i].dev, f[i].alloc ? f[i].alloc : 1);
+    cudaError_t rc = tsr_cuda_fault(cudaMalloc(f[i].dev, f[i].alloc ? f[i].alloc : 1));
     if (rc != cudaSuccess) {
       lulesh_cuda_free(d);
       return tsr__error_cuda((int)rc, "cudaMalloc (lulesh state)", __FILE__, __LINE__, __func__);
     }
   }
   cudaError_t rc =
-      cudaMalloc(&d->partial, sizeof(double) * 2 * (lulesh_nblocks(d->num_elem, block) + 1));
-  if (rc == cudaSuccess) rc = cudaMalloc(&d->status, sizeof(lulesh_cuda_status_t));
+      tsr_cuda_fault(cudaMalloc(&d->partial, sizeof(double) * 2 * (lulesh_nblocks(d->num_elem, block) + 1)));
+  if (rc == cudaSuccess) rc = tsr_cuda_fault(cudaMalloc(&d->status, sizeof(lulesh_cuda_status_t)));
   /* the region offsets and repetitions, for the one-launch EOS */
   const size_t nr = (size_t)d->num_reg;
   int32_t *reps = (int32_t *)malloc(sizeof(int32_t) * (nr + 1));
@@ -371,13 +371,13 @@ extern "C" int lulesh_cuda_init_opts(lulesh_cuda_t *d, const lulesh_state_t *s,
     return TSR_RAISE(TSR_ERR_ALLOC, "lulesh cuda: no memory for %d regions", d->num_reg);
   }
   for (int32_t r = 0; r < d->num_reg; r++) reps[r] = lulesh_region_reps(r, d->num_reg, d->cost);
-  if (rc == cudaSuccess) rc = cudaMalloc(&d->reg_start_dev, sizeof(int32_t) * (nr + 1));
-  if (rc == cudaSuccess) rc = cudaMalloc(&d->reg_reps, sizeof(int32_t) * (nr + 1));
+  if (rc == cudaSuccess) rc = tsr_cuda_fault(cudaMalloc(&d->reg_start_dev, sizeof(int32_t) * (nr + 1)));
+  if (rc == cudaSuccess) rc = tsr_cuda_fault(cudaMalloc(&d->reg_reps, sizeof(int32_t) * (nr + 1)));
   if (rc == cudaSuccess)
-    rc = cudaMemcpy(d->reg_start_dev, d->reg_start, sizeof(int32_t) * (nr + 1),
-                    cudaMemcpyHostToDevice);
+    rc = tsr_cuda_fault(cudaMemcpy(d->reg_start_dev, d->reg_start, sizeof(int32_t) * (nr + 1),
+                                   cudaMemcpyHostToDevice));
   if (rc == cudaSuccess)
-    rc = cudaMemcpy(d->reg_reps, reps, sizeof(int32_t) * nr, cudaMemcpyHostToDevice);
+    rc = tsr_cuda_fault(cudaMemcpy(d->reg_reps, reps, sizeof(int32_t) * nr, cudaMemcpyHostToDevice));
   free(reps);
   if (rc != cudaSuccess) {
     lulesh_cuda_free(d);
@@ -608,7 +608,7 @@ extern "C" int lulesh_cuda_step_profiled(lulesh_cuda_t *d, lulesh_state_t *s,
   TSR_CHECK(!s->ex, TSR_ERR_UNSUPPORTED, "lulesh cuda: the stage profile runs on one rank");
   cudaEvent_t a, b;
   TSR_CALL_CUDA(cudaEventCreate(&a));
-  cudaError_t e = cudaEventCreate(&b);
+  cudaError_t e = tsr_cuda_fault(cudaEventCreate(&b));
   if (e != cudaSuccess) {
     cudaEventDestroy(a);
     return tsr__error_cuda((int)e, "cudaEventCreate", __FILE__, __LINE__, __func__);

@@ -566,7 +566,8 @@ static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t sca
   int rc = wt && h ? TSR_SUCCESS
                    : TSR_RAISE(TSR_ERR_ALLOC, "chain prototype: no memory for a plan of %zu entries", ne);
   if (rc == TSR_SUCCESS) {
-    const cudaError_t e = cudaMemcpy(h, stencil_uplan_dev, ne * sizeof(int32_t), cudaMemcpyDeviceToHost);
+    const cudaError_t e =
+        tsr_cuda_fault(cudaMemcpy(h, stencil_uplan_dev, ne * sizeof(int32_t), cudaMemcpyDeviceToHost));
     if (e != cudaSuccess)
       rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype: plan to the host: %s", cudaGetErrorString(e));
   }
@@ -586,9 +587,10 @@ static inline int st_uproto_prepare(const stencil_grid_t *g, int J, uint32_t sca
     if (rc == TSR_SUCCESS && nl) {
       if (stencil_ulist_dev) cudaFree(stencil_ulist_dev);
       stencil_ulist_dev = NULL;
-      cudaError_t e2 = cudaMalloc((void **)&stencil_ulist_dev, (size_t)nl * sizeof(int32_t));
+      cudaError_t e2 = tsr_cuda_fault(cudaMalloc((void **)&stencil_ulist_dev, (size_t)nl * sizeof(int32_t)));
       if (e2 == cudaSuccess)
-        e2 = cudaMemcpy(stencil_ulist_dev, list, (size_t)nl * sizeof(int32_t), cudaMemcpyHostToDevice);
+        e2 = tsr_cuda_fault(
+            cudaMemcpy(stencil_ulist_dev, list, (size_t)nl * sizeof(int32_t), cudaMemcpyHostToDevice));
       if (e2 != cudaSuccess) rc = TSR_RAISE(TSR_ERR_CUDA, "chain prototype list: %s", cudaGetErrorString(e2));
     }
     free(list);

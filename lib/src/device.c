@@ -192,7 +192,8 @@ int tsr_timer_create(const tsr_device_t *dev, tsr_timer_t **out) {
   t->dev = *dev;
 #ifdef TSR_HAVE_CUDA
   if (dev->kind == TSR_DEV_CUDA) {
-    if (cudaEventCreate(&t->start) != cudaSuccess || cudaEventCreate(&t->stop) != cudaSuccess) {
+    if (tsr_cuda_fault(cudaEventCreate(&t->start)) != cudaSuccess ||
+        tsr_cuda_fault(cudaEventCreate(&t->stop)) != cudaSuccess) {
       free(t);
       return TSR_RAISE(TSR_ERR_CUDA, "cudaEventCreate failed");
     }
@@ -262,11 +263,11 @@ int tsr_queue_create(const tsr_device_t *dev, tsr_queue_t **out) {
        boundary strips) are dispatched ahead of the interior kernel's pending
        blocks instead of at its tail, which would serialise them after it */
     int least = 0, greatest = 0;
-    cudaError_t e = cudaDeviceGetStreamPriorityRange(&least, &greatest);
+    cudaError_t e = tsr_cuda_fault(cudaDeviceGetStreamPriorityRange(&least, &greatest));
     if (e == cudaSuccess)
-      e = cudaStreamCreateWithPriority(&q->stream, cudaStreamNonBlocking, greatest);
-    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&q->ev_default, cudaEventDisableTiming);
-    if (e == cudaSuccess) e = cudaEventCreateWithFlags(&q->ev_queue, cudaEventDisableTiming);
+      e = tsr_cuda_fault(cudaStreamCreateWithPriority(&q->stream, cudaStreamNonBlocking, greatest));
+    if (e == cudaSuccess) e = tsr_cuda_fault(cudaEventCreateWithFlags(&q->ev_default, cudaEventDisableTiming));
+    if (e == cudaSuccess) e = tsr_cuda_fault(cudaEventCreateWithFlags(&q->ev_queue, cudaEventDisableTiming));
     if (e != cudaSuccess) {
       tsr_queue_destroy(&q);
       return TSR_RAISE(TSR_ERR_CUDA, "cannot create a CUDA stream and its events: %s",

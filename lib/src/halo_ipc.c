@@ -74,9 +74,10 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
   ipc_msg_t *mine = calloc((size_t)TSR_MAX(nn, 1), sizeof *mine);
   ipc_msg_t *theirs = calloc((size_t)TSR_MAX(nn, 1), sizeof *theirs);
   int err = mine && theirs ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "halo IPC: no memory");
-  if (!err && (cudaStreamCreateWithFlags(&h->ipc_stream, cudaStreamNonBlocking) != cudaSuccess ||
-               cudaEventCreateWithFlags(&h->ipc_packed, cudaEventDisableTiming) != cudaSuccess ||
-               cudaEventCreateWithFlags(&h->ipc_copied, cudaEventDisableTiming) != cudaSuccess))
+  if (!err &&
+      (tsr_cuda_fault(cudaStreamCreateWithFlags(&h->ipc_stream, cudaStreamNonBlocking)) != cudaSuccess ||
+       tsr_cuda_fault(cudaEventCreateWithFlags(&h->ipc_packed, cudaEventDisableTiming)) != cudaSuccess ||
+       tsr_cuda_fault(cudaEventCreateWithFlags(&h->ipc_copied, cudaEventDisableTiming)) != cudaSuccess))
     err = TSR_RAISE(TSR_ERR_CUDA, "halo IPC: cannot create the copy stream or its events");
   for (int d = 0; d < 2 && !err; d++) {
     h->ipx[d].half = TSR_MAX((size_t)in[d]->off[nn] * es, (size_t)256);
@@ -87,14 +88,14 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
       err = TSR_RAISE(TSR_ERR_ALLOC, "halo IPC: no memory");
       break;
     }
-    if (cudaMalloc((void **)&h->ipx[d].buf, 2 * h->ipx[d].half) != cudaSuccess) {
+    if (tsr_cuda_fault(cudaMalloc((void **)&h->ipx[d].buf, 2 * h->ipx[d].half)) != cudaSuccess) {
       h->ipx[d].buf = NULL;
       err = TSR_RAISE(TSR_ERR_CUDA, "halo IPC: cannot allocate %zu bytes on the device",
                       2 * h->ipx[d].half);
       break;
     }
     cudaIpcMemHandle_t hd;
-    if (cudaIpcGetMemHandle(&hd, h->ipx[d].buf) != cudaSuccess) {
+    if (tsr_cuda_fault(cudaIpcGetMemHandle(&hd, h->ipx[d].buf)) != cudaSuccess) {
       err = TSR_RAISE(TSR_ERR_UNSUPPORTED, "halo IPC: cudaIpcGetMemHandle failed on device %d",
                       dev->id);
       break;
@@ -138,7 +139,8 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
         continue;
       }
       void *p = NULL;
-      cudaError_t ce = cudaIpcOpenMemHandle(&p, theirs[k].hd[d], cudaIpcMemLazyEnablePeerAccess);
+      cudaError_t ce =
+          tsr_cuda_fault(cudaIpcOpenMemHandle(&p, theirs[k].hd[d], cudaIpcMemLazyEnablePeerAccess));
       if (ce != cudaSuccess) {
         (void)cudaGetLastError();
         err = TSR_RAISE(TSR_ERR_UNSUPPORTED,

@@ -10,59 +10,14 @@ MPIEXEC=${MPIEXEC:-mpiexec}
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tsr-fault.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT
 command -v timeout >/dev/null 2>&1 || { echo "1..0 # SKIP timeout (Debian coreutils) not found"; exit 0; }
-LIMIT=${TSR_FAULT_LIMIT:-60}
-i=0
-fail=0
-ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
-
-# one NP SPEC CMD...: 0 when the run ends well (exit 0, or exit 1 with one
-# line), 2 when it ran normally (the fault never fired), 1 otherwise.
-one() {
-  np=$1 spec=$2
-  shift 2
-  t0=$(date +%s)
-  timeout -k 5 "$LIMIT" "$MPIEXEC" -n "$np" --oversubscribe -x TSR_FAULT="$spec" "$@" \
-    >"$dir/out" 2>"$dir/err"
-  rc=$?
-  s=$(($(date +%s) - t0))
-  [ $rc -eq 0 ] && return 2
-  nerr=$(grep -c 'error:' "$dir/err")
-  if [ $rc -ge 124 ] || [ "$nerr" -ne 1 ] || grep -q 'MPI_ABORT' "$dir/err"; then
-    echo "# TSR_FAULT=$spec -n $np $*: exit $rc after ${s} s, $nerr error lines" >&2
-    sed 's/^/#   /' "$dir/err" | head -8 >&2
-    return 1
-  fi
-  return 0
-}
-
-# sweep NAME NP RANK SITE MAX CMD...: after=0, 2, 8, 34 up to MAX (until a
-# run ends normally)
-sweep() {
-  name=$1 np=$2 rank=$3 site=$4 max=$5
-  shift 5
-  case "$name" in
-  ${TSR_FAULT_ONLY:-*}) ;;
-  *) ok 0 "$name # SKIP not in TSR_FAULT_ONLY"; return ;;
-  esac
-  bad=0 hits=0
-  for n in 0 2 8 34; do
-    [ $n -le "$max" ] || break
-    one "$np" "$site:rank=$rank:after=$n" "$@"
-    r=$?
-    [ $r -eq 2 ] && break
-    [ $r -eq 1 ] && { bad=1; break; }
-    [ $r -eq 0 ] && hits=$((hits + 1))
-  done
-  [ $hits -gt 0 ] || { echo "# $name: no fault fired" >&2; bad=1; }
-  ok $bad "$name: $site fails on rank $rank of $np ($hits failure points): one line, no hang"
-}
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/fault_sweep.sh"
 
 MK="$B/apps/tsr-mkinput" AF="$B/apps/tsr-mkairfoil"
 "$MK" grid -q -o "$dir/g.h5" --size 16x16x8 >/dev/null 2>&1 &&
   "$AF" --size 20x30 -o "$dir/m.h5" >/dev/null 2>&1 ||
   { echo "1..0 # SKIP cannot make the inputs"; exit 0; }
 
-echo "1..16"
+echo "1..17"
 ST="$B/apps/tsr-stencil"
 sweep "tsr-stencil laplap" 2 1 alloc 55 "$ST" laplap -q --size 16x16x8 --device cpu --variant cpu/regular
 sweep "tsr-stencil -i" 3 2 h5read 6 "$ST" laplap -q -i "$dir/g.h5" --device cpu --variant cpu/regular
@@ -74,7 +29,7 @@ sweep "tsr-airfoil -i" 3 2 h5read 12 "$B/apps/tsr-airfoil" -q -i "$dir/m.h5" --i
 sweep "tsr-info" 2 1 h5read 6 "$B/apps/tsr-info" "$dir/m.h5"
 sweep "tsr-halobench" 2 1 alloc 12 "$B/apps/tsr-halobench" -q --size 32x32x8 --device cpu
 sweep "tsr-copybench" 2 1 alloc 6 "$B/apps/tsr-copybench" -q -s 32x32x8 --device cpu
-sweep "tsr-layoutbench" 2 1 alloc 6 "$B/apps/tsr-layoutbench" -q --size 64 --stencil-size 32x32x64 --device cpu
+sweep "tsr-layoutbench" 1 0 alloc 6 "$B/apps/tsr-layoutbench" -q --size 64 --stencil-size 32x32x64 --device cpu
 sweep "tsr-lulesh" 1 0 alloc 6 "$B/apps/tsr-lulesh" -q -s 5
 
 # ranks started with different arguments: one agreed line, not a hang
@@ -98,3 +53,19 @@ mismatch "tsr-stencil --iterations" -n 2 "$ST" laplap -q --size 16x16x8 --device
   -n 1 "$ST" laplap -q --size 16x16x8 --device cpu --iterations 3
 mismatch "tsr-fastsg --level" -n 1 "$B/apps/tsr-fastsg" -q --dim 3 --level 5 : \
   -n 1 "$B/apps/tsr-fastsg" -q --dim 3 --level 6
+
+# an option error every rank finds (at 2 ranks): one line, no MPI_ABORT banner
+bad=0
+for c in "$ST laplap -q --variant bogus" "$B/apps/tsr-airfoil -q --variant bogus" \
+  "$B/apps/tsr-airfoil -q --reorder bogus" "$B/apps/tsr-fastsg -q --mode bogus" \
+  "$B/apps/tsr-lulesh -q --decomp bogus" "$B/apps/tsr-copybench -q --variant bogus" \
+  "$B/apps/tsr-halobench -q --variant bogus" "$B/apps/tsr-layoutbench -q --variant bogus"; do
+  # shellcheck disable=SC2086
+  timeout -k 5 "$LIMIT" "$MPIEXEC" -n 2 --oversubscribe $c >"$dir/out" 2>"$dir/err"
+  rc=$?
+  if [ $rc -ne 1 ] || [ "$(grep -c 'error:' "$dir/err")" -ne 1 ] || grep -q MPI_ABORT "$dir/err"; then
+    echo "# $c at 2 ranks: exit $rc, $(grep -c 'error:' "$dir/err") error lines" >&2
+    bad=1
+  fi
+done
+ok $bad "option errors at 2 ranks in every program: exit 1, one line, no MPI_ABORT"

@@ -2,8 +2,9 @@
 # hostile.sh: damaged inputs (tests/apps/mkhostile) are refused up front with
 # one line naming the dataset or attribute, and valid files in h5py's style
 # are accepted:
-#   sizes: a set of 10^9 nodes whose p_x was never written, nx = 2^40, a
-#          flipped ny, xy-grid depth 2^32 + 1, /points [2^36][3] never written
+#   sizes: a set of 10^9 nodes whose p_x was never written, 2^40 nodes, nx = 2^40,
+#          nx = ny = 2^40 (a product beyond 64 bits), a flipped ny, xy-grid
+#          depth 2^32 + 1, /points [2^36][3] never written
 #   values: NaN in p_q, gam = NaN, eps = Inf, gm1 = -0.4, NaN in a stencil
 #          input, NaN in fastsg's /point_values, /values stored as strings
 #   accepted: root attribute 'kind' as a variable-length UTF-8 string
@@ -20,7 +21,7 @@ trap 'rm -rf "$dir"' EXIT
   "$B/apps/tsr-mkinput" xygrid -q -o "$dir/x.h5" --size 16x16x8 >/dev/null 2>&1 &&
   mkdir "$dir/sg" && "$B/tests/apps/fastsg_mkbad" "$dir/sg" >/dev/null 2>&1 ||
   { echo "1..0 # SKIP cannot make the inputs"; exit 0; }
-echo "1..21"
+echo "1..24"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; sed 's/^/# /' "$dir/err" | head -5; fi; }
 # bad NAME BASE WANT NP PROG ARGS... (the input is $dir/t.h5): exit 1, one
@@ -48,9 +49,15 @@ mut "$dir/m.h5" set nodes 1000000000
 "$MH" "$dir/t.h5" hollow p_x 1000000000 2
 bad "airfoil, nodes = 1e9 with p_x never written" "'p_x'" 2 "$AF" -q -i "$dir/t.h5" --iterations 2 --device cpu
 bad "tsr-info, the same file" "'p_x'" 1 "$IN" "$dir/t.h5"
+mut "$dir/m.h5" set nodes 1099511627776
+bad "airfoil, nodes = 2^40, 2 ranks" "'p_x'" 2 "$AF" -q -i "$dir/t.h5" --iterations 2 --device cpu
 mut "$dir/g.h5" attr nx 1099511627776
 bad "grid nx = 2^40" "nx, ny, nz" 2 "$ST" laplap -q -i "$dir/t.h5" --device cpu
 bad "tsr-info, grid nx = 2^40" "nx, ny, nz" 1 "$IN" "$dir/t.h5"
+mut "$dir/g.h5" attr nx 1099511627776
+"$MH" "$dir/t.h5" attr ny 1099511627776
+bad "grid nx = ny = 2^40 (nx * ny beyond 64 bits)" "nx, ny, nz" 2 "$ST" laplap -q -i "$dir/t.h5" --device cpu
+bad "tsr-info, grid nx = ny = 2^40" "nx, ny, nz" 1 "$IN" "$dir/t.h5"
 mut "$dir/g.h5" attr ny 2293771
 bad "grid ny flipped to 2293771" "/fields/in" 2 "$ST" laplap -q -i "$dir/t.h5" --device cpu
 mut "$dir/x.h5" attr depth 4294967297

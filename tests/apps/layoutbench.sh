@@ -11,7 +11,7 @@ trap 'rm -rf "$t"' EXIT
 n=0; fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
-echo "1..7"
+echo "1..8"
 
 [ "$("$lb" --list-variants | grep -c '^ *cpu/matmul/')" = 216 ] &&
   ok "216 CPU matmul combinations listed" || no "list of CPU matmul combinations"
@@ -47,4 +47,10 @@ grep -q '^layout,cpu/matmul/RxR=R,.*speedup=1.000' "$t/m.csv" &&
 "$lb" --tile 12 > "$t/e2" 2>&1; r2=$?
 [ $r1 -ne 0 ] && grep -q "option --size" "$t/e1" && [ $r2 -ne 0 ] && grep -q "option --tile" "$t/e2" &&
   ok "bad --size and --tile refused with a message" || no "bad options (rc $r1 $r2)"
+
+# the memory estimate up front: an 8192^2 matmul (about 1.1 GiB) under a 100 MiB limit
+TSR_MEMORY_LIMIT=100M "$lb" -q --size 8192 --device cpu > "$t/m" 2>&1; rm=$?
+[ $rm -eq 1 ] && [ "$(wc -l < "$t/m")" = 1 ] && grep -q "needs .* GiB of host memory" "$t/m" &&
+  ok "a run beyond TSR_MEMORY_LIMIT refused up front in one line" ||
+  { no "memory estimate (rc $rm)"; sed 's/^/# /' "$t/m"; }
 exit $fail

@@ -93,8 +93,8 @@ EXTRA_DIST += tests/apps/slurm.sh
 
 # TSR_FAULT: an allocation or HDF5 read failing on one rank, and ranks started
 # with different arguments, end every program with one line (2-3 ranks)
-TESTS += tests/apps/faults.sh
-EXTRA_DIST += tests/apps/faults.sh
+TESTS += tests/apps/faults.sh tests/apps/faults_cuda.sh
+EXTRA_DIST += tests/apps/faults.sh tests/apps/faults_cuda.sh tests/apps/fault_sweep.sh
 
 # hostile inputs (mkhostile damages valid files): sizes checked against the
 # datasets, NaN/Inf and impossible constants, h5py's string attributes,
@@ -109,3 +109,9 @@ endif
 # tsr-lulesh --input and -o on several ranks; checkpoints and restarts
 TESTS += tests/apps/lulesh_mpi_io.sh tests/apps/lulesh_ckpt.sh
 EXTRA_DIST += tests/apps/lulesh_mpi_io.sh tests/apps/lulesh_ckpt.sh
+
+# peak memory per rank at 1, 2 and 4 ranks (peakrss: each rank's VmHWM)
+TESTS += tests/apps/memscale.sh
+EXTRA_DIST += tests/apps/memscale.sh
+check_PROGRAMS += tests/apps/peakrss
+tests_apps_peakrss_SOURCES = tests/apps/peakrss.c

@@ -15,9 +15,9 @@
 #   grid     regular grids (header, fields, boxes)
 #   xygrid   X-Y-unstructured grids (header, order and neighbour tables, fields)
 #   sparse   tsr-fastsg's sparse-grid inputs (apps/fastsg/fastsg_io.c)
-# Hex meshes: add `hexmesh` to FUZZ_ALL with tests/fuzz/fuzz_hexmesh.c (calling
-# the hex-mesh reader like fuzz_mesh.c does) and a seed in corpus/hexmesh/.
-FUZZ_ALL = mesh grid xygrid sparse
+#   hexmesh  hex meshes (tsr_hex_read with tsr_hex_check); seeds from
+#            tsr-mklulesh and tests/apps/lulesh_mkbad
+FUZZ_ALL = mesh grid xygrid sparse hexmesh
 FUZZERS = $(FUZZ_ALL)
 FUZZ_SECONDS = 120
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
@@ -27,8 +27,9 @@ FUZZ_extra_mesh = kernels/airfoil/airfoil_io.c
 FUZZ_extra_grid =
 FUZZ_extra_xygrid =
 FUZZ_extra_sparse = apps/fastsg/fastsg_io.c kernels/sparse/sg.c
+FUZZ_extra_hexmesh =
 EXTRA_DIST += tests/fuzz/fuzz_common.h tests/fuzz/fuzz_mesh.c tests/fuzz/fuzz_grid.c \
-	tests/fuzz/fuzz_xygrid.c tests/fuzz/fuzz_sparse.c tests/fuzz/corpus tests/fuzz/run.sh
+	tests/fuzz/fuzz_xygrid.c tests/fuzz/fuzz_sparse.c tests/fuzz/fuzz_hexmesh.c tests/fuzz/corpus tests/fuzz/run.sh
 
 # the library's C sources, instrumented, once (rebuilt with the library)
 tests/fuzz/libtsr-fuzz.a: lib/libtessera.la
@@ -45,6 +46,7 @@ fuzz: tests/fuzz/libtsr-fuzz.a
 	@fail=0; for n in $(FUZZERS); do \
 	  case $$n in mesh) x="$(FUZZ_extra_mesh)";; grid) x="$(FUZZ_extra_grid)";; \
 	    xygrid) x="$(FUZZ_extra_xygrid)";; sparse) x="$(FUZZ_extra_sparse)";; \
+	    hexmesh) x="$(FUZZ_extra_hexmesh)";; \
 	    *) echo "make fuzz: no harness '$$n' (have: $(FUZZ_ALL))" >&2; exit 1;; esac; \
 	  src="$(top_srcdir)/tests/fuzz/fuzz_$$n.c"; for e in $$x; do src="$$src $(top_srcdir)/$$e"; done; \
 	  echo "  FUZZLD   tests/fuzz/fuzz_$$n"; \
@@ -56,4 +58,4 @@ fuzz: tests/fuzz/libtsr-fuzz.a
 	done; exit $$fail
 .PHONY: fuzz
 CLEANFILES += tests/fuzz/fuzz_mesh tests/fuzz/fuzz_grid tests/fuzz/fuzz_xygrid tests/fuzz/fuzz_sparse \
-	tests/fuzz/libtsr-fuzz.a
+	tests/fuzz/fuzz_hexmesh tests/fuzz/libtsr-fuzz.a

@@ -206,7 +206,9 @@ START_TEST(test_halo_planes) {
     ck_assert_msg(bad == 0 && filled == nc - nco, "SoA planes vs AoS: %lld differ, %lld of %lld "
                   "halo rows hold their owner's values", (long long)bad, (long long)filled,
                   (long long)(nc - nco));
-    ck_tsr_fails(tsr_halo_create_planes(l.halo, 0, nc, &planes), TSR_ERR_ARG);
+    tsr_halo_t *none = NULL;
+    ck_tsr_fails(tsr_halo_create_planes(l.halo, 0, nc, &none), TSR_ERR_ARG);
+    ck_assert_ptr_null(none);
     tsr_halo_destroy(&planes);
     tsr_halo_destroy(&copy);
     free(aos);

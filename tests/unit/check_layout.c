@@ -433,7 +433,10 @@ START_TEST(test_named_dims_and_errors) {
                         tsr_layout_with_fields(L, 0, TSR_SOA),
                         tsr_layout_with_fields(L, 2, (tsr_fields_t)7),
                         tsr_layout_with_block(L, 24),
-                        tsr_layout_rowmajor((int64_t)1 << 31, (int64_t)1 << 31, 4)};
+                        tsr_layout_rowmajor((int64_t)1 << 31, (int64_t)1 << 31, 4),
+                        /* d[0] * d[1] beyond int64_t: refused, not overflowed */
+                        tsr_layout_rowmajor((int64_t)1 << 32, (int64_t)1 << 32, 1),
+                        tsr_layout_rowmajor((int64_t)1 << 40, (int64_t)1 << 40, 1)};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) ck_tsr_fails(tsr_layout_check(&bad[i]), TSR_ERR_ARG);
   tsr_layout_t K = L;
   K.kind = 9;

@@ -16,6 +16,13 @@ int tsr__error_cuda(int cuerr, const char *expr, const char *file, int line,
 }
 #endif
 
+/* The result of a CUDA runtime call that its caller checks by hand, through
+ * the same `cuda` fault site as TSR_CALL_CUDA (a success may become
+ * cudaErrorUnknown): if (tsr_cuda_fault(cudaMalloc(...)) != cudaSuccess). */
+static inline cudaError_t tsr_cuda_fault(cudaError_t e) {
+  return e == cudaSuccess && tsr_fault(TSR_FAULT_CUDA) ? cudaErrorUnknown : e;
+}
+
 /* A CUDA runtime call; on failure raises TSR_ERR_CUDA with cudaGetErrorString.
  * A `cuda` fault of TSR_FAULT (tessera/fault.h) turns a success into
  * cudaErrorUnknown after the call. */
@@ -28,10 +35,11 @@ int tsr__error_cuda(int cuerr, const char *expr, const char *file, int line,
       return tsr__error_cuda((int)tsr__c, #expr, __FILE__, __LINE__, __func__); \
   } while (0)
 
-/* After a kernel launch: checks the launch (configuration) error. */
+/* After a kernel launch: checks the launch (configuration) error; the
+ * `cuda` fault site too. */
 #define TSR_CHECK_LAUNCH(what)                                               \
   do {                                                                       \
-    cudaError_t tsr__c = cudaGetLastError();                                 \
+    cudaError_t tsr__c = tsr_cuda_fault(cudaGetLastError());                 \
     if (tsr__c != cudaSuccess)                                               \
       return tsr__error_cuda((int)tsr__c, what, __FILE__, __LINE__, __func__); \
   } while (0)

@@ -461,6 +461,12 @@ static int st_tb_setup(st_exec_t *E) {
   const int H = 2 * E->tbc.steps;
   const tsr_idx_t n[3] = {S->gsize[0] - 2 * P->halo[0], S->gsize[1] - 2 * P->halo[1], S->gsize[2]};
   TSR_CALL(tsr_grid_part_init(S->comm, n, H, NULL, &E->dpart));
+  /* the same on every rank: the process grid is chosen from the sizes alone */
+  TSR_CHECK(E->dpart.dims[0] == S->part.dims[0] && E->dpart.dims[1] == S->part.dims[1],
+            TSR_ERR_PARTITION,
+            "a halo of %d takes the process grid %d x %d, the state's is %d x %d (a block of the "
+            "state's would hold fewer than %d cells); use a larger grid or fewer ranks", H,
+            E->dpart.dims[0], E->dpart.dims[1], S->part.dims[0], S->part.dims[1], H);
   E->deep = 1;
   E->es = stencil_problem_esize(P);
   tsr_idx_t blo[3], bhi[3];

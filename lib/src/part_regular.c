@@ -18,18 +18,38 @@ int tsr_part_block_owner(tsr_idx_t n, int p, tsr_idx_t c) {
   return (int)(r + (c - r * (q + 1)) / q);
 }
 
-int tsr_part_dims(int nranks, tsr_idx_t nx, tsr_idx_t ny, int dims[2]) {
+/* The halo cells a rank of process grid px x py exchanges per unit of halo
+ * width, times the rank count (so that it is an integer): an x side (a
+ * column of the plane: strided in memory, and the interior beside it starts
+ * off its rows' alignment) counts twice: 2 sides x 2 x ny/py cells, 2 sides x
+ * nx/px for y. */
+static double part_cost(int px, int py, tsr_idx_t nx, tsr_idx_t ny) {
+  return (px > 1 ? 4.0 * (double)ny * px : 0.0) + (py > 1 ? 2.0 * (double)nx * py : 0.0);
+}
+
+/* The cheapest pair whose blocks hold at least need cells along x and y
+ * (ties to fewer ranks along x); when none does, the cheapest of all (the
+ * caller's size check then says why it cannot decompose). */
+static int part_dims(int nranks, tsr_idx_t nx, tsr_idx_t ny, tsr_idx_t need, int dims[2]) {
   TSR_CHECK(nranks > 0, TSR_ERR_ARG, "tsr_part_dims: %d ranks", nranks);
-  int d[2] = {0, 0};
-  TSR_CALL_MPI(MPI_Dims_create(nranks, 2, d)); /* d[0] >= d[1] */
-  if (ny > nx) {
-    dims[0] = d[1];
-    dims[1] = d[0];
-  } else {
-    dims[0] = d[0];
-    dims[1] = d[1];
+  TSR_CHECK(nx > 0 && ny > 0, TSR_ERR_ARG, "tsr_part_dims: plane %lld x %lld", (long long)nx,
+            (long long)ny);
+  int best = 0, bfits = 0;
+  double bcost = 0.0;
+  for (int px = 1; px <= nranks; px++) {
+    if (nranks % px) continue;
+    const int py = nranks / px;
+    const int fits = nx / px >= need && ny / py >= need;
+    const double c = part_cost(px, py, nx, ny);
+    if (!best || fits > bfits || (fits == bfits && c < bcost)) best = px, bfits = fits, bcost = c;
   }
+  dims[0] = best;
+  dims[1] = nranks / best;
   return TSR_SUCCESS;
+}
+
+int tsr_part_dims(int nranks, tsr_idx_t nx, tsr_idx_t ny, int dims[2]) {
+  return part_dims(nranks, nx, ny, 1, dims);
 }
 
 static int wrap(int c, int p, int periodic) {
@@ -102,7 +122,7 @@ int tsr_grid_part_init(MPI_Comm comm, const tsr_idx_t n[3], int halo, const int 
   out->halo = halo;
   out->periodic[0] = periodic ? periodic[0] != 0 : 0;
   out->periodic[1] = periodic ? periodic[1] != 0 : 0;
-  TSR_CALL(tsr_part_dims(out->size, n[0], n[1], out->dims));
+  TSR_CALL(part_dims(out->size, n[0], n[1], TSR_MAX(halo, 1), out->dims));
   out->coords[0] = out->rank % out->dims[0];
   out->coords[1] = out->rank / out->dims[0];
   TSR_CALL(tsr_error_agree(comm, check_fits(out)));

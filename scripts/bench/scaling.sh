@@ -54,7 +54,7 @@ for np in $NPS; do
   export OMP_NUM_THREADS=$(threads $np)
   step "halo-np$np" 20 $MPIRUN -np $np "$HB" -q "${HA[@]}" --csv "$RAW/halo-np$np.csv"
   # weak: 512x512x64 per rank, the ranks side by side in x
-  w=${WEAK#*x}; weak=$(( ${WEAK%%x*} * np ))x$w
+  wr=${WEAK#*x}; weak=${WEAK%%x*}x$(( ${wr%%x*} * np ))x${wr#*x} # grown in y: each rank 512 x 512
   for h in $HALOS; do
     hx=(); [ "$SMOKE" = 1 ] || hx=(--halo $h)
     step "laplap-strong-$h-np$np" 20 $MPIRUN -np $np "$TS" laplap -q --size $STRONG "${SA[@]}" "${hx[@]}" \

@@ -7,7 +7,7 @@
  * by each rank on its own, MPI_COMM_SELF) EXACTLY (max |err| = 0: the same
  * arithmetic on the same bits), so results are identical for every rank
  * count. A CUDA variant is checked too where a GPU is present. Odd sizes:
- * 23x19x4 (fastwaves 23x19x8). No rank holds the global problem: the peak
+ * 23x35x4 (fastwaves 23x35x8). No rank holds the global problem: the peak
  * resident memory a rank gains for a 258x258x16 laplap (state, reference,
  * a cpu/regular run) stays within 7 of its blocks' fields plus half a
  * global field (holding the global problem takes 5 or more).
@@ -57,7 +57,7 @@ static long st_diff_serial(const stencil_state_t *S, const void *a, const tsr_la
 }
 
 static void check_one_u(int kind, int prec, int placement, int id, stencil_ucfg_t u) {
-  const int64_t size[3] = {23, 19, kind == STENCIL_FASTWAVES ? 8 : 4};
+  const int64_t size[3] = {23, 35, kind == STENCIL_FASTWAVES ? 8 : 4};
   stencil_state_t S, W;
   int rc = stencil_state_init(&S, MPI_COMM_WORLD, kind, prec, placement, size, 5, NULL, 0);
   if (!rc) rc = stencil_state_reference(&S, 3);

@@ -33,22 +33,42 @@ START_TEST(test_blocks) {
 END_TEST
 
 START_TEST(test_dims) {
-  /* product is the rank count; factors are the most balanced pair (brute
-   * force); the larger factor goes along the longer axis */
-  for (int n = 1; n <= 64; n++) {
-    int d[2], best = n;
-    for (int a = 1; a <= n; a++)
-      if (n % a == 0 && a >= n / a) best = TSR_MIN(best, a - n / a);
-    ck_tsr(tsr_part_dims(n, 100, 50, d));
-    ck_assert_int_eq(d[0] * d[1], n);
-    ck_assert_int_eq(d[0] - d[1], best);
-    ck_tsr(tsr_part_dims(n, 50, 100, d));
-    ck_assert_int_eq(d[0] * d[1], n);
-    ck_assert_int_eq(d[1] - d[0], best);
-  }
+  /* the product is the rank count, the pair exchanges the fewest halo cells
+   * (brute force over every pair: 2 x 2 ny/py per x cut, 2 nx/px per y cut,
+   * as rationals), ties to fewer ranks along x */
+  const long long planes[4][2] = {{100, 50}, {50, 100}, {512, 512}, {4096, 64}};
+  for (int pl = 0; pl < 4; pl++)
+    for (int n = 1; n <= 64; n++) {
+      const long long nx = planes[pl][0], ny = planes[pl][1];
+      int d[2], bx = 0;
+      long long bnum = 0; /* cost times n: 4 ny px + 2 nx py */
+      for (int a = 1; a <= n; a++) {
+        if (n % a || a > nx || n / a > ny) continue;
+        long long c = (a > 1 ? 4 * ny * a : 0) + (n / a > 1 ? 2 * nx * (n / a) : 0);
+        if (!bx || c < bnum) bx = a, bnum = c;
+      }
+      if (!bx) continue;
+      ck_tsr(tsr_part_dims(n, nx, ny, d));
+      ck_assert_int_eq(d[0] * d[1], n);
+      ck_assert_msg(d[0] == bx, "%d ranks on %lld x %lld: %d x %d, expected %d x %d", n, nx, ny,
+                    d[0], d[1], bx, n / bx);
+    }
+  /* by hand: a square plane on 2 or 4 ranks in rows; 512 x 2048 on 4 in
+     rows of 512 x 512; a wide flat plane in columns; 12 ranks on 512 x 512:
+     2 x 6 and 3 x 4 tie (10240), the fewer x cuts win */
   int d[2];
+  ck_tsr(tsr_part_dims(2, 1024, 1024, d));
+  ck_assert(d[0] == 1 && d[1] == 2);
+  ck_tsr(tsr_part_dims(4, 1024, 1024, d));
+  ck_assert(d[0] == 1 && d[1] == 4);
+  ck_tsr(tsr_part_dims(4, 512, 2048, d));
+  ck_assert(d[0] == 1 && d[1] == 4);
+  ck_tsr(tsr_part_dims(2, 4096, 64, d));
+  ck_assert(d[0] == 2 && d[1] == 1);
   ck_tsr(tsr_part_dims(12, 512, 512, d));
-  ck_assert(d[0] == 4 && d[1] == 3);
+  ck_assert(d[0] == 2 && d[1] == 6);
+  ck_tsr(tsr_part_dims(16, 512, 512, d));
+  ck_assert(d[0] == 2 && d[1] == 8); /* ties with 4 x 4 (12288) */
   ck_tsr_fails(tsr_part_dims(0, 4, 4, d), TSR_ERR_ARG);
 }
 END_TEST

@@ -1,7 +1,7 @@
 /* tessera/part.h: domain decomposition.
  *
  * Regular grids (tsr_grid_part_t): the X-Y plane of an nx*ny*nz grid is cut
- * into a dims[0] x dims[1] process grid of blocks (MPI_Dims_create; Z is not
+ * into a dims[0] x dims[1] process grid of blocks (tsr_part_dims; Z is not
  * split). Each rank owns the inner box [lo, hi) in global coordinates; its
  * local array holds the inner box plus `halo` cells on each side in x and y,
  * filled by a halo exchange (tessera/halo.h) from up to 8 neighbours
@@ -29,9 +29,15 @@ void tsr_part_block(tsr_idx_t n, int p, int i, tsr_idx_t *lo, tsr_idx_t *hi);
 /* The part (0..p-1) whose block holds cell c (0 <= c < n). */
 int tsr_part_block_owner(tsr_idx_t n, int p, tsr_idx_t c);
 
-/* Process grid for nranks ranks over an nx*ny plane: MPI_Dims_create's
- * balanced factors (MPI must be initialised), the larger factor along the
- * longer axis. dims[0]: ranks along x, dims[1]: ranks along y. */
+/* Process grid for nranks ranks over an nx*ny plane: of the factor pairs
+ * px * py = nranks, the one whose ranks exchange the fewest halo cells, a
+ * cell of an x side (a column: strided in memory, and the interior beside it
+ * starts off the rows' alignment) counted twice; ties go to fewer ranks along
+ * x. So 2 ranks on a square plane split it in y (whole rows each), 4 ranks on
+ * 512 x 2048 take 1 x 4, a plane much wider than tall is split in x. Pairs
+ * that leave a rank without a cell along x or y lose to any that does not
+ * (tsr_grid_part_init: fewer than the halo width). dims[0]: ranks along x,
+ * dims[1]: ranks along y. */
 int tsr_part_dims(int nranks, tsr_idx_t nx, tsr_idx_t ny, int dims[2]);
 
 /* ------------------------------------------------------------ regular grids */

@@ -9,7 +9,8 @@
 # one rank: its call fails on rank 0 of 1.
 B=${TSR_TOP_BUILDDIR:?set by the test harness}
 MPIEXEC=${MPIEXEC:-mpiexec}
-if ! "$B/apps/tsr-airfoil" --list-variants 2>/dev/null | grep -q '^cuda/.* yes '; then
+if ! "$B/apps/tsr-airfoil" --list-variants 2>/dev/null | grep -q '^cuda/.* yes ' ||
+   ! { command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; }; then
   echo "1..0 # SKIP no GPU (or built without CUDA)"; exit 0
 fi
 command -v timeout >/dev/null 2>&1 || { echo "1..0 # SKIP timeout (Debian coreutils) not found"; exit 0; }

@@ -42,7 +42,9 @@ near() { # FILE REF: the same cycles, energies within REL
       'BEGIN { d = (a - r) / r; if (d < 0) d = -d; exit !(a != "" && d <= tol) }' || return 1
   done
 }
-h5same() { # A B: every dataset of the -o file the same bits
+h5same() { # A B: every dataset of the -o file the same bits (h5diff, from HDF5's tools; a
+  # machine without them compares the printed energies only)
+  command -v h5diff > /dev/null 2>&1 || { echo "# h5diff not found: the -o files not compared"; return 0; }
   for d in elem_nodes elem_faces elem_bc region coords velocity e p q v time cycles e_origin e_total; do
     h5diff "$1" "$2" "/$d" "/$d" > /dev/null 2>&1 || { echo "# /$d differs"; return 1; }
   done
@@ -53,9 +55,9 @@ if "$x" --list-variants 2>/dev/null | grep -q '^cuda/gather  *cuda  *yes ' &&
 echo "1..7"
 
 for np in 1 3; do
-  run $np "$t/full$np" -s 6 --decomp metis -o "$t/full$np.h5"
-  run $np "$t/part$np" -s 6 --decomp metis -i 40 --checkpoint-every 20 --checkpoint "$t/ck$np.h5"; rc1=$?
-  run $np "$t/rest$np" -s 6 --decomp metis --restart "$t/ck$np.h5" -o "$t/rest$np.h5" -p; rc2=$?
+  run $np "$t/full$np" --device cpu --variant cpu/gather -s 6 --decomp metis -o "$t/full$np.h5"
+  run $np "$t/part$np" --device cpu --variant cpu/gather -s 6 --decomp metis -i 40 --checkpoint-every 20 --checkpoint "$t/ck$np.h5"; rc1=$?
+  run $np "$t/rest$np" --device cpu --variant cpu/gather -s 6 --decomp metis --restart "$t/ck$np.h5" -o "$t/rest$np.h5" -p; rc2=$?
   # it resumed: the first cycle it runs is 41
   [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && grep -q '^checkpoint at cycle 40 written to' "$t/part$np" &&
     grep -q "^Restart from $t/ck$np.h5: cycle 40, time " "$t/rest$np" &&
@@ -65,23 +67,23 @@ for np in 1 3; do
     no "$np rank(s): restart (rc $rc1 $rc2)" "$t/rest$np"
 done
 
-run 2 "$t/full2" -s 6 --decomp metis
+run 2 "$t/full2" --device cpu --variant cpu/gather -s 6 --decomp metis
 for np in 1 3; do
-  run 2 "$t/r${np}to2" -s 6 --decomp metis --restart "$t/ck$np.h5"; rc=$?
+  run 2 "$t/r${np}to2" --device cpu --variant cpu/gather -s 6 --decomp metis --restart "$t/ck$np.h5"; rc=$?
   [ $rc -eq 0 ] && near "$t/r${np}to2" "$t/full2" &&
     ok "checkpoint of $np rank(s) restarted on 2: the 2-rank run within $REL" ||
     no "checkpoint of $np rank(s) on 2 (rc $rc)" "$t/r${np}to2"
 done
 
-run 1 "$t/p10" -s 10 -i 2 --checkpoint-every 2 --checkpoint "$t/ck10.h5" -q
-run 2 "$t/r10" -s 10 --decomp metis --restart "$t/ck10.h5"; rc=$?
+run 1 "$t/p10" --device cpu --variant cpu/gather -s 10 -i 2 --checkpoint-every 2 --checkpoint "$t/ck10.h5" -q
+run 2 "$t/r10" --device cpu --variant cpu/gather -s 10 --decomp metis --restart "$t/ck10.h5"; rc=$?
 [ $rc -eq 0 ] && grep -q '^Reference check      = PASS (231 cycles as LULESH; .*dt of cycles 1-3 rel diff' "$t/r10" &&
   ok "-s 10 restarted after cycle 2 on 2 ranks: LULESH's reference PASS (dt of cycles 1-3 too)" ||
   no "-s 10 restart (rc $rc)" "$t/r10"
 
-run 2 "$t/bs" -s 5 --decomp metis --restart "$t/ck1.h5"; rs=$?
-run 2 "$t/br" -s 6 -r 5 --decomp metis --restart "$t/ck1.h5"; rr=$?
-run 2 "$t/bi" -s 6 -i 30 --decomp metis --restart "$t/ck1.h5"; ri=$?
+run 2 "$t/bs" --device cpu --variant cpu/gather -s 5 --decomp metis --restart "$t/ck1.h5"; rs=$?
+run 2 "$t/br" --device cpu --variant cpu/gather -s 6 -r 5 --decomp metis --restart "$t/ck1.h5"; rr=$?
+run 2 "$t/bi" --device cpu --variant cpu/gather -s 6 -i 30 --decomp metis --restart "$t/ck1.h5"; ri=$?
 [ $rs -ne 0 ] && [ $rr -ne 0 ] && [ $ri -ne 0 ] && [ "$(grep -c '^tsr-lulesh: error:' "$t/bs")" = 1 ] &&
   [ "$(grep -c '^tsr-lulesh: error:' "$t/br")" = 1 ] && [ "$(grep -c '^tsr-lulesh: error:' "$t/bi")" = 1 ] &&
   grep -q "holds cycle 40, beyond -i 30" "$t/bi" &&

@@ -1,0 +1,379 @@
+/* kernels/sparse/sg_cuda_simplex.cu: the "simplex" evaluation variants of
+ * fastsg on CUDA (cuda/eval/simplex, simplex_s, simplex_s2) and their
+ * extern "C" launchers.
+ *
+ * The first NI = min(D, 3) dimensions are the inner ones, the other
+ * DO = D - NI the outer ones. The sum over all blocks is a sum over the
+ * outer level vectors o (|o|_1 = s <= n-1) of prod_{t>=NI} h_t times a sum
+ * over the inner simplex l_0 + l_1 + l_2 <= m = n-1-s. For each point the
+ * inner hats and cells of every level (h_t(l), c_t(l), t < NI, l < n) are
+ * computed once, into registers; the inner simplex is unrolled at compile
+ * time (one body per m, templates on n), so a term costs one index
+ * operation, one address operation, one load and one FMA, with the block
+ * offsets as immediates. The outer vectors are walked with sg_walk.h's
+ * walk over a DO-dimensional grid (its storage order), the point's outer
+ * prefix products and indices updated from the highest changed dimension.
+ *
+ * For that, each evaluation copies the coefficients into the evaluation
+ * order (an extra array of N values, made by reorder_kernel in the timed
+ * call): one chunk per outer vector, chunks by s and then in the storage
+ * order of the outer grid; inside a chunk, one row of W(m) values per
+ * outer cell I_o (the outer part of the local index), and in the row the
+ * inner blocks by r = l_0 + l_1 + l_2, then (l_2, l_1) descending, each
+ * block's cells as in the compact order. Position of a term:
+ *   chunk(o) + I_o W(m) + K(l_0, l_1, l_2) + inner cell index,
+ * K a compile-time constant.
+ *
+ * simplex gathers from global memory (L2); simplex_s and simplex_s2 stream
+ * the reordered array through shared memory in windows of whole chunks
+ * (two buffers, cp.async, as walk_s*), so each CUDA block reads the array
+ * once and every gather is a shared-memory load; chunks larger than a
+ * window (small s at large n) gather from global memory. */
+#include "config.h"
+#include <cuda_pipeline.h>
+#include <stdint.h>
+#include <type_traits>
+#include "kernels/sparse/sg_kernels.h"
+#include "kernels/sparse/sg_walk.h"
+#include "tessera/cuda.h"
+
+namespace {
+
+constexpr int kMaxL = FASTSG_SIMPLEX_MAX_LEVEL;
+
+/* The evaluation order (host-computed, passed by value). */
+struct Plan {
+  fastsg_grid_t go;       /* the outer grid (DO dimensions, level n); unused when DO = 0 */
+  int D, n, ni, dout;
+  int64_t W[kMaxL];       /* W[m]: values of one inner row, budget m */
+  int64_t Z[kMaxL];       /* values of one chunk with outer sum s: 2^s W[n-1-s] */
+  int64_t O[kMaxL + 1];   /* first position of the chunks with outer sum s; O[n] = N */
+};
+
+/* Level vectors of NI dimensions with sum r. */
+constexpr TSR_HD int64_t inner_count(int ni, int r) {
+  return ni == 1 ? 1 : ni == 2 ? r + 1 : (int64_t)(r + 1) * (r + 2) / 2;
+}
+constexpr TSR_HD int64_t inner_w(int ni, int m) { /* W[m] */
+  return m < 0 ? 0 : inner_w(ni, m - 1) + (inner_count(ni, m) << m);
+}
+/* Rank of (l0, l1, l2) among the inner vectors of sum r: (l2, l1) descending. */
+constexpr TSR_HD int64_t inner_rank(int ni, int l0, int l1, int l2) {
+  return ni == 3 ? (int64_t)(l0 + l1) * (l0 + l1 + 1) / 2 + l0 : ni == 2 ? l0 : 0;
+}
+/* Offset of inner block (l0, l1, l2) in a row. */
+constexpr TSR_HD int kidx(int ni, int l0, int l1, int l2) {
+  return (int)(inner_w(ni, l0 + l1 + l2 - 1) + (inner_rank(ni, l0, l1, l2) << (l0 + l1 + l2)));
+}
+
+int plan_init(const fastsg_grid_t *G, Plan *p) {
+  const int D = G->dim, n = G->level;
+  TSR_CHECK(n <= kMaxL, TSR_ERR_ARG,
+            "fastsg cuda/eval/simplex*: level %d above %d, the largest they are compiled for", n,
+            kMaxL);
+  p->D = D;
+  p->n = n;
+  p->ni = D < 3 ? D : 3;
+  p->dout = D - p->ni;
+  if (p->dout > 0) TSR_CALL(fastsg_grid_init(p->dout, n, &p->go));
+  for (int m = 0; m < n; m++) p->W[m] = (m ? p->W[m - 1] : 0) + (inner_count(p->ni, m) << m);
+  p->O[0] = 0;
+  for (int s = 0; s < n; s++) {
+    p->Z[s] = p->W[n - 1 - s] << s;
+    const int64_t cnt = p->dout > 0 ? fastsg_group_blocks(p->dout, s) : s == 0;
+    p->O[s + 1] = p->O[s] + cnt * p->Z[s];
+  }
+  TSR_CHECK(p->O[n] == G->npoints, TSR_ERR_INTERNAL,
+            "fastsg simplex plan: %lld values in the chunks, %lld in the grid",
+            (long long)p->O[n], (long long)G->npoints);
+  return TSR_SUCCESS;
+}
+
+/* b = a in the evaluation order: a warp per block of the grid. */
+template <typename R>
+__global__ void reorder_kernel(fastsg_grid_t G, Plan P, const R *__restrict__ a,
+                               R *__restrict__ b) {
+  const int64_t blk = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const int lane = threadIdx.x & 31;
+  if (blk >= G.nblocks) return;
+  int g = 0;
+  while (g + 1 < G.level && G.bstart[g + 1] <= blk) g++;
+  int l[FASTSG_MAX_DIM];
+  const int64_t rank = blk - G.bstart[g];
+  fastsg_block_unrank(G.dim, g, rank, l);
+  int s = 0;
+  for (int t = P.ni; t < G.dim; t++) s += l[t];
+  const int m = G.level - 1 - s;
+  const int64_t orank = P.dout > 0 ? fastsg_block_rank(P.dout, l + P.ni) : 0;
+  const int l0 = l[0], l1 = P.ni > 1 ? l[1] : 0, l2 = P.ni > 2 ? l[2] : 0, r = g - s;
+  const int64_t K = (r ? P.W[r - 1] : 0) + (inner_rank(P.ni, l0, l1, l2) << r);
+  const int64_t dst = P.O[s] + orank * P.Z[s] + K, wm = P.W[m], mask = ((int64_t)1 << s) - 1;
+  const R *src = a + G.gstart[g] + (rank << g);
+  for (int64_t i = lane; i < ((int64_t)1 << g); i += 32)
+    b[dst + (i & mask) * wm + (i >> s)] = src[i];
+}
+
+/* Compile-time loop: f(integral_constant<int, k>) for k = B..E. */
+template <int B, int E, typename F>
+__device__ __forceinline__ void sfor(F &&f) {
+  if constexpr (B <= E) {
+    f(std::integral_constant<int, B>{});
+    sfor<B + 1, E>(f);
+  }
+}
+
+template <bool GL, typename R> __device__ __forceinline__ R load(const R *p) {
+  if constexpr (GL) return __ldg(p);
+  else return *p;
+}
+
+/* Sum over the inner simplex of budget M of coefficient * h_0 h_1 h_2 for
+ * the row at e: h[t][l], c[t][l] the point's inner hats and cells (1 and 0
+ * for t >= NI). */
+template <typename R, int NI, int NL, int M, bool GL>
+__device__ __forceinline__ R simplex_sum(const R *e, const R (&h)[3][NL], const int (&c)[3][NL]) {
+  R acc = 0;
+  sfor<0, (NI >= 3 ? M : 0)>([&](auto L2c) {
+    constexpr int L2 = decltype(L2c)::value;
+    R a2 = 0;
+    sfor<0, (NI >= 2 ? M - L2 : 0)>([&](auto L1c) {
+      constexpr int L1 = decltype(L1c)::value;
+      const int b12 = (c[1][L1] << L2) + c[2][L2];
+      R a1 = 0;
+      sfor<0, M - L1 - L2>([&](auto L0c) {
+        constexpr int L0 = decltype(L0c)::value;
+        constexpr int K = kidx(NI, L0, L1, L2);
+        const int idx = (c[0][L0] << (L1 + L2)) + b12;
+        a1 = fma(load<GL>(e + K + idx), h[0][L0], a1);
+      });
+      a2 = fma(a1, h[1][L1], a2);
+    });
+    acc = fma(a2, h[2][L2], acc);
+  });
+  return acc;
+}
+
+template <typename R, int NI, int NL, bool GL>
+__device__ __forceinline__ R chunk_sum(int m, const R *e, const R (&h)[3][NL],
+                                       const int (&c)[3][NL]) {
+  R v = 0;
+  sfor<0, NL - 1>([&](auto Mc) {
+    constexpr int M = decltype(Mc)::value;
+    if (m == M) v = simplex_sum<R, NI, NL, M, GL>(e, h, c);
+  });
+  return v;
+}
+
+__device__ __forceinline__ double pow2r(double, int l) { return fastsg_pow2_d(l); }
+__device__ __forceinline__ float pow2r(float, int l) { return fastsg_pow2_f(l); }
+__device__ __forceinline__ int cellr(double xs, int l) { return fastsg_cell(xs, l); }
+__device__ __forceinline__ int cellr(float xs, int l) { return fastsg_cell_f(xs, l); }
+__device__ __forceinline__ double hatr(double xs, int c) { return fastsg_hat_d(xs, c); }
+__device__ __forceinline__ float hatr(float xs, int c) { return fastsg_hat_f(xs, c); }
+
+/* End of the window of whole chunks that starts at chunk boundary start:
+ * at most S values; start when nothing is left. */
+__device__ __forceinline__ int64_t window_end(const Plan &P, int64_t start, int64_t S) {
+  const int64_t lim = start + S;
+  int64_t e = start;
+  int s = 0;
+  while (s < P.n && P.O[s + 1] <= start) s++;
+  for (; s < P.n; s++) {
+    if (P.O[s + 1] <= lim) {
+      e = P.O[s + 1];
+      continue;
+    }
+    const int64_t b = e > P.O[s] ? e : P.O[s];
+    e = b + (lim - b) / P.Z[s] * P.Z[s];
+    break;
+  }
+  return e;
+}
+
+/* Copy a[base, hi) into s (base a multiple of 16 bytes) as one pipeline stage. */
+template <typename R, int T>
+__device__ __forceinline__ void window_load(R *s, const R *__restrict__ a, int64_t base,
+                                            int64_t hi) {
+  constexpr int V = 16 / (int)sizeof(R);
+  const int cnt = (int)(hi - base), nvec = cnt / V;
+  const R *src = a + base;
+  for (int e = threadIdx.x; e < nvec; e += T) __pipeline_memcpy_async(s + e * V, src + e * V, 16);
+  for (int e = nvec * V + (int)threadIdx.x; e < cnt; e += T)
+    __pipeline_memcpy_async(s + e, src + e, sizeof(R));
+  __pipeline_commit();
+}
+
+/* T threads, a point per thread; WB bytes per window buffer (0: no staging). */
+template <typename R, int NI, int NL, int T, int WB>
+__global__ void __launch_bounds__(T, 65536 / (T * 128)) /* at most 128 registers */
+eval_simplex(Plan P, const R *__restrict__ b, int64_t npts, const R *__restrict__ x,
+             R *__restrict__ res) {
+  constexpr int V = 16 / (int)sizeof(R);
+  constexpr int BUF = WB / (int)sizeof(R);
+  constexpr int64_t S = BUF - V;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  R *const sbuf = reinterpret_cast<R *>(smem_raw); /* [2][BUF] */
+  const int D = P.D, DO = P.dout;
+  const int64_t j0 = (int64_t)blockIdx.x * T + threadIdx.x;
+  const R *xj = x + TSR_MIN(j0, npts - 1) * D;
+  /* inner tables */
+  R h[3][NL];
+  int c[3][NL];
+#pragma unroll
+  for (int t = 0; t < 3; t++) {
+    const R xt = t < NI ? xj[t] : (R)0.5;
+#pragma unroll
+    for (int l = 0; l < NL; l++) {
+      const R xs = xt * pow2r(xt, l);
+      const int cc = cellr(xs, l);
+      h[t][l] = t < NI ? hatr(xs, cc) : (R)1;
+      c[t][l] = t < NI ? cc : 0;
+    }
+  }
+  /* outer dimensions: coordinates, prefix products and indices */
+  R xo[FASTSG_MAX_DIM], Po[FASTSG_MAX_DIM + 1];
+  int Io[FASTSG_MAX_DIM + 1];
+  for (int u = 0; u < DO; u++) xo[u] = xj[NI + u];
+  Po[DO] = 1;
+  Io[DO] = 0;
+  /* staging: chunks of outer sum s >= smin fit a window */
+  int smin = NL;
+  if (WB > 0)
+    for (int s = NL - 1; s >= 0 && P.Z[s] <= S; s--) smin = s;
+  int64_t base = 0, wend = 0, nend = 0;
+  int cur = 0;
+  if (smin < NL) {
+    base = P.O[smin] & ~(int64_t)(V - 1);
+    wend = window_end(P, P.O[smin], S);
+    window_load<R, T>(sbuf, b, base, wend);
+    nend = window_end(P, wend, S);
+    window_load<R, T>(sbuf + BUF, b, wend & ~(int64_t)(V - 1), nend);
+    __pipeline_wait_prior(1);
+    __syncthreads();
+  }
+  R acc = 0;
+  fastsg_walk_outer_t wo;
+  for (int s = 0; s < NL && (s == 0 || DO > 0); s++) {
+    const int m = NL - 1 - s;
+    const int64_t wm = P.W[m], Z = P.Z[s];
+    int64_t cpos = P.O[s];
+    fastsg_walk_t w;
+    int ch = DO > 0 ? fastsg_walk_first(&w, &wo, &P.go, s) : 0;
+    do {
+      /* keep the cells opaque per chunk: otherwise the compiler hoists the
+       * hundreds of per-point term indices out of the outer loop (register
+       * spills) */
+#pragma unroll
+      for (int t = 0; t < NI; t++)
+#pragma unroll
+        for (int l = 0; l < NL; l++) asm volatile("" : "+r"(c[t][l]));
+      if (DO > 0) { /* outer dimensions ch .. 0 changed */
+        for (int u = ch < DO - 1 ? ch : DO - 1; u >= 0; u--) {
+          const int lu = u == 0 ? w.l0 : u == 1 ? w.l1 : u == 2 ? w.l2 : wo.l[u];
+          const int sh = u == 0 ? s - w.l0 : u == 1 ? fastsg_walk_sh1(&w)
+                         : u == 2 ? fastsg_walk_sh2(&w) : wo.sh[u];
+          const R xs = xo[u] * pow2r(xo[u], lu);
+          const int cc = cellr(xs, lu);
+          Po[u] = Po[u + 1] * hatr(xs, cc);
+          Io[u] = Io[u + 1] + (cc << sh);
+        }
+      }
+      const int64_t off = (int64_t)Io[0] * wm;
+      R v;
+      if (s >= smin) {
+        if (cpos + Z > wend) { /* uniform: this chunk starts the next window */
+          __pipeline_wait_prior(0);
+          __syncthreads();
+          cur ^= 1;
+          base = wend & ~(int64_t)(V - 1);
+          wend = nend;
+          nend = window_end(P, wend, S);
+          window_load<R, T>(sbuf + (cur ^ 1) * BUF, b, wend & ~(int64_t)(V - 1), nend);
+        }
+        const R *e = sbuf + cur * BUF + (int)(cpos - base) + (int)off;
+        v = chunk_sum<R, NI, NL, false>(m, e, h, c);
+      } else {
+        v = chunk_sum<R, NI, NL, true>(m, b + cpos + off, h, c);
+      }
+      acc = fma(Po[0], v, acc);
+      cpos += Z;
+    } while (DO > 0 && (ch = fastsg_walk_next(&w)) != FASTSG_WALK_END);
+  }
+  if (smin < NL) __pipeline_wait_prior(0);
+  if (j0 < npts) res[j0] = acc;
+}
+
+template <typename R, int T, int WB, int NI, int NL>
+int launch_one(const Plan &P, const R *b, const fastsg_kernel_args_t *A) {
+  const int64_t blocks = TSR_CEIL_DIV(A->npts, (int64_t)T);
+  TSR_CHECK(blocks <= 0x7fffffff, TSR_ERR_ARG,
+            "fastsg eval simplex: %lld points are too many for one launch", (long long)A->npts);
+  const int smem = 2 * WB;
+  if (smem > 48 * 1024)
+    TSR_CALL_CUDA(cudaFuncSetAttribute(eval_simplex<R, NI, NL, T, WB>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  eval_simplex<R, NI, NL, T, WB><<<(unsigned)blocks, T, smem>>>(P, b, A->npts, (const R *)A->x,
+                                                                 (R *)A->r);
+  TSR_CHECK_LAUNCH("fastsg eval_simplex");
+  return TSR_SUCCESS;
+}
+
+/* The instance for the grid's NI and n. */
+#ifndef FASTSG_SIMPLEX_FIRST_LEVEL
+#define FASTSG_SIMPLEX_FIRST_LEVEL 1
+#endif
+template <typename R, int T, int WB, int NL = FASTSG_SIMPLEX_FIRST_LEVEL>
+int launch_nl(const Plan &P, const R *b, const fastsg_kernel_args_t *A) {
+  if (P.n != NL) {
+    if constexpr (NL < kMaxL) return launch_nl<R, T, WB, NL + 1>(P, b, A);
+    else return TSR_RAISE(TSR_ERR_INTERNAL, "fastsg simplex: level %d not instantiated", P.n);
+  }
+  if (P.ni == 3) return launch_one<R, T, WB, 3, NL>(P, b, A);
+  if (P.ni == 2) return launch_one<R, T, WB, 2, NL>(P, b, A);
+  return launch_one<R, T, WB, 1, NL>(P, b, A);
+}
+
+template <typename R, int T, int WB>
+int simplex_run(const fastsg_kernel_args_t *A) {
+  if (A->npts == 0) return TSR_SUCCESS;
+  Plan P;
+  TSR_CALL(plan_init(A->grid, &P));
+  const fastsg_grid_t &G = *A->grid;
+  R *b = NULL;
+  TSR_CALL_CUDA(cudaMallocAsync((void **)&b, (size_t)G.npoints * sizeof(R), 0));
+  const int64_t rblocks = TSR_CEIL_DIV(G.nblocks * 32, (int64_t)256);
+  int rc = TSR_SUCCESS;
+  if (rblocks > 0x7fffffff)
+    rc = TSR_RAISE(TSR_ERR_ARG, "fastsg eval simplex: %lld blocks are too many",
+                   (long long)G.nblocks);
+  if (rc == TSR_SUCCESS) {
+    reorder_kernel<R><<<(unsigned)rblocks, 256>>>(G, P, (const R *)A->coef, b);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) rc = tsr__error_cuda((int)e, "reorder_kernel", __FILE__, __LINE__, __func__);
+  }
+  if (rc == TSR_SUCCESS) rc = launch_nl<R, T, WB>(P, b, A);
+  cudaError_t e = cudaFreeAsync(b, 0);
+  if (rc == TSR_SUCCESS && e != cudaSuccess)
+    rc = tsr__error_cuda((int)e, "cudaFreeAsync", __FILE__, __LINE__, __func__);
+  return rc;
+}
+
+int check_args(const fastsg_kernel_args_t *A) {
+  TSR_CHECK(A && A->grid && A->coef, TSR_ERR_ARG, "fastsg CUDA eval: NULL grid or coefficients");
+  TSR_CHECK(A->prec == TSR_DOUBLE || A->prec == TSR_FLOAT, TSR_ERR_ARG,
+            "fastsg CUDA eval: precision must be double or float");
+  TSR_CHECK(A->npts == 0 || (A->x && A->r), TSR_ERR_ARG, "fastsg CUDA eval: NULL points or results");
+  return TSR_SUCCESS;
+}
+
+} // namespace
+
+#define FASTSG_SIMPLEX_ENTRY(name, T, WB)                                                 \
+  extern "C" int fastsg_eval_##name##_cuda(const fastsg_kernel_args_t *A) {               \
+    TSR_CALL(check_args(A));                                                              \
+    return A->prec == TSR_DOUBLE ? simplex_run<double, T, WB>(A) : simplex_run<float, T, WB>(A); \
+  }
+
+FASTSG_SIMPLEX_ENTRY(simplex, 256, 0)
+FASTSG_SIMPLEX_ENTRY(simplex_s, 512, 96 * 1024)
+FASTSG_SIMPLEX_ENTRY(simplex_s2, 256, 54 * 1024)

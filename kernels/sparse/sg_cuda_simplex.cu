@@ -122,46 +122,45 @@ __device__ __forceinline__ void sfor(F &&f) {
   }
 }
 
-template <bool GL, typename R> __device__ __forceinline__ R load(const R *p) {
-  if constexpr (GL) return __ldg(p);
-  else return *p;
+/* A shared-memory load at 32-bit address a plus the constant byte offset
+ * OFF (an immediate of the instruction). volatile: kept after the window's
+ * __syncthreads. */
+template <int OFF> __device__ __forceinline__ double lds(double *, unsigned a) {
+  double v;
+  asm volatile("ld.shared.f64 %0, [%1+%2];" : "=d"(v) : "r"(a), "n"(OFF));
+  return v;
+}
+template <int OFF> __device__ __forceinline__ float lds(float *, unsigned a) {
+  float v;
+  asm volatile("ld.shared.f32 %0, [%1+%2];" : "=f"(v) : "r"(a), "n"(OFF));
+  return v;
 }
 
-/* Sum over the inner simplex of budget M of coefficient * h_0 h_1 h_2 for
- * the row at e: h[t][l], c[t][l] the point's inner hats and cells (1 and 0
- * for t >= NI). */
-template <typename R, int NI, int NL, int M, bool GL>
-__device__ __forceinline__ R simplex_sum(const R *e, const R (&h)[3][NL], const int (&c)[3][NL]) {
+/* Sum over the inner simplex of budget M of coefficient * h_0 h_1 h_2:
+ * ld(K, idx) loads the row's value K + idx (K a compile-time constant);
+ * h[t][l], c[t][l] the point's inner hats and cells (1 and 0 for t >= NI). */
+template <typename R, int NI, int NL, int M, typename L>
+__device__ __forceinline__ R simplex_sum(L &&ld, const R (&h)[3][NL], const int (&c)[3][NL]) {
   R acc = 0;
   sfor<0, (NI >= 3 ? M : 0)>([&](auto L2c) {
     constexpr int L2 = decltype(L2c)::value;
     R a2 = 0;
     sfor<0, (NI >= 2 ? M - L2 : 0)>([&](auto L1c) {
       constexpr int L1 = decltype(L1c)::value;
-      const int b12 = (c[1][L1] << L2) + c[2][L2];
+      int b12 = (c[1][L1] << L2) + c[2][L2];
+      asm("" : "+r"(b12)); /* once per (l1, l2), not re-associated into every term */
       R a1 = 0;
       sfor<0, M - L1 - L2>([&](auto L0c) {
         constexpr int L0 = decltype(L0c)::value;
         constexpr int K = kidx(NI, L0, L1, L2);
         const int idx = (c[0][L0] << (L1 + L2)) + b12;
-        a1 = fma(load<GL>(e + K + idx), h[0][L0], a1);
+        a1 = fma(ld(std::integral_constant<int, K>{}, idx), h[0][L0], a1);
       });
       a2 = fma(a1, h[1][L1], a2);
     });
     acc = fma(a2, h[2][L2], acc);
   });
   return acc;
-}
-
-template <typename R, int NI, int NL, bool GL>
-__device__ __forceinline__ R chunk_sum(int m, const R *e, const R (&h)[3][NL],
-                                       const int (&c)[3][NL]) {
-  R v = 0;
-  sfor<0, NL - 1>([&](auto Mc) {
-    constexpr int M = decltype(Mc)::value;
-    if (m == M) v = simplex_sum<R, NI, NL, M, GL>(e, h, c);
-  });
-  return v;
 }
 
 __device__ __forceinline__ double pow2r(double, int l) { return fastsg_pow2_d(l); }
@@ -253,9 +252,13 @@ eval_simplex(Plan P, const R *__restrict__ b, int64_t npts, const R *__restrict_
   }
   R acc = 0;
   fastsg_walk_outer_t wo;
-  for (int s = 0; s < NL && (s == 0 || DO > 0); s++) {
-    const int m = NL - 1 - s;
-    const int64_t wm = P.W[m], Z = P.Z[s];
+  const unsigned sbase = (unsigned)__cvta_generic_to_shared(sbuf);
+  constexpr int LOGR = sizeof(R) == 8 ? 3 : 2;
+  /* the groups of outer sum s, each with its own unrolled body (M = n-1-s) */
+  sfor<0, NL - 1>([&](auto Sc) {
+    constexpr int s = decltype(Sc)::value, M = NL - 1 - s;
+    if (s > 0 && DO == 0) return;
+    const int64_t wm = P.W[M], Z = P.Z[s];
     int64_t cpos = P.O[s];
     fastsg_walk_t w;
     int ch = DO > 0 ? fastsg_walk_first(&w, &wo, &P.go, s) : 0;
@@ -280,7 +283,7 @@ eval_simplex(Plan P, const R *__restrict__ b, int64_t npts, const R *__restrict_
       }
       const int64_t off = (int64_t)Io[0] * wm;
       R v;
-      if (s >= smin) {
+      if (WB > 0 && s >= smin) {
         if (cpos + Z > wend) { /* uniform: this chunk starts the next window */
           __pipeline_wait_prior(0);
           __syncthreads();
@@ -290,15 +293,21 @@ eval_simplex(Plan P, const R *__restrict__ b, int64_t npts, const R *__restrict_
           nend = window_end(P, wend, S);
           window_load<R, T>(sbuf + (cur ^ 1) * BUF, b, wend & ~(int64_t)(V - 1), nend);
         }
-        const R *e = sbuf + cur * BUF + (int)(cpos - base) + (int)off;
-        v = chunk_sum<R, NI, NL, false>(m, e, h, c);
+        const unsigned sa = sbase + ((unsigned)(cur * BUF + (int)(cpos - base) + (int)off) << LOGR);
+        v = simplex_sum<R, NI, NL, M>(
+            [&](auto Kc, int idx) {
+              return lds<decltype(Kc)::value * (int)sizeof(R)>((R *)nullptr, sa + ((unsigned)idx << LOGR));
+            },
+            h, c);
       } else {
-        v = chunk_sum<R, NI, NL, true>(m, b + cpos + off, h, c);
+        const R *e = b + cpos + off;
+        v = simplex_sum<R, NI, NL, M>(
+            [&](auto Kc, int idx) { return __ldg(e + decltype(Kc)::value + idx); }, h, c);
       }
       acc = fma(Po[0], v, acc);
       cpos += Z;
     } while (DO > 0 && (ch = fastsg_walk_next(&w)) != FASTSG_WALK_END);
-  }
+  });
   if (smin < NL) __pipeline_wait_prior(0);
   if (j0 < npts) res[j0] = acc;
 }

@@ -11,8 +11,9 @@
  * time (one body per m, templates on n), so a term costs one index
  * operation, one address operation, one load and one FMA, with the block
  * offsets as immediates. The outer vectors are walked with sg_walk.h's
- * walk over a DO-dimensional grid (its storage order), the point's outer
- * prefix products and indices updated from the highest changed dimension.
+ * walk over a DO-dimensional grid (its storage order), and its point part
+ * (sg_walk_pt.h) gives the product of the outer hats and the outer local
+ * index, updated from the highest changed dimension.
  *
  * For that, each evaluation copies the coefficients into the evaluation
  * order (an extra array of N values, made by reorder_kernel in the timed
@@ -163,6 +164,31 @@ __device__ __forceinline__ R simplex_sum(L &&ld, const R (&h)[3][NL], const int 
   return acc;
 }
 
+/* The walk's per-point part (sg_walk_pt.h) for the outer dimensions. */
+template <typename R> struct PointOf;
+template <> struct PointOf<double> {
+  using type = fastsg_walkpt_d_t;
+  using outer = fastsg_walkpt_outer_d_t;
+};
+template <> struct PointOf<float> {
+  using type = fastsg_walkpt_f_t;
+  using outer = fastsg_walkpt_outer_f_t;
+};
+__device__ __forceinline__ void pt_set(fastsg_walkpt_d_t *q, fastsg_walkpt_outer_d_t *o,
+                                       const double *xj, int D) {
+  fastsg_walkpt_set_d(q, o, xj, D);
+}
+__device__ __forceinline__ void pt_set(fastsg_walkpt_f_t *q, fastsg_walkpt_outer_f_t *o,
+                                       const float *xj, int D) {
+  fastsg_walkpt_set_f(q, o, xj, D);
+}
+__device__ __forceinline__ void pt_update(const fastsg_walk_t *w, fastsg_walkpt_d_t *q, int ch) {
+  fastsg_walkpt_update_d(w, q, ch);
+}
+__device__ __forceinline__ void pt_update(const fastsg_walk_t *w, fastsg_walkpt_f_t *q, int ch) {
+  fastsg_walkpt_update_f(w, q, ch);
+}
+
 __device__ __forceinline__ double pow2r(double, int l) { return fastsg_pow2_d(l); }
 __device__ __forceinline__ float pow2r(float, int l) { return fastsg_pow2_f(l); }
 __device__ __forceinline__ int cellr(double xs, int l) { return fastsg_cell(xs, l); }
@@ -229,12 +255,11 @@ eval_simplex(Plan P, const R *__restrict__ b, int64_t npts, const R *__restrict_
       c[t][l] = t < NI ? cc : 0;
     }
   }
-  /* outer dimensions: coordinates, prefix products and indices */
-  R xo[FASTSG_MAX_DIM], Po[FASTSG_MAX_DIM + 1];
-  int Io[FASTSG_MAX_DIM + 1];
-  for (int u = 0; u < DO; u++) xo[u] = xj[NI + u];
-  Po[DO] = 1;
-  Io[DO] = 0;
+  /* outer dimensions: the walk's point state (product and local index of
+   * the outer hats, updated from the highest changed dimension) */
+  typename PointOf<R>::type q;
+  typename PointOf<R>::outer qo;
+  if (DO > 0) pt_set(&q, &qo, xj + NI, DO);
   /* staging: chunks of outer sum s >= smin fit a window */
   int smin = NL;
   if (WB > 0)
@@ -270,18 +295,14 @@ eval_simplex(Plan P, const R *__restrict__ b, int64_t npts, const R *__restrict_
       for (int t = 0; t < NI; t++)
 #pragma unroll
         for (int l = 0; l < NL; l++) asm volatile("" : "+r"(c[t][l]));
+      R po = 1;
+      int io = 0;
       if (DO > 0) { /* outer dimensions ch .. 0 changed */
-        for (int u = ch < DO - 1 ? ch : DO - 1; u >= 0; u--) {
-          const int lu = u == 0 ? w.l0 : u == 1 ? w.l1 : u == 2 ? w.l2 : wo.l[u];
-          const int sh = u == 0 ? s - w.l0 : u == 1 ? fastsg_walk_sh1(&w)
-                         : u == 2 ? fastsg_walk_sh2(&w) : wo.sh[u];
-          const R xs = xo[u] * pow2r(xo[u], lu);
-          const int cc = cellr(xs, lu);
-          Po[u] = Po[u + 1] * hatr(xs, cc);
-          Io[u] = Io[u + 1] + (cc << sh);
-        }
+        pt_update(&w, &q, ch);
+        po = q.p;
+        io = q.idx;
       }
-      const int64_t off = (int64_t)Io[0] * wm;
+      const int64_t off = (int64_t)io * wm;
       R v;
       if (WB > 0 && s >= smin) {
         if (cpos + Z > wend) { /* uniform: this chunk starts the next window */
@@ -304,7 +325,7 @@ eval_simplex(Plan P, const R *__restrict__ b, int64_t npts, const R *__restrict_
         v = simplex_sum<R, NI, NL, M>(
             [&](auto Kc, int idx) { return __ldg(e + decltype(Kc)::value + idx); }, h, c);
       }
-      acc = fma(Po[0], v, acc);
+      acc = fma(po, v, acc);
       cpos += Z;
     } while (DO > 0 && (ch = fastsg_walk_next(&w)) != FASTSG_WALK_END);
   });

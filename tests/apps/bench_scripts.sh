@@ -1,9 +1,9 @@
 #!/bin/sh
 # tests/apps/bench_scripts.sh: scripts/bench (TAP). Every script parses; copy.sh, halo.sh and
 # fastsg_eval.sh run in SMOKE mode (tiny sizes on the CPU) against this build's programs and
-# write their CSV (and table); tables.py turns hand-made outputs of the peers (the original stencil benchmark with a
-# failed check, OP2's airfoil log, Tasmanian's rows) into the tables, and a missing peer is a
-# note, not a failure.
+# write their CSV (and table); tables.py turns hand-made outputs of the peers (the original
+# stencil benchmark with a failed check, OP2's airfoil log, Tasmanian's rows) into the tables,
+# and a missing peer is a note, not a failure.
 top=${TSR_TOP_SRCDIR:-${srcdir:-.}}
 build=${TSR_TOP_BUILDDIR:-.}
 b=$top/scripts/bench

@@ -51,30 +51,34 @@ struct Plan {
   int64_t O[kMaxL + 1];   /* first position of the chunks with outer sum s; O[n] = N */
 };
 
-/* Level vectors of NI dimensions with sum r. */
+/* Level vectors of NI dimensions with sum r: C(r + NI - 1, NI - 1). */
 constexpr TSR_HD int64_t inner_count(int ni, int r) {
-  return ni == 1 ? 1 : ni == 2 ? r + 1 : (int64_t)(r + 1) * (r + 2) / 2;
+  return ni == 1 ? 1 : ni == 2 ? r + 1 : ni == 3 ? (int64_t)(r + 1) * (r + 2) / 2
+                                       : (int64_t)(r + 1) * (r + 2) * (r + 3) / 6;
 }
 constexpr TSR_HD int64_t inner_w(int ni, int m) { /* W[m] */
   return m < 0 ? 0 : inner_w(ni, m - 1) + (inner_count(ni, m) << m);
 }
-/* Rank of (l0, l1, l2) among the inner vectors of sum r: (l2, l1) descending. */
-constexpr TSR_HD int64_t inner_rank(int ni, int l0, int l1, int l2) {
-  return ni == 3 ? (int64_t)(l0 + l1) * (l0 + l1 + 1) / 2 + l0 : ni == 2 ? l0 : 0;
+/* Rank of (l0, .., l_{NI-1}) among the inner vectors of its sum: (l3, l2,
+ * l1) descending, the colex rank of fastsg_block_rank. */
+constexpr TSR_HD int64_t inner_rank(int ni, int l0, int l1, int l2, int l3 = 0) {
+  return (ni >= 2 ? l0 : 0) + (ni >= 3 ? (int64_t)(l0 + l1) * (l0 + l1 + 1) / 2 : 0) +
+         (ni >= 4 ? (int64_t)(l0 + l1 + l2 + 2) * (l0 + l1 + l2 + 1) * (l0 + l1 + l2) / 6 : 0);
 }
-/* Offset of inner block (l0, l1, l2) in a row. */
-constexpr TSR_HD int kidx(int ni, int l0, int l1, int l2) {
-  return (int)(inner_w(ni, l0 + l1 + l2 - 1) + (inner_rank(ni, l0, l1, l2) << (l0 + l1 + l2)));
+/* Offset of inner block (l0, l1, l2, l3) in a row. */
+constexpr TSR_HD int kidx(int ni, int l0, int l1, int l2, int l3 = 0) {
+  return (int)(inner_w(ni, l0 + l1 + l2 + l3 - 1) +
+               (inner_rank(ni, l0, l1, l2, l3) << (l0 + l1 + l2 + l3)));
 }
 
-int plan_init(const fastsg_grid_t *G, Plan *p) {
+int plan_init(const fastsg_grid_t *G, Plan *p, int nimax) {
   const int D = G->dim, n = G->level;
   TSR_CHECK(n <= kMaxL, TSR_ERR_ARG,
             "fastsg cuda/eval/simplex*: level %d above %d, the largest they are compiled for", n,
             kMaxL);
   p->D = D;
   p->n = n;
-  p->ni = D < 3 ? D : 3;
+  p->ni = D < nimax ? D : nimax;
   p->dout = D - p->ni;
   if (p->dout > 0) TSR_CALL(fastsg_grid_init(p->dout, n, &p->go));
   for (int m = 0; m < n; m++) p->W[m] = (m ? p->W[m - 1] : 0) + (inner_count(p->ni, m) << m);
@@ -106,8 +110,9 @@ __global__ void reorder_kernel(fastsg_grid_t G, Plan P, const R *__restrict__ a,
   for (int t = P.ni; t < G.dim; t++) s += l[t];
   const int m = G.level - 1 - s;
   const int64_t orank = P.dout > 0 ? fastsg_block_rank(P.dout, l + P.ni) : 0;
-  const int l0 = l[0], l1 = P.ni > 1 ? l[1] : 0, l2 = P.ni > 2 ? l[2] : 0, r = g - s;
-  const int64_t K = (r ? P.W[r - 1] : 0) + (inner_rank(P.ni, l0, l1, l2) << r);
+  const int l0 = l[0], l1 = P.ni > 1 ? l[1] : 0, l2 = P.ni > 2 ? l[2] : 0,
+            l3 = P.ni > 3 ? l[3] : 0, r = g - s;
+  const int64_t K = (r ? P.W[r - 1] : 0) + (inner_rank(P.ni, l0, l1, l2, l3) << r);
   const int64_t dst = P.O[s] + orank * P.Z[s] + K, wm = P.W[m], mask = ((int64_t)1 << s) - 1;
   const R *src = a + G.gstart[g] + (rank << g);
   for (int64_t i = lane; i < ((int64_t)1 << g); i += 32)
@@ -189,6 +194,36 @@ __device__ __forceinline__ void pt_update(const fastsg_walk_t *w, fastsg_walkpt_
   fastsg_walkpt_update_f(w, q, ch);
 }
 
+/* The same with 4 inner dimensions (h[3], c[3]: dimension 3). */
+template <typename R, int NL, int M, typename L>
+__device__ __forceinline__ R simplex_sum4(L &&ld, const R (&h)[4][NL], const int (&c)[4][NL]) {
+  R acc = 0;
+  sfor<0, M>([&](auto L3c) {
+    constexpr int L3 = decltype(L3c)::value;
+    R a3 = 0;
+    sfor<0, M - L3>([&](auto L2c) {
+      constexpr int L2 = decltype(L2c)::value;
+      R a2 = 0;
+      sfor<0, M - L3 - L2>([&](auto L1c) {
+        constexpr int L1 = decltype(L1c)::value;
+        int b = (c[1][L1] << (L2 + L3)) + (c[2][L2] << L3) + c[3][L3];
+        asm("" : "+r"(b));
+        R a1 = 0;
+        sfor<0, M - L3 - L2 - L1>([&](auto L0c) {
+          constexpr int L0 = decltype(L0c)::value;
+          constexpr int K = kidx(4, L0, L1, L2, L3);
+          const int idx = (c[0][L0] << (L1 + L2 + L3)) + b;
+          a1 = fma(ld(std::integral_constant<int, K>{}, idx), h[0][L0], a1);
+        });
+        a2 = fma(a1, h[1][L1], a2);
+      });
+      a3 = fma(a2, h[2][L2], a3);
+    });
+    acc = fma(a3, h[3][L3], acc);
+  });
+  return acc;
+}
+
 __device__ __forceinline__ double pow2r(double, int l) { return fastsg_pow2_d(l); }
 __device__ __forceinline__ float pow2r(float, int l) { return fastsg_pow2_f(l); }
 __device__ __forceinline__ int cellr(double xs, int l) { return fastsg_cell(xs, l); }
@@ -230,7 +265,7 @@ __device__ __forceinline__ void window_load(R *s, const R *__restrict__ a, int64
 
 /* T threads, a point per thread; WB bytes per window buffer (0: no staging). */
 template <typename R, int NI, int NL, int T, int WB>
-__global__ void __launch_bounds__(T, 65536 / (T * 128)) /* at most 128 registers */
+__global__ void __launch_bounds__(T, NI > 3 ? 1 : 65536 / (T * 128)) /* 128 registers (NI = 4: 255) */
 eval_simplex(Plan P, const R *__restrict__ b, int64_t npts, const R *__restrict__ x,
              R *__restrict__ res) {
   constexpr int V = 16 / (int)sizeof(R);
@@ -242,10 +277,11 @@ eval_simplex(Plan P, const R *__restrict__ b, int64_t npts, const R *__restrict_
   const int64_t j0 = (int64_t)blockIdx.x * T + threadIdx.x;
   const R *xj = x + TSR_MIN(j0, npts - 1) * D;
   /* inner tables */
-  R h[3][NL];
-  int c[3][NL];
+  constexpr int NT = NI > 3 ? 4 : 3;
+  R h[NT][NL];
+  int c[NT][NL];
 #pragma unroll
-  for (int t = 0; t < 3; t++) {
+  for (int t = 0; t < NT; t++) {
     const R xt = t < NI ? xj[t] : (R)0.5;
 #pragma unroll
     for (int l = 0; l < NL; l++) {
@@ -315,15 +351,16 @@ eval_simplex(Plan P, const R *__restrict__ b, int64_t npts, const R *__restrict_
           window_load<R, T>(sbuf + (cur ^ 1) * BUF, b, wend & ~(int64_t)(V - 1), nend);
         }
         const unsigned sa = sbase + ((unsigned)(cur * BUF + (int)(cpos - base) + (int)off) << LOGR);
-        v = simplex_sum<R, NI, NL, M>(
-            [&](auto Kc, int idx) {
-              return lds<decltype(Kc)::value * (int)sizeof(R)>((R *)nullptr, sa + ((unsigned)idx << LOGR));
-            },
-            h, c);
+        auto ld = [&](auto Kc, int idx) {
+          return lds<decltype(Kc)::value * (int)sizeof(R)>((R *)nullptr, sa + ((unsigned)idx << LOGR));
+        };
+        if constexpr (NI > 3) v = simplex_sum4<R, NL, M>(ld, h, c);
+        else v = simplex_sum<R, NI, NL, M>(ld, h, c);
       } else {
         const R *e = b + cpos + off;
-        v = simplex_sum<R, NI, NL, M>(
-            [&](auto Kc, int idx) { return __ldg(e + decltype(Kc)::value + idx); }, h, c);
+        auto ld = [&](auto Kc, int idx) { return __ldg(e + decltype(Kc)::value + idx); };
+        if constexpr (NI > 3) v = simplex_sum4<R, NL, M>(ld, h, c);
+        else v = simplex_sum<R, NI, NL, M>(ld, h, c);
       }
       acc = fma(po, v, acc);
       cpos += Z;
@@ -352,22 +389,24 @@ int launch_one(const Plan &P, const R *b, const fastsg_kernel_args_t *A) {
 #ifndef FASTSG_SIMPLEX_FIRST_LEVEL
 #define FASTSG_SIMPLEX_FIRST_LEVEL 1
 #endif
-template <typename R, int T, int WB, int NL = FASTSG_SIMPLEX_FIRST_LEVEL>
+template <typename R, int T, int WB, int NIMAX, int NL = FASTSG_SIMPLEX_FIRST_LEVEL>
 int launch_nl(const Plan &P, const R *b, const fastsg_kernel_args_t *A) {
   if (P.n != NL) {
-    if constexpr (NL < kMaxL) return launch_nl<R, T, WB, NL + 1>(P, b, A);
+    if constexpr (NL < kMaxL) return launch_nl<R, T, WB, NIMAX, NL + 1>(P, b, A);
     else return TSR_RAISE(TSR_ERR_INTERNAL, "fastsg simplex: level %d not instantiated", P.n);
   }
+  if constexpr (NIMAX > 3)
+    if (P.ni == 4) return launch_one<R, T, WB, 4, NL>(P, b, A);
   if (P.ni == 3) return launch_one<R, T, WB, 3, NL>(P, b, A);
   if (P.ni == 2) return launch_one<R, T, WB, 2, NL>(P, b, A);
   return launch_one<R, T, WB, 1, NL>(P, b, A);
 }
 
-template <typename R, int T, int WB>
+template <typename R, int T, int WB, int NIMAX>
 int simplex_run(const fastsg_kernel_args_t *A) {
   if (A->npts == 0) return TSR_SUCCESS;
   Plan P;
-  TSR_CALL(plan_init(A->grid, &P));
+  TSR_CALL(plan_init(A->grid, &P, NIMAX));
   const fastsg_grid_t &G = *A->grid;
   R *b = NULL;
   TSR_CALL_CUDA(cudaMallocAsync((void **)&b, (size_t)G.npoints * sizeof(R), 0));
@@ -381,7 +420,7 @@ int simplex_run(const fastsg_kernel_args_t *A) {
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) rc = tsr__error_cuda((int)e, "reorder_kernel", __FILE__, __LINE__, __func__);
   }
-  if (rc == TSR_SUCCESS) rc = launch_nl<R, T, WB>(P, b, A);
+  if (rc == TSR_SUCCESS) rc = launch_nl<R, T, WB, NIMAX>(P, b, A);
   cudaError_t e = cudaFreeAsync(b, 0);
   if (rc == TSR_SUCCESS && e != cudaSuccess)
     rc = tsr__error_cuda((int)e, "cudaFreeAsync", __FILE__, __LINE__, __func__);
@@ -398,12 +437,14 @@ int check_args(const fastsg_kernel_args_t *A) {
 
 } // namespace
 
-#define FASTSG_SIMPLEX_ENTRY(name, T, WB)                                                 \
+#define FASTSG_SIMPLEX_ENTRY(name, T, WB, NIMAX)                                          \
   extern "C" int fastsg_eval_##name##_cuda(const fastsg_kernel_args_t *A) {               \
     TSR_CALL(check_args(A));                                                              \
-    return A->prec == TSR_DOUBLE ? simplex_run<double, T, WB>(A) : simplex_run<float, T, WB>(A); \
+    return A->prec == TSR_DOUBLE ? simplex_run<double, T, WB, NIMAX>(A)                   \
+                                 : simplex_run<float, T, WB, NIMAX>(A);                   \
   }
 
-FASTSG_SIMPLEX_ENTRY(simplex, 256, 0)
-FASTSG_SIMPLEX_ENTRY(simplex_s, 512, 96 * 1024)
-FASTSG_SIMPLEX_ENTRY(simplex_s2, 256, 54 * 1024)
+FASTSG_SIMPLEX_ENTRY(simplex, 256, 0, 3)
+FASTSG_SIMPLEX_ENTRY(simplex_s, 512, 96 * 1024, 3)
+FASTSG_SIMPLEX_ENTRY(simplex_s2, 256, 54 * 1024, 3)
+FASTSG_SIMPLEX_ENTRY(simplex4_s, 256, 96 * 1024, 4)

@@ -1,10 +1,10 @@
 #!/bin/bash
 # scripts/bench/fastsg_eval.sh BINDIR: tsr-fastsg evaluation on the GPU at D=10, n=8 (1,862,145
-# grid points), 10^6 random points, double (PREC=float for single), every variant that is fast
-# enough to matter side by side: the block walk (walk, walk_s2w) and the simplex variants
-# (simplex, simplex_s, simplex_s2; docs/FASTSG.md). Each is verified against cpu/eval/plain at
-# sampled points. Prints one line per variant: median time and points per second. Writes
-# $OUT/fastsg_eval-raw/ (the log and the CSV); see common.sh. About a minute.
+# grid points), 10^6 random points, double (PREC=float for single), the variants that matter side
+# by side: the block walk (walk, walk_s2w) and the simplex variants (simplex, simplex_s,
+# simplex_s2, simplex4_s; docs/FASTSG.md); VARIANTS=list to choose, RUNS=k. Each is verified
+# against cpu/eval/plain at sampled points. Prints one line per variant: median time and points
+# per second. Writes $OUT/fastsg_eval-raw/ (the log and the CSV); see common.sh. About a minute.
 . "$(dirname "$0")/common.sh"
 bench_init fastsg_eval 240 "$@"
 X=$(bench_tool tsr-fastsg)
@@ -13,7 +13,7 @@ if [ "$SMOKE" = 1 ]; then
   D=4 N=5 P=2000 R=2 V=cpu/eval/walk,cpu/eval/vec1
 else
   D=10 N=8 P=1000000 R=${RUNS:-5}
-  V=${VARIANTS:-cuda/eval/walk,cuda/eval/walk_s2w,cuda/eval/simplex,cuda/eval/simplex_s,cuda/eval/simplex_s2}
+  V=${VARIANTS:-cuda/eval/walk,cuda/eval/walk_s2w,cuda/eval/simplex,cuda/eval/simplex_s,cuda/eval/simplex_s2,cuda/eval/simplex4_s}
 fi
 step eval 200 "$X" --dim $D --level $N --mode evaluate $DEV --precision "$PREC" --variant "$V" \
   --points $P --runs $R --csv "$RAW/eval.csv"

@@ -1,6 +1,7 @@
 /* check_sparse_cuda_eval: the CUDA "walk" evaluation variants (cuda/eval/walk,
  * walk_s1, walk_s2, walk_s4, walk_s2w; kernels/sparse/sg_cuda_eval.cu) and
- * the "simplex" ones (simplex, simplex_s, simplex_s2; sg_cuda_simplex.cu)
+ * the "simplex" ones (simplex, simplex_s, simplex_s2, simplex4_s;
+ * sg_cuda_simplex.cu)
  * against cpu/eval/plain, in double and float, on random non-zero
  * coefficients of both signs and at points that include x = 1.0 (the
  * clamped last cell), x = 0 and cell boundaries k / 2^m.
@@ -56,7 +57,7 @@ static void eval_case(int D, int n, int64_t m) {
     void *got = malloc(es * (size_t)m);
     void *da = to_dev(c.a, es * (size_t)c.G.npoints), *dx = to_dev(c.x, es * (size_t)(m * D)), *dr = NULL;
     ck_tsr(tsr_device_malloc(&dev, es * (size_t)m, &dr));
-    for (int v = FASTSG_V_cuda_eval_walk; v <= FASTSG_V_cuda_eval_simplex_s2; v++) {
+    for (int v = FASTSG_V_cuda_eval_walk; v <= FASTSG_V_cuda_eval_simplex4_s; v++) {
       if (v >= FASTSG_V_cuda_eval_simplex && n > FASTSG_SIMPLEX_MAX_LEVEL) {
         fastsg_kernel_args_t B = {.grid = &c.G, .prec = prec, .coef = da, .npts = m, .x = dx, .r = dr};
         ck_tsr_fails(fns[v](&B), TSR_ERR_ARG); /* refused, saying the level */

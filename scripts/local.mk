@@ -10,7 +10,8 @@ dist_slurm_DATA = scripts/slurm/cpu.sbatch scripts/slurm/gpu.sbatch scripts/slur
 EXTRA_DIST += scripts/bench/common.sh scripts/bench/tables.py scripts/bench/copy.sh \
 	scripts/bench/halo.sh scripts/bench/stencil.sh scripts/bench/airfoil.sh \
 	scripts/bench/fastsg.sh scripts/bench/layout.sh scripts/bench/scaling.sh \
-	scripts/bench/lulesh.sh scripts/bench/auto.sh scripts/bench/tblock.sh scripts/bench/tables_gpu.py
+	scripts/bench/lulesh.sh scripts/bench/auto.sh scripts/bench/tblock.sh scripts/bench/tables_gpu.py \
+	scripts/bench/fastsg_eval.sh
 # the peers beside Tessera, built outside the tree: the original stencil benchmark
 # (docs/STENCIL.md, "Comparing with the original"), OP2's own Airfoil (docs/AIRFOIL.md,
 # "Comparing with OP2"), Tasmanian beside tsr-fastsg

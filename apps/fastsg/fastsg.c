@@ -367,6 +367,9 @@ static int fastsg_variant(fastsg_app_t *app, const tsr_cli_t *cli, const tsr_sel
                     : tsr_variant_unavailable(v);
   if (!why && hier && app->dist && v->id != FASTSG_V_cpu_hier_ichg1 && v->id != FASTSG_V_cuda_hier_ichg1)
     why = "distributed coefficients are hierarchized by poles (cpu/hier/ichg1, cuda/hier/ichg1)";
+  if (!why && v->id >= FASTSG_V_cuda_eval_simplex && v->id <= FASTSG_V_cuda_eval_simplex4_s &&
+      app->level > FASTSG_SIMPLEX_MAX_LEVEL)
+    why = "the simplex variants are compiled for levels n <= " FASTSG_SIMPLEX_MAX_LEVEL_STR;
   if (why) { /* a variant --mode leaves out is said only when it was asked for by name */
     if (sel->required[k] || (hier ? app->do_hier : app->do_eval)) {
       tsr_result_notrun(&row, "%s", why);

@@ -7,10 +7,10 @@ kernels_sparse_libfastsg_la_SOURCES = kernels/sparse/sg.c kernels/sparse/sg_cpu.
 	kernels/sparse/sg_walk.h kernels/sparse/sg_walk_pt.h kernels/sparse/sg_cpu_eval.c \
 	kernels/sparse/sg_cpu_eval_impl.h
 CU_FILES += kernels/sparse/sg_cuda.cu kernels/sparse/sg_dist_cuda.cu \
-	kernels/sparse/sg_cuda_eval.cu
+	kernels/sparse/sg_cuda_eval.cu kernels/sparse/sg_cuda_simplex.cu
 if HAVE_CUDA
 kernels_sparse_libfastsg_la_SOURCES += kernels/sparse/sg_cuda.cu kernels/sparse/sg_dist_cuda.cu \
-	kernels/sparse/sg_cuda_eval.cu
+	kernels/sparse/sg_cuda_eval.cu kernels/sparse/sg_cuda_simplex.cu
 kernels_sparse_libfastsg_la_LIBADD = $(CUDA_LIBS) -lstdc++
 endif
 EXTRA_DIST += kernels/sparse/variants.def

@@ -35,6 +35,10 @@ typedef struct {
   const uint8_t *btab;    /* sred1: [nblocks][2][D] levels and shifts (fastsg_btab_fill) */
 } fastsg_kernel_args_t;
 
+/* The cuda/eval/simplex* variants are compiled for levels n <= this. */
+#define FASTSG_SIMPLEX_MAX_LEVEL 8
+#define FASTSG_SIMPLEX_MAX_LEVEL_STR "8"
+
 /* Variant numbers: FASTSG_V_cpu_hier_plain, ... */
 typedef enum {
 #define FASTSG_VARIANT(dev, kernel, name, help) FASTSG_V_##dev##_##kernel##_##name,

@@ -1,10 +1,11 @@
 #!/bin/sh
-# tests/apps/bench_scripts.sh: scripts/bench (TAP). Every script parses; copy.sh and halo.sh run
-# in SMOKE mode (tiny sizes on the CPU) against this build's programs and write their CSV and
-# table (auto.sh, tblock.sh: bench_studies.sh; scaling.sh: bench_scaling.sh); tables.py turns hand-made outputs of the peers (the
-# original stencil benchmark with a failed check, OP2's airfoil log, Tasmanian's rows) and of the
-# programs (auto's choice against a sweep, a tblock sweep, scaling rows) into the tables, and a
-# missing peer is a note, not a failure.
+# tests/apps/bench_scripts.sh: scripts/bench (TAP). Every script parses; copy.sh, halo.sh and
+# fastsg_eval.sh run in SMOKE mode (tiny sizes on the CPU) against this build's programs and
+# write their CSV and table (auto.sh, tblock.sh: bench_studies.sh; scaling.sh:
+# bench_scaling.sh); tables.py turns hand-made outputs of the peers (the original stencil
+# benchmark with a failed check, OP2's airfoil log, Tasmanian's rows) and of the programs (auto's
+# choice against a sweep, a tblock sweep, scaling rows) into the tables, and a missing peer is a
+# note, not a failure.
 top=${TSR_TOP_SRCDIR:-${srcdir:-.}}
 build=${TSR_TOP_BUILDDIR:-.}
 b=$top/scripts/bench
@@ -16,7 +17,7 @@ trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
 n=0; fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; sed 's/^/# /' "$t/out" 2>/dev/null | head -40; }
-echo "1..11"
+echo "1..12"
 
 s=0
 for f in "$b"/*.sh; do bash -n "$f" > "$t/out" 2>&1 || s=1; done
@@ -32,6 +33,9 @@ OUT=$t/o SMOKE=1 PEERDIR=$t/none bash "$b/copy.sh" "$build/apps" > "$t/out" 2>&1
   ok "copy.sh SMOKE: table, CSV, ceiling and the command" || no "copy.sh SMOKE"
 OUT=$t/o SMOKE=1 bash "$b/halo.sh" "$build/apps" > "$t/out" 2>&1 &&
   grep -q '^| 2 | CPU | cpu | .* | PASS |$' "$t/o/halo.md" && ok "halo.sh SMOKE: 2 ranks" || no "halo.sh SMOKE"
+OUT=$t/o SMOKE=1 bash "$b/fastsg_eval.sh" "$build/apps" > "$t/out" 2>&1 &&
+  grep -q '^cpu/eval/walk  *double  *[0-9.]*  *[0-9.e+]*  PASS ' "$t/out" &&
+  ok "fastsg_eval.sh SMOKE: points/s per variant" || no "fastsg_eval.sh SMOKE"
 
 # stencil: ours (verified rows, one FAIL row faster than the rest) beside the original (header
 # lines, a row whose own check failed at the small size, an error row)

@@ -1,5 +1,7 @@
 /* check_sparse_cuda_eval: the CUDA "walk" evaluation variants (cuda/eval/walk,
- * walk_s1, walk_s2, walk_s4, walk_s2w; kernels/sparse/sg_cuda_eval.cu)
+ * walk_s1, walk_s2, walk_s4, walk_s2w; kernels/sparse/sg_cuda_eval.cu) and
+ * the "simplex" ones (simplex, simplex_s, simplex_s2, simplex4_s;
+ * sg_cuda_simplex.cu)
  * against cpu/eval/plain, in double and float, on random non-zero
  * coefficients of both signs and at points that include x = 1.0 (the
  * clamped last cell), x = 0 and cell boundaries k / 2^m.
@@ -7,8 +9,13 @@
  * whose largest blocks do not fit the staging windows (D = 2, n = 13:
  * 4096-point blocks, more than walk_s2w's 3070 doubles; D = 1, n = 16:
  * 32768-point blocks, more than any window), so the global-memory path of
- * the staged kernels runs too. Point counts are not multiples of the points
- * per CUDA block (256 to 2048), so partial blocks are covered.
+ * the staged kernels runs too (the simplex variants refuse these levels,
+ * above FASTSG_SIMPLEX_MAX_LEVEL). The simplex variants also at their
+ * largest level, n = 8: D = 3 (no outer dimension) and 4, and D = 10 (8
+ * outer dimensions; in double the 59 KiB chunk of outer sum 0 exceeds
+ * simplex_s2's windows and is gathered from global memory). Point counts
+ * are not multiples of the points per CUDA block (256 to 2048), so partial
+ * blocks are covered.
  * Tolerance: |walk - plain| <= tol (1 + |plain|), tol = 1e-12 in double and
  * 2e-5 in float (the app's), since the walk multiplies the D hats in a
  * different order (and the GPU may fuse multiply-adds). Skips without a GPU. */
@@ -50,7 +57,12 @@ static void eval_case(int D, int n, int64_t m) {
     void *got = malloc(es * (size_t)m);
     void *da = to_dev(c.a, es * (size_t)c.G.npoints), *dx = to_dev(c.x, es * (size_t)(m * D)), *dr = NULL;
     ck_tsr(tsr_device_malloc(&dev, es * (size_t)m, &dr));
-    for (int v = FASTSG_V_cuda_eval_walk; v <= FASTSG_V_cuda_eval_walk_s2w; v++) {
+    for (int v = FASTSG_V_cuda_eval_walk; v <= FASTSG_V_cuda_eval_simplex4_s; v++) {
+      if (v >= FASTSG_V_cuda_eval_simplex && n > FASTSG_SIMPLEX_MAX_LEVEL) {
+        fastsg_kernel_args_t B = {.grid = &c.G, .prec = prec, .coef = da, .npts = m, .x = dx, .r = dr};
+        ck_tsr_fails(fns[v](&B), TSR_ERR_ARG); /* refused, saying the level */
+        continue;
+      }
       ck_tsr(tsr_device_memset(&dev, dr, 0xff, es * (size_t)m));
       fastsg_kernel_args_t B = {.grid = &c.G, .prec = prec, .coef = da, .npts = m, .x = dx, .r = dr};
       ck_tsr(fns[v](&B));
@@ -79,6 +91,9 @@ END_TEST
 START_TEST(test_walk_d10) {
   eval_case(10, 4, 4099);
   eval_case(10, 5, 2111);
+  eval_case(10, FASTSG_SIMPLEX_MAX_LEVEL, 1000);
+  eval_case(3, FASTSG_SIMPLEX_MAX_LEVEL, 1500);
+  eval_case(4, FASTSG_SIMPLEX_MAX_LEVEL - 1, 1300);
 }
 END_TEST
 

@@ -68,15 +68,24 @@ int tsr_device_select(MPI_Comm comm, tsr_devkind_t want, tsr_device_t *out) {
     return TSR_SUCCESS;
   }
 #ifdef TSR_HAVE_CUDA
-  int n = tsr_device_cuda_count();
-  TSR_CHECK(n > 0, TSR_ERR_NODEVICE, "a CUDA variant was asked for but no CUDA device is visible");
+  /* collective (the node split); a CUDA call that fails on one rank is
+     agreed here, before any rank goes on to the next collective */
   int local = 0;
   TSR_CALL(tsr_node_split(comm, NULL, &local, NULL));
-  out->kind = TSR_DEV_CUDA;
-  out->id = local % n;
-  TSR_CALL_CUDA(cudaSetDevice(out->id));
+  const int n = tsr_device_cuda_count();
+  int rc = n > 0 ? TSR_SUCCESS
+                 : TSR_RAISE(TSR_ERR_NODEVICE, "a CUDA variant was asked for but no CUDA device is visible");
   struct cudaDeviceProp prop;
-  TSR_CALL_CUDA(cudaGetDeviceProperties(&prop, out->id));
+  if (!rc) {
+    out->kind = TSR_DEV_CUDA;
+    out->id = local % n;
+    if (tsr_cuda_fault(cudaSetDevice(out->id)) != cudaSuccess)
+      rc = TSR_RAISE(TSR_ERR_CUDA, "cudaSetDevice(%d): %s", out->id, cudaGetErrorString(cudaGetLastError()));
+  }
+  if (!rc && tsr_cuda_fault(cudaGetDeviceProperties(&prop, out->id)) != cudaSuccess)
+    rc = TSR_RAISE(TSR_ERR_CUDA, "cudaGetDeviceProperties(%d): %s", out->id,
+                   cudaGetErrorString(cudaGetLastError()));
+  TSR_CALL(tsr_error_agree(comm, rc));
   snprintf(out->name, sizeof out->name, "%s", prop.name);
   return TSR_SUCCESS;
 #else

@@ -202,7 +202,11 @@ int tsr_error_agree(MPI_Comm comm, int code) {
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  if (code && !tsr__err.remote && size > 1) /* the notices, before the collective */
+  /* a rank's own failure that the others do not know of yet: the notices,
+     before the collective (an error that came through an agreement is known
+     to every rank already) */
+  const int notify = code && !tsr__err.remote && !tsr__err.collective && size > 1;
+  if (notify)
     for (int r = 0; r < size; r++) {
       if (r == rank) continue;
       MPI_Request q;
@@ -211,8 +215,9 @@ int tsr_error_agree(MPI_Comm comm, int code) {
       if (MPI_Isend(&tsr__notice, 1, MPI_INT, w, TSR__FAIL_TAG, MPI_COMM_WORLD, &q) == MPI_SUCCESS)
         MPI_Request_free(&q); /* buffered: a 4-byte message goes eagerly */
     }
-  /* 0: fine; 1: failed on its own; 2: failed because another rank did */
-  int mine = code ? (tsr__err.remote ? 2 : 1) : 0;
+  /* 0: fine; 1: failed on its own (notices sent); 2: failed because another
+     rank did; 3: failed, already agreed (no notices) */
+  int mine = !code ? 0 : notify ? 1 : tsr__err.remote ? 2 : 3;
   int *all = malloc(sizeof(int) * (size_t)size);
   if (!all) {
     /* no memory for the gather: the lowest failing rank, without draining */
@@ -226,7 +231,7 @@ int tsr_error_agree(MPI_Comm comm, int code) {
   /* the lowest rank that failed on its own (else the lowest failing one) */
   int first = size, firstr = size;
   for (int r = 0; r < size; r++) {
-    if (all[r] == 1 && first == size) first = r;
+    if ((all[r] == 1 || all[r] == 3) && first == size) first = r;
     if (all[r] && firstr == size) firstr = r;
   }
   if (first == size) first = firstr;

@@ -52,6 +52,8 @@ sweep() {
     [ $r -eq 0 ] && hits=$((hits + 1))
   done
   [ $hits -gt 0 ] || { echo "# $name: no fault fired" >&2; bad=1; }
-  ok $bad "$name: $site fails on rank $rank of $np ($hits failure points): one line, no hang"
+  # SWEEP_TODO (set by the caller): a known failure, reported as TAP TODO (automake: XFAIL; a
+  # TODO that passes is an XPASS, a failure of the suite, so the mark goes when it is mended)
+  ok $bad "$name: $site fails on rank $rank of $np ($hits failure points): one line, no hang${SWEEP_TODO:+ # TODO $SWEEP_TODO}"
 }
 

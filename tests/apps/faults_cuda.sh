@@ -30,10 +30,14 @@ sweep "tsr-stencil cuda/unstr" 2 1 cuda 610 "$ST" laplap -q --size 32x32x8 --dev
 sweep "tsr-airfoil cuda" 2 1 cuda 610 "$B/apps/tsr-airfoil" -q -i "$dir/m.h5" --iterations 4 \
   --device cuda --variant cuda/atomic/soa
 SG="$B/apps/tsr-fastsg"
+# tsr-fastsg --mode hierarchize: on the H100 no CUDA fault fires at any point, on either rank (the
+# evaluation's do): the fault site does not reach these runs' CUDA calls yet
+SWEEP_TODO="the cuda fault site is not reached by --mode hierarchize"
 sweep "tsr-fastsg cuda hierarchize" 2 1 cuda 610 "$SG" -q --dim 3 --level 5 --mode hierarchize \
   --variant cuda/hier/inv4 --distribute no
 sweep "tsr-fastsg cuda distributed" 2 1 cuda 610 "$SG" -q --dim 3 --level 5 --mode hierarchize \
   --variant cuda/hier/ichg1 --distribute yes
+SWEEP_TODO=
 sweep "tsr-fastsg cuda evaluate" 2 1 cuda 610 "$SG" -q --dim 3 --level 5 --mode evaluate \
   --variant cuda/eval/plain
 sweep "tsr-lulesh cuda" 2 1 cuda 610 "$B/apps/tsr-lulesh" -q -s 6 -i 5 --decomp metis \

@@ -18,7 +18,6 @@ typedef struct {
 typedef struct {
   int code;
   int collective;
-  int remote; /* learnt from another rank's failure notice (tsr__wait_all) */
   char msg[TSR__MSG_MAX];
   int nframes;
   tsr__frame_t frames[TSR__TRACE_MAX];
@@ -66,7 +65,6 @@ int tsr_error_raise(int code, const char *file, int line, const char *func,
   va_end(ap);
   tsr__err.code = code;
   tsr__err.collective = 0;
-  tsr__err.remote = 0;
   tsr__err.nframes = 0;
   memcpy(tsr__err.msg, msg, sizeof msg);
   tsr__push_frame(file, line, func);
@@ -91,7 +89,6 @@ int tsr_error_is_collective(void) { return tsr__err.collective; }
 void tsr_error_clear(void) {
   tsr__err.code = 0;
   tsr__err.collective = 0;
-  tsr__err.remote = 0;
   tsr__err.nframes = 0;
   tsr__err.msg[0] = '\0';
 }
@@ -139,118 +136,15 @@ static int tsr__mpi_live(void) {
   return init && !fin;
 }
 
-/* Failure notices. A rank that fails alone, in the middle of a step, enters
- * tsr_error_agree while its neighbours wait in a halo exchange for messages
- * it will never send. So before the agreement a failing rank sends every
- * other rank of the communicator a notice (MPI_COMM_WORLD, tag
- * TSR__FAIL_TAG: it reaches ranks waiting on any duplicate); tsr__wait_all
- * polls for notices while it waits, and a notice ends the wait with an error
- * of its own, so the neighbour too arrives at the agreement. The agreement
- * then gathers who failed, and every rank receives the notices still queued
- * for it: none is left to end a later wait. */
-#define TSR__FAIL_TAG 32123
-
-static int *tsr__seen;  /* notices received early from each world rank */
-static int tsr__notice = 1; /* a notice's content (never changes while a send is in flight) */
-static int tsr__nworld;
-
-static int tsr__world_rank(MPI_Comm comm, int r) {
-  if (comm == MPI_COMM_WORLD) return r;
-  MPI_Group g, w;
-  int out = MPI_UNDEFINED;
-  MPI_Comm_group(comm, &g);
-  MPI_Comm_group(MPI_COMM_WORLD, &w);
-  MPI_Group_translate_ranks(g, 1, &r, w, &out);
-  MPI_Group_free(&g);
-  MPI_Group_free(&w);
-  return out;
-}
-
-static int tsr__seen_init(void) {
-  if (tsr__seen) return 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &tsr__nworld);
-  tsr__seen = calloc((size_t)tsr__nworld, sizeof *tsr__seen);
-  return tsr__seen ? 0 : -1;
-}
-
-int tsr__wait_all(int n, MPI_Request *req) {
-  if (!tsr__mpi_live()) return MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
-  for (;;) {
-    int done = 0, flag = 0;
-    if (MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-      return TSR_RAISE(TSR_ERR_MPI, "MPI_Testall failed");
-    if (done) return TSR_SUCCESS;
-    MPI_Status st;
-    MPI_Iprobe(MPI_ANY_SOURCE, TSR__FAIL_TAG, MPI_COMM_WORLD, &flag, &st);
-    if (!flag) continue;
-    int code = 0;
-    MPI_Recv(&code, 1, MPI_INT, st.MPI_SOURCE, TSR__FAIL_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (tsr__seen_init() == 0) tsr__seen[st.MPI_SOURCE]++;
-    for (int k = 0; k < n; k++)
-      if (req[k] != MPI_REQUEST_NULL) {
-        MPI_Cancel(&req[k]);
-        MPI_Request_free(&req[k]);
-      }
-    TSR_RAISE(TSR_ERR_MPI, "rank %d (of MPI_COMM_WORLD) failed", st.MPI_SOURCE);
-    tsr__err.remote = 1;
-    return TSR_ERR_MPI;
-  }
-}
-
 int tsr_error_agree(MPI_Comm comm, int code) {
   if (!tsr__mpi_live()) return code;
   int rank, size;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  /* a rank's own failure that the others do not know of yet: the notices,
-     before the collective (an error that came through an agreement is known
-     to every rank already) */
-  const int notify = code && !tsr__err.remote && !tsr__err.collective && size > 1;
-  if (notify)
-    for (int r = 0; r < size; r++) {
-      if (r == rank) continue;
-      MPI_Request q;
-      const int w = tsr__world_rank(comm, r);
-      if (w == MPI_UNDEFINED) continue;
-      if (MPI_Isend(&tsr__notice, 1, MPI_INT, w, TSR__FAIL_TAG, MPI_COMM_WORLD, &q) == MPI_SUCCESS)
-        MPI_Request_free(&q); /* buffered: a 4-byte message goes eagerly */
-    }
-  /* 0: fine; 1: failed on its own (notices sent); 2: failed because another
-     rank did; 3: failed, already agreed (no notices) */
-  int mine = !code ? 0 : notify ? 1 : tsr__err.remote ? 2 : 3;
-  int *all = malloc(sizeof(int) * (size_t)size);
-  if (!all) {
-    /* no memory for the gather: the lowest failing rank, without draining */
-    int m = code ? rank : size, f = size;
-    MPI_Allreduce(&m, &f, 1, MPI_INT, MPI_MIN, comm);
-    if (f == size) return 0;
-    tsr__err.collective = 1;
-    return code ? code : TSR_ERR_ALLOC;
-  }
-  MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, comm);
-  /* the lowest rank that failed on its own (else the lowest failing one) */
-  int first = size, firstr = size;
-  for (int r = 0; r < size; r++) {
-    if ((all[r] == 1 || all[r] == 3) && first == size) first = r;
-    if (all[r] && firstr == size) firstr = r;
-  }
-  if (first == size) first = firstr;
-  /* drain the notices sent to this rank by the ranks that failed on their own */
-  if (size > 1 && first < size && tsr__seen_init() == 0)
-    for (int r = 0; r < size; r++) {
-      if (r == rank || all[r] != 1) continue;
-      const int w = tsr__world_rank(comm, r);
-      if (w == MPI_UNDEFINED) continue;
-      if (tsr__seen[w] > 0) {
-        tsr__seen[w]--;
-        continue;
-      }
-      int c;
-      MPI_Recv(&c, 1, MPI_INT, w, TSR__FAIL_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
-  free(all);
+  int mine = code ? rank : size, first = size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
   if (first == size) return 0;
-  /* Everyone takes the chosen rank's code and message. */
+  /* Everyone takes the lowest failing rank's code and message. */
   struct { int code; char msg[TSR__MSG_MAX]; } rec;
   if (rank == first) {
     rec.code = tsr__err.code ? tsr__err.code : code;
@@ -263,7 +157,6 @@ int tsr_error_agree(MPI_Comm comm, int code) {
     memcpy(tsr__err.msg, rec.msg, sizeof rec.msg);
   }
   tsr__err.collective = 1;
-  tsr__err.remote = 0;
   return rec.code;
 }
 

@@ -82,9 +82,4 @@ void *tsr__halo_ipc_received(tsr_halo_t *h, int state);
 void tsr__halo_ipc_release(tsr_halo_t *h, int always);
 #endif
 
-/* error.c: MPI_Waitall that ends with an error (TSR_ERR_MPI) when another
- * rank sends a failure notice before entering tsr_error_agree, instead of
- * waiting for messages that rank will never send. */
-int tsr__wait_all(int n, MPI_Request *req);
-
 #endif

@@ -23,10 +23,15 @@ FAULT_POINTS="0 2 8 34 144 610"
 
 echo "1..10"
 ST="$B/apps/tsr-stencil"
+# tsr-stencil: a CUDA call that fails on one rank in the middle of a step leaves its neighbours
+# waiting in the halo exchange for messages it never sends (a hang, ended by the sweep's time
+# limit): the error paths inside the time loop do not reach the other ranks yet
+SWEEP_TODO="a CUDA failure on one rank mid-step hangs its neighbours' halo wait"
 sweep "tsr-stencil cuda/regular" 2 1 cuda 610 "$ST" laplap -q --size 32x32x8 --device cuda \
   --variant cuda/regular/idxvar
 sweep "tsr-stencil cuda/unstr" 2 1 cuda 610 "$ST" laplap -q --size 32x32x8 --device cuda \
   --variant cuda/unstr/idxvar
+SWEEP_TODO=
 sweep "tsr-airfoil cuda" 2 1 cuda 610 "$B/apps/tsr-airfoil" -q -i "$dir/m.h5" --iterations 4 \
   --device cuda --variant cuda/atomic/soa
 SG="$B/apps/tsr-fastsg"

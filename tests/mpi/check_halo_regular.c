@@ -245,66 +245,6 @@ START_TEST(test_reverse) {
 }
 END_TEST
 
-/* A rank that fails alone between two exchanges (the last one: it never
- * posts its messages) enters the agreement; its neighbours, waiting for
- * those messages, end their wait with an error instead of hanging, and
- * every rank agrees on the failing rank's message. No notice is left over:
- * the exchanges after it work. (One rank: nothing to wait for.) */
-START_TEST(test_rank_fails) {
-  tsr_device_t cpu;
-  ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CPU, &cpu));
-  const cfg_t *c = &cfgs[0];
-  tsr_grid_part_t p;
-  tsr_grid_box_t b;
-  tsr_halo_t *h = NULL;
-  ck_tsr(setup(c, &p, &b));
-  ck_tsr(tsr_halo_create_regular(&p, &b, &h));
-  double *a = malloc(sizeof(double) * (size_t)(b.nx * b.ny * b.nz));
-  ck_assert_ptr_nonnull(a);
-  for (int round = 0; round < 2; round++) {
-    fill(&p, &b, a, TSR_DOUBLE, 1);
-    const int culprit = p.size - 1 - round; /* the last rank, then the one before */
-    int rc;
-    if (p.size > 1 && p.rank == culprit % p.size)
-      rc = TSR_RAISE(TSR_ERR_ALLOC, "rank %d: an allocation failed in the test", p.rank);
-    else {
-      rc = tsr_halo_begin(h, &cpu, a, 1, TSR_DOUBLE);
-      if (!rc) rc = tsr_halo_end(h, &cpu, a, 1, TSR_DOUBLE);
-      /* a neighbour of the culprit cannot finish: it must end with the
-         notice's error; the others may finish their exchange first */
-      int nb = 0;
-      for (int k = 0; k < 9; k++) nb |= k != TSR_NBR(0, 0) && p.nbr[k] == culprit % p.size;
-      if (p.size > 1)
-        ck_assert_msg(nb ? rc == TSR_ERR_MPI : rc == TSR_SUCCESS || rc == TSR_ERR_MPI,
-                      "rank %d (%s the failing rank): the wait ended with %d", p.rank,
-                      nb ? "beside" : "not beside", rc);
-    }
-    rc = tsr_error_agree(MPI_COMM_WORLD, rc);
-    if (p.size > 1) {
-      char want[64];
-      snprintf(want, sizeof want, "rank %d: an allocation failed", culprit % p.size);
-      ck_assert_int_eq(rc, TSR_ERR_ALLOC);
-      ck_assert_msg(strstr(tsr_error_message(), want), "agreed on '%s'", tsr_error_message());
-    }
-    tsr_error_clear();
-    /* the halo object is in flight on the ranks that began: a fresh one */
-    ck_tsr(tsr_halo_destroy(&h));
-    ck_tsr(tsr_halo_create_regular(&p, &b, &h));
-    fill(&p, &b, a, TSR_DOUBLE, 1);
-    ck_tsr(tsr_halo_begin(h, &cpu, a, 1, TSR_DOUBLE));
-    ck_tsr(tsr_halo_end(h, &cpu, a, 1, TSR_DOUBLE));
-    long bad = 0;
-    for (tsr_idx_t z = 0; z < b.nz; z++)
-      for (tsr_idx_t y = 0; y < b.ny; y++)
-        for (tsr_idx_t x = 0; x < b.nx; x++)
-          bad += a[(z * b.ny + y) * b.nx + x] != expected(&p, &b, x, y, z, 0);
-    ck_assert_msg(tsr_test_all(bad == 0), "the exchange after the failure: %ld cells wrong", bad);
-  }
-  free(a);
-  ck_tsr(tsr_halo_destroy(&h));
-}
-END_TEST
-
 START_TEST(test_errors) {
   int size, rank;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -374,7 +314,6 @@ static Suite *halo_suite(void) {
   tcase_add_test(tc, test_stencil_sum);
   tcase_add_test(tc, test_reverse);
   tcase_add_test(tc, test_errors);
-  tcase_add_test(tc, test_rank_fails);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -39,6 +39,13 @@ template <> struct TbOps<float> {
   }
 };
 
+/* Input rows a warp loads ahead of their use. Deeper queues (2, 4 and 8
+ * rows, and hdiff's coefficient rows with them) measured no faster: the
+ * kernel is bound by its instruction issue and the latency of its serial
+ * stage chain, not by loads in flight (docs/STENCIL.md, design
+ * alternatives). */
+#define STENCIL_TB_PREFETCH 1
+
 /* The grid as the kernel needs it (cell = base + x + y sy + z sz). */
 struct StTbGeo {
   int64_t base, sy, sz, d0, d1;
@@ -70,28 +77,21 @@ __device__ __forceinline__ void tb_push(T (&w)[D][XPT], const T (&v)[XPT]) {
   for (int j = 0; j < XPT; j++) w[D - 1][j] = v[j];
 }
 
-/* Block (32, warps): warp threadIdx.y takes strip blockIdx.y * warps +
- * threadIdx.y of tile blockIdx.x at level lo2 + blockIdx.z. */
-template <typename T, int HDIFF, int K, int XPT>
-__global__ void __launch_bounds__(STENCIL_TB_MAXTHREADS) st_k_tb(const T *__restrict__ in, const T *__restrict__ coeff,
-                                                T *__restrict__ out, StTbGeo g) {
-  constexpr int NS = 2 * K, D = HDIFF ? 4 : 3, W = 32 * XPT;
+/* One warp's strip (rows y0 .. y1 - 1 of its tile, columns from x0 at lane
+ * 0). FAST: the warp's whole window (its W columns, rows y0 - 2K - NS ..
+ * y1 + 2K + PF) lies inside the array and inside the live region, so no
+ * row or column needs a bounds test, a boundary value or a zero: the
+ * interior warps, nearly all of them, run that copy of the loop. PF: input
+ * rows (and hdiff's coefficient rows) loaded ahead of their use. The row
+ * loop is unrolled by the window depth, so that the windows and the
+ * prefetch queue rotate by renaming registers instead of moving them. */
+template <typename T, int HDIFF, int K, int XPT, int PF, bool FAST>
+__device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__restrict__ coeff, T *__restrict__ out,
+                                         const StTbGeo &g, int64_t y0, int64_t y1, int64_t zc, const bool (&xin)[XPT],
+                                         const bool (&xreg)[XPT], const bool (&xout)[XPT]) {
+  constexpr int NS = 2 * K, D = HDIFF ? 4 : 3;
+  constexpr int NK = HDIFF ? NS + PF + 1 : 1; /* coefficient rows r - NS .. r + PF */
   typedef TbOps<T> O;
-  const int lane = threadIdx.x;
-  const int64_t y0 = g.lo1 + ((int64_t)blockIdx.y * blockDim.y + threadIdx.y) * g.rows;
-  if (y0 >= g.hi1) return; /* the whole warp */
-  const int64_t y1 = y0 + g.rows < g.hi1 ? y0 + g.rows : g.hi1;
-  const int64_t x0 = g.lo0 + (int64_t)blockIdx.x * (W - 4 * K) - 2 * K + lane * XPT;
-  const int64_t zc = g.base + (g.lo2 + blockIdx.z) * g.sz + x0; /* cell of (x0, 0, z) */
-  bool xin[XPT], xreg[XPT], xout[XPT];
-#pragma unroll
-  for (int j = 0; j < XPT; j++) {
-    const int64_t x = x0 + j;
-    const int i = lane * XPT + j;
-    xin[j] = x >= 0 && x < g.d0;
-    xreg[j] = x >= g.live[0] && x < g.live[1];
-    xout[j] = x >= g.lo0 && x < g.hi0 && i >= 2 * K && i < W - 2 * K;
-  }
   T w[NS][D][XPT];
 #pragma unroll
   for (int s = 0; s < NS; s++)
@@ -99,26 +99,43 @@ __global__ void __launch_bounds__(STENCIL_TB_MAXTHREADS) st_k_tb(const T *__rest
     for (int d = 0; d < D; d++)
 #pragma unroll
       for (int j = 0; j < XPT; j++) w[s][d][j] = (T)0;
-  /* input row r: loaded one iteration ahead, so that its latency overlaps the stages */
-  auto load = [&](int64_t r, T(&v)[XPT]) {
-    const bool yin = r >= 0 && r < g.d1 && r < y1 + 2 * K;
+  const int64_t rend = y1 + 2 * K; /* input rows y0 - 2K .. rend - 1 */
+  auto load = [&](const T *__restrict__ a, int64_t r, T(&v)[XPT]) {
+    if (FAST) {
 #pragma unroll
-    for (int j = 0; j < XPT; j++) v[j] = yin && xin[j] ? __ldg(in + zc + r * g.sy + j) : (T)0;
-  };
-  T cur[XPT];
-  load(y0 - 2 * K, cur);
-  for (int64_t r = y0 - 2 * K; r < y1 + 2 * K; r++) {
-    {
-      T nxt[XPT];
-      load(r + 1, nxt);
-      tb_push<T, D, XPT>(w[0], cur);
+      for (int j = 0; j < XPT; j++) v[j] = __ldg(a + j);
+    } else {
+      const bool yin = r >= 0 && r < g.d1 && r < rend;
 #pragma unroll
-      for (int j = 0; j < XPT; j++) cur[j] = nxt[j];
+      for (int j = 0; j < XPT; j++) v[j] = yin && xin[j] ? __ldg(a + j) : (T)0;
     }
+  };
+  T q[PF][XPT];  /* input rows r .. r + PF - 1 */
+  T kq[NK][XPT]; /* hdiff: coefficient rows r - NS .. r + PF (kq[NS]: row r) */
+  int64_t r = y0 - 2 * K;
+  const T *pin = in + zc + r * g.sy, *pk = coeff + zc + (r - NS) * g.sy; /* rows r, r - NS */
+  T *pout = out + zc + (r - NS) * g.sy;                                   /* row r - NS */
+#pragma unroll
+  for (int p = 0; p < PF; p++) load(pin + p * g.sy, r + p, q[p]);
+#pragma unroll
+  for (int p = 0; p < NK; p++) {
+    if (HDIFF) load(pk + p * g.sy, r - NS + p, kq[p]);
+    else
+#pragma unroll
+      for (int j = 0; j < XPT; j++) kq[p][j] = (T)0;
+  }
+#pragma unroll D
+  for (; r < rend; r++) {
+    tb_push<T, D, XPT>(w[0], q[0]);
+#pragma unroll
+    for (int p = 0; p < PF - 1; p++)
+#pragma unroll
+      for (int j = 0; j < XPT; j++) q[p][j] = q[p + 1][j];
+    load(pin + PF * g.sy, r + PF, q[PF - 1]);
 #pragma unroll
     for (int s = 1; s <= NS; s++) {
       const int64_t y = r - s;
-      const bool yin = y >= 0 && y < g.d1;
+      const bool yin = FAST || (y >= 0 && y < g.d1);
       T pw[XPT], pe[XPT], nv[XPT];
       tb_nbrs<T, XPT>(w[s - 1][D - 2], pw, pe);
       if (HDIFF && s % 2 == 0) { /* fluxes and update from L (stage s-1) and the step's input */
@@ -127,7 +144,7 @@ __global__ void __launch_bounds__(STENCIL_TB_MAXTHREADS) st_k_tb(const T *__rest
         tb_nbrs<T, XPT>(qq[D - 3], qw, qe);
 #pragma unroll
         for (int j = 0; j < XPT; j++) {
-          const T k = yin && xin[j] ? __ldg(coeff + zc + y * g.sy + j) : (T)0;
+          const T k = FAST || (yin && xin[j]) ? kq[NS - s >= 0 ? NS - s : 0][j] : (T)0;
           const T pc = w[s - 1][D - 2][j], qc = qq[D - 3][j];
           const T flx = O::flux(pc, pe[j], qc, qe[j]);
           const T flx_w = O::flux(pw[j], pc, qw[j], qc);
@@ -142,28 +159,65 @@ __global__ void __launch_bounds__(STENCIL_TB_MAXTHREADS) st_k_tb(const T *__rest
           nv[j] = HDIFF ? O::lap_h(c, pw[j], pe[j], sv, n) : O::lap(c, pw[j], pe[j], sv, n);
         }
       }
-      if (s == NS) { /* the result: the tile's inner columns, the strip's rows */
-        if (y >= y0 && y < y1) {
+      if (s == NS) { /* the result: the tile's inner columns, the strip's rows (y < y1 always) */
+        if (y >= y0) {
 #pragma unroll
           for (int j = 0; j < XPT; j++)
-            if (xout[j]) out[zc + y * g.sy + j] = nv[j];
+            if (xout[j]) pout[j] = nv[j];
         }
       } else {
-        if (s % 2 == 0) { /* an intermediate state: the boundary is the input's */
+        if (!FAST && s % 2 == 0) { /* an intermediate state: the boundary is the input's */
           const bool yreg = y >= g.live[2] && y < g.live[3];
 #pragma unroll
           for (int j = 0; j < XPT; j++)
-            if (!(yreg && xreg[j])) nv[j] = yin && xin[j] ? __ldg(in + zc + y * g.sy + j) : (T)0;
+            if (!(yreg && xreg[j])) nv[j] = yin && xin[j] ? __ldg(pin - s * g.sy + j) : (T)0;
         }
         tb_push<T, D, XPT>(w[s < NS ? s : 0], nv);
       }
     }
+    if (HDIFF) {
+#pragma unroll
+      for (int p = 0; p < NK - 1; p++)
+#pragma unroll
+        for (int j = 0; j < XPT; j++) kq[p][j] = kq[p + 1][j];
+      load(pk + (NK) * g.sy, r + 1 + PF, kq[NK - 1]);
+    }
+    pin += g.sy, pk += g.sy, pout += g.sy;
   }
+}
+
+/* Block (32, warps): warp threadIdx.y takes strip blockIdx.y * warps +
+ * threadIdx.y of tile blockIdx.x at level lo2 + blockIdx.z. */
+template <typename T, int HDIFF, int K, int XPT, int PF>
+__global__ void __launch_bounds__(STENCIL_TB_MAXTHREADS) st_k_tb(const T *__restrict__ in, const T *__restrict__ coeff,
+                                                T *__restrict__ out, StTbGeo g) {
+  constexpr int NS = 2 * K, W = 32 * XPT;
+  const int lane = threadIdx.x;
+  const int64_t y0 = g.lo1 + ((int64_t)blockIdx.y * blockDim.y + threadIdx.y) * g.rows;
+  if (y0 >= g.hi1) return; /* the whole warp */
+  const int64_t y1 = y0 + g.rows < g.hi1 ? y0 + g.rows : g.hi1;
+  const int64_t xt = g.lo0 + (int64_t)blockIdx.x * (W - 4 * K) - 2 * K; /* the tile's first column */
+  const int64_t x0 = xt + lane * XPT;
+  const int64_t zc = g.base + (g.lo2 + blockIdx.z) * g.sz + x0; /* cell of (x0, 0, z) */
+  bool xin[XPT], xreg[XPT], xout[XPT];
+#pragma unroll
+  for (int j = 0; j < XPT; j++) {
+    const int64_t x = x0 + j;
+    const int i = lane * XPT + j;
+    xin[j] = x >= 0 && x < g.d0;
+    xreg[j] = x >= g.live[0] && x < g.live[1];
+    xout[j] = x >= g.lo0 && x < g.hi0 && i >= 2 * K && i < W - 2 * K;
+  }
+  const int64_t ya = y0 - 2 * K - NS, yb = y1 + 2 * K + PF + 1; /* every row the strip touches */
+  const bool fast = xt >= 0 && xt + W <= g.d0 && xt >= g.live[0] && xt + W <= g.live[1] && ya >= 0 && yb <= g.d1 &&
+                    ya >= g.live[2] && yb <= g.live[3];
+  if (fast) tb_strip<T, HDIFF, K, XPT, PF, true>(in, coeff, out, g, y0, y1, zc, xin, xreg, xout);
+  else tb_strip<T, HDIFF, K, XPT, PF, false>(in, coeff, out, g, y0, y1, zc, xin, xreg, xout);
 }
 
 template <typename T, int HDIFF, int K, int XPT>
 static int tb_go(const stencil_fields_t *f, const StTbGeo &geo, dim3 grid, dim3 block) {
-  st_k_tb<T, HDIFF, K, XPT><<<grid, block>>>((const T *)f->in, (const T *)f->coeff, (T *)f->out, geo);
+  st_k_tb<T, HDIFF, K, XPT, STENCIL_TB_PREFETCH><<<grid, block>>>((const T *)f->in, (const T *)f->coeff, (T *)f->out, geo);
   TSR_CHECK_LAUNCH("temporal-blocking kernel launch");
   return TSR_SUCCESS;
 }

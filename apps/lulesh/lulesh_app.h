@@ -43,8 +43,9 @@ typedef struct {
 
 /* Compare the run with LULESH 2.0's serial results where one is known for
  * its flags: row->verify becomes PASS or FAIL with the comparison in
- * row->note, or "not verified" when no reference matches. Returns 1 when a
- * reference matched. */
+ * row->note; where none is known, LULESH's symmetry test of plane 0 of the
+ * generated cube (when out->have_sym, without --input) decides PASS or FAIL; "not verified" otherwise (a mesh
+ * that is not the cube, other -r -b -c). Returns 1 when a check was made. */
 int lulesh_reference_check(const lulesh_opts_t *o, const lulesh_outcome_t *out,
                            tsr_result_t *row);
 
@@ -55,6 +56,11 @@ int lulesh_reference_check(const lulesh_opts_t *o, const lulesh_outcome_t *out,
 void lulesh_print_completed(const lulesh_opts_t *o, const lulesh_state_t *s,
                             const lulesh_outcome_t *out, int ranks, double elapsed, int runs,
                             const tsr_result_t *row);
+
+/* One rank: LULESH's symmetry test of plane 0 of the cube of edge o->edge,
+ * its elements found by position (any numbering) into sym[3]; 0 when the
+ * mesh is not that cube (sym zero). */
+int lulesh_symmetry_one_rank(const lulesh_opts_t *o, const lulesh_state_t *s, double sym[3]);
 
 /* LULESH's symmetry test of plane 0 (the first nx^2 values of e, element
  * (i, j) at j nx + i): e(i, j) against e(j, i), giving the largest and total

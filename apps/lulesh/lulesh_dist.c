@@ -110,8 +110,9 @@ int lulesh_app_outcome(lulesh_dist_t *dist, const lulesh_opts_t *o, const lulesh
   int nx = o->global_edge;
   out->zones = (double)nx * nx * nx;
   out->have_sym = 0;
-  if (!dist) { /* one rank: lulesh_print_completed finds plane 0 by position */
+  if (!dist) { /* one rank: plane 0 found by position */
     out->zones = (double)s->num_elem;
+    out->have_sym = lulesh_symmetry_one_rank(o, s, out->sym);
     return 0;
   }
   int rank;
@@ -124,5 +125,10 @@ int lulesh_app_outcome(lulesh_dist_t *dist, const lulesh_opts_t *o, const lulesh
     out->have_sym = 1;
   }
   free(plane);
+  if (!rc) { /* every rank's check decides the same */
+    double b[4] = {out->sym[0], out->sym[1], out->sym[2], out->have_sym};
+    TSR_CALL_MPI(MPI_Bcast(b, 4, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    out->sym[0] = b[0], out->sym[1] = b[1], out->sym[2] = b[2], out->have_sym = b[3] != 0;
+  }
   return rc;
 }

@@ -18,7 +18,7 @@ n=0; fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; [ -n "$2" ] && sed 's/^/# /' "$2"; }
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-echo "1..17"
+echo "1..18"
 gpu=0
 if "$x" --list-variants 2>/dev/null | grep -q '^cuda/gather  *cuda  *yes ' &&
    command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then gpu=1; fi
@@ -83,6 +83,12 @@ grep '^cycle = ' "$t/p" > "$t/p.got"
 [ $rc -eq 0 ] && grep -q 'verify=not-verified$' "$t/nr" &&
   grep -q 'no LULESH reference for -r 3 -b 1 -c 1' "$t/nr" &&
   ok "-s 4 -r 3: not verified, exit 0" || no "-s 4 -r 3 (rc $rc)" "$t/nr"
+
+# no LULESH run for the size and cycles: LULESH's symmetry test decides
+"$x" -s 6 -i 20 > "$t/sy" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q 'verify=PASS$' "$t/sy" &&
+  grep -q 'no LULESH run for -s 6 with this -i; symmetry of plane 0: max rel diff [0-9.e+-]* (tolerance 1e-08)' "$t/sy" &&
+  ok "-s 6 -i 20: no reference, the symmetry test passes" || no "-s 6 -i 20 (rc $rc)" "$t/sy"
 
 # bad flags: one line, non-zero exit
 bad=""

@@ -266,8 +266,8 @@ def t_scaling(rep):
                "efficiency = over 1 GPU / GPUs (weak-scaling goal >= 85 % at 4 GPUs, >= 90 % at 2; "
                "strong goal >= 3x at 4). The floor is the whole problem's minimum traffic over one "
                "GPU's ceiling, so n GPUs can pass 100 %. lulesh at 100 cycles has no LULESH "
-               "reference (\"not verified\"; tests/apps/lulesh_mpi.sh checks the references at "
-               "several rank counts)."]
+               "reference: LULESH's symmetry test of plane 0 decides (docs/LULESH.md; "
+               "tests/apps/lulesh_mpi.sh checks the references at several rank counts)."]
     t3 = Table("Summary: weak-scaling efficiency and strong-scaling speed-up over one GPU",
                ["experiment", "halo", "variant", "2 GPUs", "4 GPUs", "goal", "verify"],
                ["---", "---", "---", "---:", "---:", "---", "---"])

@@ -25,7 +25,7 @@ int lulesh_app_mesh(MPI_Comm comm, lulesh_opts_t *o, const char *decomp, lulesh_
   o->ranks = nranks;
   o->global_edge = o->edge;
   o->decomp = NULL;
-  if (nranks == 1) /* both decompositions of one rank: the whole cube of edge -s */
+  if (nranks == 1) /* every decomposition of one rank: the whole cube of edge -s */
     return lulesh_mesh_sedov(mesh, o->edge, o->regions, o->balance);
   TSR_CALL(lulesh_dist_create(comm, dec, o->edge, o->regions, o->balance, mesh, dist));
   lulesh_dist_info_t in;

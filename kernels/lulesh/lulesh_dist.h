@@ -115,10 +115,11 @@ void lulesh_block_box(int edge, const int dims[3], int rank, int64_t lo[3], int6
 
 /* Build this rank's part (collective over comm; the same arguments on
  * every rank). size: LULESH's -s (cube: elements per edge of each rank's
- * box; METIS: of the global cube); nr, balance: -r, -b. The part is
+ * box; block, METIS: of the global cube); nr, balance: -r, -b. The part is
  * written to *mesh (the caller frees it with lulesh_mesh_free after
  * lulesh_dist_destroy). A rank count the decomposition cannot use (cube: not
- * a cube; METIS: more ranks than elements) fails on every rank with one
+ * a cube; block: every factorisation has more ranks than elements along an
+ * axis; METIS: more ranks than elements) fails on every rank with one
  * message. */
 int lulesh_dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
                        lulesh_mesh_t *mesh, lulesh_dist_t **out);

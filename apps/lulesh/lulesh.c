@@ -20,8 +20,9 @@
  *
  * Several ranks (lulesh_dist.c): LULESH's decomposition (--decomp cube,
  * the default when the rank count is a cube: -s elements per edge of each
- * rank's box) or a METIS partition of the cube of edge -s (--decomp metis,
- * any rank count), with the exchanges of kernels/lulesh/lulesh_dist.h (the
+ * rank's box), a grid of boxes of the cube of edge -s (--decomp block, the
+ * default for other rank counts) or a METIS partition of it (--decomp
+ * metis, any rank count), with the exchanges of kernels/lulesh/lulesh_dist.h (the
  * CPU step's, and the GPU step's on device arrays: --halo picks their transport).
  * --input reads a hex-mesh file on any rank count (each rank its part) and
  * -o writes the final state in the global numbering (lulesh_io.c);
@@ -370,7 +371,8 @@ static int app(int argc, char **argv) {
   A.halo = "staged";
   tsr_opt_t opts[] = {
       {"size", 's', TSR_OPT_INT, &A.o.edge, "N",
-       "LULESH: elements per cube edge (default 30): each rank's box with --decomp cube"},
+       "LULESH: elements per cube edge (default 30): each rank's box with --decomp cube, the "
+       "whole cube's with block and metis"},
       {"its", 'i', TSR_OPT_INT, &its, "N", "LULESH: stop after N cycles (default: run to the stop time)"},
       {"regions", 'r', TSR_OPT_INT, &A.o.regions, "N", "LULESH: number of regions (default 11)"},
       {"balance", 'b', TSR_OPT_INT, &A.o.balance, "N", "LULESH: region balance (default 1)"},
@@ -380,9 +382,12 @@ static int app(int argc, char **argv) {
       {"input", 0, TSR_OPT_STRING, &input, "FILE.h5",
        "read the hex mesh (docs/FORMAT.md, kind hex-mesh) instead of -s/-r/-b's cube, each rank "
        "its part (any rank count); -i stays LULESH's cycle count"},
-      {"decomp", 0, TSR_OPT_STRING, &decomp, "cube|metis",
-       "ranks: cube = LULESH's (p^3 ranks, global edge p*N), metis = any count (global "
-       "edge N); default cube when the rank count is a cube (with --input: metis; cube for a "
+      {"decomp", 0, TSR_OPT_STRING, &decomp, "cube|block|metis",
+       "ranks: cube = LULESH's (p^3 ranks, global edge p*N); block = any count whose "
+       "factors fit the edge N: the cube of edge N cut into a px x py x pz grid of boxes "
+       "(the grid with the fewest interface nodes, box edges differing by at most one); "
+       "metis = any count, the cube of edge N partitioned by METIS on rank 0; default cube "
+       "when the rank count is a cube, else block (with --input: metis; cube for a "
        "generated cube file)"},
       {"reorder", 0, TSR_OPT_STRING, &A.reorder, "none|gps|metis",
        "renumber the elements (and nodes): GPS (Scotch), or METIS blocks of <= --block elements "
@@ -424,19 +429,25 @@ static int app(int argc, char **argv) {
   TSR_CALL(tsr_run_select(&A.cli, variants, NVAR, "cpu/gather", autotune ? "cuda/*" : LV_CUDA_DEFAULT, &sel));
   /* up front, for a generated cube: ~16 doubles per node, ~40 per element, 6 x 8 corner
      values and two 8-index lists per element (the state and mesh lulesh_state_init fills);
-     with --decomp metis this rank holds its share of that (a fifth more for the halo), but
-     first builds the whole cube's mesh of edge -s once (3 coordinates per node; 8 corners,
-     6 face neighbours, flags and region per element), freed before the state */
+     with --decomp block or metis this rank holds its share of that (a fifth more for the
+     halo); with metis rank 0 first builds the face graph of the whole cube of edge -s (an
+     offset and 6 neighbours per element) and METIS partitions it: about 200 bytes per element
+     with METIS's workspace (measured: 190 MiB at -s 100), freed before the part is built */
   if (!input) {
     const double e = A.o.edge, nn = (e + 1) * (e + 1) * (e + 1), ne = e * e * e;
     double host = nn * 16 * 8 + ne * (40 * 8 + 48 * 8 + 16 * 4);
-    const int metis = decomp ? strcmp(decomp, "metis") == 0
-                             : lulesh_decomp_default(nranks) == LULESH_DECOMP_METIS;
+    lulesh_decomp_t dec = lulesh_decomp_default(nranks);
+    if (decomp) (void)lulesh_decomp_parse(decomp, &dec); /* a bad name: refused below */
     double dev = host; /* a CUDA variant: the state again on the GPU */
-    if (metis && nranks > 1) {
-      const double whole = nn * 3 * 8 + ne * 16 * 4, share = host / nranks * 1.2;
-      host = whole + share / 4 > share ? whole + share / 4 : share;
-      dev = share;
+    if (dec != LULESH_DECOMP_CUBE && nranks > 1) {
+      const double share = host / nranks * 1.2;
+      host = dev = share;
+      int rank;
+      MPI_Comm_rank(comm, &rank);
+      if (dec == LULESH_DECOMP_METIS && rank == 0) {
+        const double graph = ne * 200;
+        host = graph > share ? graph : share;
+      }
     }
     int cuda = 0;
     for (int i = 0; i < sel.n; i++) cuda |= variants[sel.index[i]].device == TSR_DEV_CUDA;

@@ -21,9 +21,16 @@ typedef struct {
   int progress; /* -p */
   /* the run's problem (lulesh_app_mesh): global elements per cube edge
    * (-s times the cube root of the rank count for LULESH's decomposition),
-   * ranks and decomposition ("cube", "metis"; NULL on one rank) */
+   * ranks and decomposition ("cube", "block", "metis"; NULL on one rank) */
   int global_edge, ranks;
   const char *decomp;
+  /* several ranks: the partition's balance (lulesh_app_part_stats): the
+   * most and the mean elements per rank, the interface nodes (held by two
+   * or more ranks) and their copies (summed over the ranks holding them),
+   * block's process grid (0 0 0 otherwise) */
+  int64_t part_max, iface_nodes, iface_copies;
+  double part_avg;
+  int dims[3];
   const char *input; /* --input FILE.h5, or NULL: the generated cube */
 } lulesh_opts_t;
 
@@ -70,13 +77,20 @@ void lulesh_symmetry_test(const double *e, int nx, double sym[3]);
 /* ---- several ranks (lulesh_dist.c) ---- */
 
 /* The run's mesh: on one rank the whole cube of edge -s; on several, this
- * rank's part of the decomposition named by decomp ("cube", "metis", NULL:
- * cube when the rank count is a cube, else METIS) in *mesh, with *dist its
- * exchanges (NULL on one rank). Sets o->global_edge, o->ranks, o->decomp.
+ * rank's part of the decomposition named by decomp ("cube", "block",
+ * "metis", NULL: cube when the rank count is a cube, else block) in *mesh,
+ * with *dist its exchanges (NULL on one rank). Sets o->global_edge,
+ * o->ranks, o->decomp and the partition's figures (lulesh_app_part_stats).
  * Collective; a rank count the decomposition cannot use fails on every
  * rank with one message. */
 int lulesh_app_mesh(MPI_Comm comm, lulesh_opts_t *o, const char *decomp, lulesh_mesh_t *mesh,
                     lulesh_dist_t **dist);
+/* The partition's figures of dist, whose rank holds num_elem elements
+ * (lulesh_opts_t: part_max .. dims), on every rank. Collective. */
+void lulesh_app_part_stats(MPI_Comm comm, lulesh_dist_t *dist, int64_t num_elem,
+                           lulesh_opts_t *o);
+/* The line "Partition: ..." with them (rank 0, several ranks). */
+void lulesh_app_part_print(const lulesh_opts_t *o);
 /* LULESH's banner (problem size, ranks, elements) on rank 0. */
 void lulesh_app_banner(const lulesh_opts_t *o, const lulesh_mesh_t *mesh);
 /* The global outcome of state s (collective with dist): res, zones and the

@@ -182,6 +182,12 @@ void lulesh_print_completed(const lulesh_opts_t *o, const lulesh_state_t *s,
   printf("Run completed:\n");
   printf("   Problem size        =  %d\n", nx);
   printf("   MPI tasks           =  %d\n", ranks);
+  if (ranks > 1 && o->part_avg > 0) { /* the partition's balance (lulesh_app_part_stats) */
+    printf("   Elements per rank   =  max %lld, mean %.1f (max/mean %.4f)\n", (long long)o->part_max,
+           o->part_avg, (double)o->part_max / o->part_avg);
+    printf("   Interface nodes     =  %lld (%lld copies)\n", (long long)o->iface_nodes,
+           (long long)o->iface_copies);
+  }
   printf("   Iteration count     =  %d\n", out->res.cycles);
   printf("   Final Origin Energy =  %12.6e\n", out->res.e_origin);
   printf("   Testing Plane 0 of Energy Array%s:\n", ranks > 1 ? " (global cube)" : " on rank 0");

@@ -1,7 +1,7 @@
 /* apps/lulesh/lulesh_dist.c: tsr-lulesh on several ranks: the mesh of the
  * run (the whole cube on one rank, a rank's part of LULESH's cube
- * decomposition or of a METIS partition on several: kernels/lulesh/
- * lulesh_dist.h), LULESH's banner and the run's global outcome (e(0) from
+ * decomposition, of the block grid or of a METIS partition on several:
+ * kernels/lulesh/lulesh_dist.h), the partition's balance, LULESH's banner and the run's global outcome (e(0) from
  * the rank holding the origin, the total energy summed over ranks, the
  * symmetry test over plane 0 of the global cube). */
 #include "config.h"
@@ -20,28 +20,53 @@ int lulesh_app_mesh(MPI_Comm comm, lulesh_opts_t *o, const char *decomp, lulesh_
   MPI_Comm_size(comm, &nranks);
   *dist = NULL;
   lulesh_decomp_t dec = lulesh_decomp_default(nranks);
-  if (decomp && strcmp(decomp, "cube") == 0) dec = LULESH_DECOMP_CUBE;
-  else if (decomp && strcmp(decomp, "metis") == 0) dec = LULESH_DECOMP_METIS;
-  else
-    TSR_CHECK(!decomp, TSR_ERR_ARG, "option --decomp: '%s', expected cube or metis", decomp);
+  TSR_CHECK(!decomp || lulesh_decomp_parse(decomp, &dec) == 0, TSR_ERR_ARG,
+            "option --decomp: '%s', expected cube, block or metis", decomp);
   o->ranks = nranks;
   o->global_edge = o->edge;
   o->decomp = NULL;
-  if (nranks == 1) /* both decompositions of one rank: the whole cube of edge -s */
+  if (nranks == 1) /* every decomposition of one rank: the whole cube of edge -s */
     return lulesh_mesh_sedov(mesh, o->edge, o->regions, o->balance);
   TSR_CALL(lulesh_dist_create(comm, dec, o->edge, o->regions, o->balance, mesh, dist));
   lulesh_dist_info_t in;
   lulesh_dist_info(*dist, &in);
   o->global_edge = in.edge;
   o->decomp = lulesh_decomp_name(dec);
+  lulesh_app_part_stats(comm, *dist, mesh->num_elem, o);
+  if (dec == LULESH_DECOMP_BLOCK) TSR_CALL(lulesh_block_dims(nranks, in.edge, o->dims));
   return 0;
+}
+
+void lulesh_app_part_stats(MPI_Comm comm, lulesh_dist_t *dist, int64_t num_elem, lulesh_opts_t *o) {
+  lulesh_dist_info_t in;
+  lulesh_dist_info(dist, &in);
+  int64_t v[3] = {0, in.num_shared_owned, in.num_shared}, ne = 0;
+  MPI_Allreduce(MPI_IN_PLACE, v + 1, 2, MPI_INT64_T, MPI_SUM, comm);
+  const int64_t mine = num_elem;
+  MPI_Allreduce(&mine, &v[0], 1, MPI_INT64_T, MPI_MAX, comm);
+  MPI_Allreduce(&mine, &ne, 1, MPI_INT64_T, MPI_SUM, comm);
+  o->part_max = v[0], o->iface_nodes = v[1], o->iface_copies = v[2];
+  o->part_avg = (double)ne / in.nranks;
+  o->dims[0] = o->dims[1] = o->dims[2] = 0;
+}
+
+void lulesh_app_part_print(const lulesh_opts_t *o) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0 || o->ranks < 2 || o->part_avg <= 0) return;
+  char grid[48] = "";
+  if (o->dims[0] > 0) snprintf(grid, sizeof grid, "%d x %d x %d boxes, ", o->dims[0], o->dims[1], o->dims[2]);
+  printf("Partition: %selements per rank max %lld, mean %.1f (max/mean %.4f); %lld interface "
+         "nodes, %lld copies\n",
+         grid, (long long)o->part_max, o->part_avg, (double)o->part_max / o->part_avg,
+         (long long)o->iface_nodes, (long long)o->iface_copies);
 }
 
 void lulesh_app_banner(const lulesh_opts_t *o, const lulesh_mesh_t *mesh) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) return;
-  const char *per = o->decomp && strcmp(o->decomp, "metis") == 0 ? "in all" : "per domain";
+  const char *per = o->decomp && strcmp(o->decomp, "cube") != 0 ? "in all" : "per domain";
   if (o->its > 0)
     printf("Running problem size %d^3 %s for at most %d cycles\n", o->edge, per, o->its);
   else
@@ -53,6 +78,7 @@ void lulesh_app_banner(const lulesh_opts_t *o, const lulesh_mesh_t *mesh) {
   else
     printf("Num processors: 1\n");
   printf("Total number of elements: %lld\n", o->ranks > 1 ? ne : (long long)mesh->num_elem);
+  if (o->decomp) lulesh_app_part_print(o);
   printf("Regions: %d, balance %d, cost %d\n\n", o->regions, o->balance, o->cost);
 }
 

@@ -48,8 +48,10 @@ int lulesh_io_mesh(MPI_Comm comm, const char *input, const char *decomp, int qui
     if (decomp && strcmp(decomp, "cube") == 0) dec = LULESH_DECOMP_CUBE;
     else
       TSR_CHECK(!decomp || strcmp(decomp, "metis") == 0, TSR_ERR_ARG,
-                "option --decomp: '%s', expected cube or metis", decomp);
+                "option --decomp: '%s' with --input, expected cube or metis (block cuts the "
+                "generated cube only)", decomp);
     TSR_CALL(lulesh_dist_create_file(comm, dec, input, mesh, &h, dist));
+    lulesh_app_part_stats(comm, *dist, mesh->num_elem, o);
   }
   /* the file's problem: its cube edge (0 when not a generated cube) and
    * regions, for LULESH's reference check and report */

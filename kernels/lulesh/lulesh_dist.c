@@ -33,7 +33,7 @@ struct lulesh_dist {
   int64_t num_elem_global;
   int32_t ne, ng, nn;
   int64_t *elem_gid, *node_gid;
-  tsr_idx_t nshared, nsend;
+  tsr_idx_t nshared, nsend, nshared_owned;
   tsr_idx_t *shared_idx; /* local node of each shared entry */
   tsr_idx_t *send_idx;   /* owned element of each sent entry */
   tsr_idx_t *ghost_idx;  /* ne + g */
@@ -302,6 +302,7 @@ static int setup_nodes(lulesh_dist_t *d, int *nb_mark) {
     if (e - b < 2) continue;
     d->shared_idx[d->nshared++] = i;
     int owner = hr[b];
+    d->nshared_owned += owner == me;
     for (int64_t k = b; k < e; k++) {
       int q = hr[k];
       if (q == me) continue;
@@ -506,11 +507,24 @@ static int ex_agree(void *ctx, int code) {
 
 lulesh_decomp_t lulesh_decomp_default(int nranks) {
   int p = (int)lround(cbrt((double)nranks));
-  return p * p * p == nranks ? LULESH_DECOMP_CUBE : LULESH_DECOMP_METIS;
+  return p * p * p == nranks ? LULESH_DECOMP_CUBE : LULESH_DECOMP_BLOCK;
 }
 
 const char *lulesh_decomp_name(lulesh_decomp_t d) {
-  return d == LULESH_DECOMP_CUBE ? "cube" : d == LULESH_DECOMP_METIS ? "metis" : NULL;
+  return d == LULESH_DECOMP_CUBE    ? "cube"
+         : d == LULESH_DECOMP_METIS ? "metis"
+         : d == LULESH_DECOMP_BLOCK ? "block"
+                                    : NULL;
+}
+
+int lulesh_decomp_parse(const char *name, lulesh_decomp_t *d) {
+  const lulesh_decomp_t all[3] = {LULESH_DECOMP_CUBE, LULESH_DECOMP_BLOCK, LULESH_DECOMP_METIS};
+  for (int k = 0; name && k < 3; k++)
+    if (strcmp(name, lulesh_decomp_name(all[k])) == 0) {
+      *d = all[k];
+      return 0;
+    }
+  return -1;
 }
 
 void lulesh_dist_destroy(lulesh_dist_t **pd) {
@@ -616,6 +630,7 @@ void lulesh_dist_info(const lulesh_dist_t *d, lulesh_dist_info_t *info) {
   info->num_elem = d->num_elem_global;
   info->origin_rank = d->origin_rank;
   info->num_shared = (int32_t)d->nshared;
+  info->num_shared_owned = (int32_t)d->nshared_owned;
   info->num_send_elem = (int32_t)d->nsend;
   info->nneigh = d->nneigh;
 }

@@ -10,12 +10,24 @@
  *                        independent of p). Regions: LULESH's MPI rule, each
  *                        rank drawing its own elements' regions from the
  *                        sequence seeded with its rank (srand(myRank)).
+ *   LULESH_DECOMP_BLOCK  any rank count that fits: the global cube of edge E
+ *                        is cut into a px x py x pz grid of boxes
+ *                        (lulesh_block_dims: the grid with the fewest
+ *                        interface nodes), box edges along an axis
+ *                        differing by at most one element (tsr_part_block);
+ *                        rank r is box (r mod px, (r / px) mod py,
+ *                        r / (px py)). Each rank builds only its own box.
+ *                        On k^3 ranks with E divisible by k: the boxes of
+ *                        LULESH_DECOMP_CUBE at -s E/k.
  *   LULESH_DECOMP_METIS  any rank count: the global cube of edge E is
  *                        partitioned by METIS (tsr_graph_partition, fixed
- *                        seed) on its face graph. Regions: LULESH's rule on
- *                        the global element numbering (as one rank), so the
- *                        region of an element does not depend on the rank
- *                        count.
+ *                        seed, METIS's default imbalance) on its face
+ *                        graph, built from the cube's formulas on rank 0
+ *                        alone, which sends each rank the ids of its
+ *                        elements; each rank then builds only its part.
+ * Regions of block and METIS: LULESH's rule on the global element numbering
+ * (as one rank), replayed by each rank for the elements it owns, so the
+ * region of an element does not depend on the rank count.
  * (The EOS is the same in every region; regions set only how often it is
  * evaluated, so the physics and LULESH's reference values do not depend
  * on the region rule.)
@@ -79,22 +91,35 @@ typedef struct lulesh_exchange {
   const lulesh_split_t *split;
 } lulesh_exchange_t;
 
-typedef enum { LULESH_DECOMP_CUBE = 0, LULESH_DECOMP_METIS } lulesh_decomp_t;
+typedef enum { LULESH_DECOMP_CUBE = 0, LULESH_DECOMP_METIS, LULESH_DECOMP_BLOCK } lulesh_decomp_t;
 
 typedef struct lulesh_dist lulesh_dist_t;
 
 /* What a rank count allows: the decomposition a run gets for "auto" (cube
- * when nranks is a cube, else METIS). */
+ * when nranks is a cube, else block). */
 lulesh_decomp_t lulesh_decomp_default(int nranks);
-/* "cube" / "metis" (NULL on an unknown value). */
+/* "cube" / "metis" / "block" (NULL on an unknown value). */
 const char *lulesh_decomp_name(lulesh_decomp_t d);
+/* The name's decomposition: 0, or -1 for an unknown name. */
+int lulesh_decomp_parse(const char *name, lulesh_decomp_t *d);
+
+/* LULESH_DECOMP_BLOCK's process grid for nranks over the cube of edge
+ * `edge`: of the px py pz = nranks with every factor <= edge, the one with
+ * the fewest interface nodes (nodes on an inner cut plane); ties go to more
+ * ranks along z, then y. Fails (TSR_ERR_ARG, one message naming the rank
+ * count and edge) when every factorisation puts more ranks than elements
+ * along an axis. Local, no communication. */
+int lulesh_block_dims(int nranks, int edge, int dims[3]);
+/* Rank `rank`'s box [lo, hi) of element coordinates in that grid. */
+void lulesh_block_box(int edge, const int dims[3], int rank, int64_t lo[3], int64_t hi[3]);
 
 /* Build this rank's part (collective over comm; the same arguments on
  * every rank). size: LULESH's -s (cube: elements per edge of each rank's
- * box; METIS: of the global cube); nr, balance: -r, -b. The part is
+ * box; block, METIS: of the global cube); nr, balance: -r, -b. The part is
  * written to *mesh (the caller frees it with lulesh_mesh_free after
  * lulesh_dist_destroy). A rank count the decomposition cannot use (cube: not
- * a cube; METIS: more ranks than elements) fails on every rank with one
+ * a cube; block: every factorisation has more ranks than elements along an
+ * axis; METIS: more ranks than elements) fails on every rank with one
  * message. */
 int lulesh_dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
                        lulesh_mesh_t *mesh, lulesh_dist_t **out);
@@ -158,6 +183,7 @@ typedef struct {
   int64_t num_elem;      /* global elements */
   int origin_rank;       /* rank holding the origin element */
   int32_t num_shared;    /* this rank's nodes held by other ranks too */
+  int32_t num_shared_owned; /* those of them this rank owns (lowest holder) */
   int32_t num_send_elem; /* owned elements that are ghosts elsewhere */
   int nneigh;            /* ranks this rank exchanges nodes or elements with */
 } lulesh_dist_info_t;

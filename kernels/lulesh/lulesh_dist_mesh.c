@@ -10,16 +10,14 @@
 
 #include "tessera/error.h"
 #include "tessera/graph.h"
+#include "tessera/part.h"
 #include "kernels/lulesh/lulesh_dist.h"
 
 /* Where the global elements come from: the cube's formulas (edge E, no
- * global arrays: the cube decomposition), a whole mesh g whose indices
- * are the global ids (METIS), or the records of a file's elements and
+ * global arrays: the generated decompositions) or the records of a file's elements and
  * nodes this rank was sent (tab: lulesh_dist_part_records). */
 typedef struct {
   int64_t E;
-  const lulesh_mesh_t *g;
-  const uint8_t *symm; /* g: symmetry bits per node */
   const lulesh_dist_records_t *tab;
 } gsrc_t;
 
@@ -31,14 +29,6 @@ static void elem_info(const gsrc_t *s, int64_t id, int64_t nodes[8], int64_t nb[
     for (int c = 0; c < 8; c++) nodes[c] = r[c];
     for (int k = 0; k < 6; k++) nb[k] = r[8 + k];
     *bc = (int)r[14];
-    return;
-  }
-  if (s->g) {
-    const lulesh_mesh_t *g = s->g;
-    for (int c = 0; c < 8; c++) nodes[c] = g->nodelist[8 * id + c];
-    const int32_t *f[6] = {g->lxim, g->lxip, g->letam, g->letap, g->lzetam, g->lzetap};
-    for (int k = 0; k < 6; k++) nb[k] = f[k][id];
-    *bc = g->elem_bc[id];
     return;
   }
   int64_t E = s->E, n1 = E + 1, i = id % E, j = (id / E) % E, k = id / (E * E);
@@ -62,11 +52,6 @@ static void node_info(const gsrc_t *s, int64_t id, double *x, double *y, double 
   if (s->tab) {
     const double *r = s->tab->node + 4 * find(s->tab->node_gid, s->tab->nn, id);
     *x = r[0], *y = r[1], *z = r[2], *symm = (int)r[3];
-    return;
-  }
-  if (s->g) {
-    *x = s->g->x[id], *y = s->g->y[id], *z = s->g->z[id];
-    *symm = s->symm[id];
     return;
   }
   int64_t n1 = s->E + 1, i = id % n1, j = (id / n1) % n1, k = id / (n1 * n1);
@@ -184,82 +169,170 @@ static int build_part(const gsrc_t *s, ids_t *t, lulesh_mesh_t *m) {
   return 0;
 }
 
-/* METIS on the face graph of g: part[num_elem] on every rank (computed on
- * rank 0, broadcast). Every part must get an element. */
-static int metis_parts(MPI_Comm comm, const lulesh_mesh_t *g, int nranks, int *part) {
-  int rank, rc = 0;
-  MPI_Comm_rank(comm, &rank);
-  int32_t ne = g->num_elem;
-  if (rank == 0 && nranks > 1) {
-    int *deg = calloc((size_t)ne, sizeof *deg);
-    int64_t *adj = malloc(sizeof *adj * (size_t)(6 * (int64_t)ne));
-    tsr_graph_t gr;
-    memset(&gr, 0, sizeof gr);
-    if (!deg || !adj) rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate the face graph");
-    const int32_t *f[6] = {g->lxim, g->lxip, g->letam, g->letap, g->lzetam, g->lzetap};
-    int64_t k = 0;
-    for (int32_t e = 0; !rc && e < ne; e++)
-      for (int q = 0; q < 6; q++)
-        if (f[q][e] != e) adj[k++] = f[q][e], deg[e]++;
-    if (!rc) rc = tsr_graph_from_csr(ne, deg, adj, &gr);
-    if (!rc)
-      rc = tsr_graph_partition(&gr, nranks, 1, 0, "the face graph of the LULESH cube", part);
-    tsr_graph_free(&gr);
-    free(deg), free(adj);
-    int *cnt = rc ? NULL : calloc((size_t)nranks, sizeof *cnt);
-    if (!rc && !cnt) rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot count parts");
-    for (int32_t e = 0; !rc && e < ne; e++) cnt[part[e]]++;
-    for (int r = 0; !rc && r < nranks; r++)
-      if (cnt[r] == 0)
-        rc = TSR_RAISE(TSR_ERR_PARTITION,
-                       "lulesh: METIS left rank %d of %d without elements (a cube of %d "
-                       "elements); use fewer ranks or a larger -s",
-                       r, nranks, ne);
-    free(cnt);
-  } else if (nranks == 1)
-    memset(part, 0, sizeof *part * (size_t)ne);
-  TSR_CALL(tsr_error_agree(comm, rc));
-  TSR_CALL_MPI(MPI_Bcast(part, ne, MPI_INT, 0, comm));
+/* The Sedov deposit of a global cube of edge E (lulesh_mesh_sedov's). */
+static double sedov_einit(int64_t E) {
+  double scale = (double)E / 45.0;
+  return 3.948746e+7 * scale * scale * scale;
+}
+
+/* The end of a generated part of the global cube of edge E from its owned
+ * ids t->own[t->ne] (sorted): the local mesh, regions by LULESH's rule on
+ * the global numbering (as one rank: independent of the rank count), the
+ * origin (global element 0) and the deposit. */
+static int part_global(int64_t E, int nr, int balance, lulesh_mesh_t *m, ids_t *t) {
+  gsrc_t s = {E, NULL};
+  TSR_CALL(build_part(&s, t, m));
+  TSR_CALL(lulesh_regions_assign_ids(E * E * E, nr, balance, 0, t->ne, t->own, m->reg_num));
+  m->origin = (int32_t)find(t->own, t->ne, 0);
+  m->einit = sedov_einit(E);
   return 0;
 }
 
-static int part_metis(MPI_Comm comm, int size, int nr, int balance, lulesh_mesh_t *m, ids_t *t) {
-  int rank, nranks;
+#define LULESH_GLOBAL_EDGE_MAX 4096
+
+/* METIS on the face graph of the cube of edge E, built from the formulas on
+ * rank 0 alone (the graph only: no coordinates, no node lists), which then
+ * sends each rank the ids of its elements: t->own (sorted). Every part must
+ * get an element. */
+static int metis_owned(MPI_Comm comm, int64_t E, ids_t *t) {
+  int rank, P, rc = 0;
   MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &nranks);
-  lulesh_mesh_t g;
-  TSR_CALL(lulesh_mesh_sedov(&g, size, nr, balance));
-  if (nranks > g.num_elem) {
-    lulesh_mesh_free(&g);
-    return TSR_RAISE(TSR_ERR_ARG,
-                     "lulesh: %d ranks for a cube of %d elements (-s %d): at most one rank per "
-                     "element", nranks, size * size * size, size);
+  MPI_Comm_size(comm, &P);
+  const int64_t n = E * E * E;
+  int *cnt = NULL, *displ = NULL, *part = NULL, mine = 0;
+  int64_t *ids = NULL;
+  if (rank == 0) {
+    tsr_graph_t gr;
+    memset(&gr, 0, sizeof gr);
+    gr.n = n;
+    gr.off = malloc(sizeof *gr.off * (size_t)(n + 1));
+    gr.adj = malloc(sizeof *gr.adj * (size_t)(6 * n));
+    part = malloc(sizeof *part * (size_t)n);
+    cnt = calloc((size_t)P, sizeof *cnt), displ = calloc((size_t)P, sizeof *displ);
+    if (!gr.off || !gr.adj || !part || !cnt || !displ)
+      rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate the face graph of %lld elements",
+                     (long long)n);
+    gsrc_t s = {E, NULL};
+    if (!rc) gr.off[0] = 0;
+    for (int64_t e = 0; !rc && e < n; e++) { /* -xi, +xi, -eta, +eta, -zeta, +zeta */
+      int64_t nodes[8], nb[6], k = gr.off[e];
+      int bc;
+      elem_info(&s, e, nodes, nb, &bc);
+      for (int q = 0; q < 6; q++)
+        if (nb[q] != e) gr.adj[k++] = (int32_t)nb[q];
+      gr.off[e + 1] = k;
+    }
+    if (!rc) rc = tsr_graph_partition(&gr, P, 1, 0, "the face graph of the LULESH cube", part);
+    tsr_graph_free(&gr);
+    for (int64_t e = 0; !rc && e < n; e++) cnt[part[e]]++;
+    for (int r = 0; !rc && r < P; r++)
+      if (cnt[r] == 0)
+        rc = TSR_RAISE(TSR_ERR_PARTITION,
+                       "lulesh: METIS left rank %d of %d without elements (a cube of %lld "
+                       "elements); use fewer ranks or a larger -s",
+                       r, P, (long long)n);
+    if (!rc) {
+      ids = malloc(sizeof *ids * (size_t)n);
+      if (!ids) rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate the partition's ids");
+    }
+    if (!rc) {
+      for (int r = 1; r < P; r++) displ[r] = displ[r - 1] + cnt[r - 1];
+      int *fill = calloc((size_t)P, sizeof *fill);
+      if (!fill) rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate the partition's counts");
+      for (int64_t e = 0; !rc && e < n; e++) ids[displ[part[e]] + fill[part[e]]++] = e;
+      free(fill);
+    }
+    free(part);
   }
-  int rc = 0;
-  int *part = malloc(sizeof *part * (size_t)g.num_elem);
-  uint8_t *symm = calloc((size_t)g.num_node, 1);
-  if (!part || !symm) rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate the partition");
   rc = tsr_error_agree(comm, rc);
-  if (!rc) rc = metis_parts(comm, &g, nranks, part);
+  if (!rc) MPI_Scatter(cnt, 1, MPI_INT, &mine, 1, MPI_INT, 0, comm);
   if (!rc) {
-    for (int32_t i = 0; i < g.num_symm_x; i++) symm[g.symm_x[i]] |= 1;
-    for (int32_t i = 0; i < g.num_symm_y; i++) symm[g.symm_y[i]] |= 2;
-    for (int32_t i = 0; i < g.num_symm_z; i++) symm[g.symm_z[i]] |= 4;
-    int64_t ne = 0;
-    for (int32_t e = 0; e < g.num_elem; e++) ne += part[e] == rank;
-    t->own = malloc(sizeof(int64_t) * (size_t)(ne + 1));
+    t->own = malloc(sizeof(int64_t) * ((size_t)mine + 1));
     if (!t->own) rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate a part's ids");
-    for (int32_t e = 0; !rc && e < g.num_elem; e++)
-      if (part[e] == rank) t->own[t->ne++] = e;
-    gsrc_t s = {g.edge, &g, symm, NULL};
-    if (!rc) rc = build_part(&s, t, m);
-    for (int64_t e = 0; !rc && e < t->ne; e++) m->reg_num[e] = g.reg_num[t->own[e]];
-    m->origin = rc ? -1 : (int32_t)find(t->own, t->ne, g.origin);
-    m->einit = g.einit;
+    rc = tsr_error_agree(comm, rc);
   }
-  free(part), free(symm);
-  lulesh_mesh_free(&g);
+  if (!rc) {
+    MPI_Scatterv(ids, cnt, displ, MPI_INT64_T, t->own, mine, MPI_INT64_T, 0, comm);
+    t->ne = mine;
+  }
+  free(cnt), free(displ), free(ids);
+  return rc;
+}
+
+static int part_metis(MPI_Comm comm, int size, int nr, int balance, lulesh_mesh_t *m, ids_t *t) {
+  int nranks;
+  MPI_Comm_size(comm, &nranks);
+  TSR_CHECK(size >= 1 && size <= LULESH_GLOBAL_EDGE_MAX, TSR_ERR_ARG,
+            "lulesh: the cube edge (-s) must be 1..%d elements, not %d", LULESH_GLOBAL_EDGE_MAX,
+            size);
+  const int64_t E = size;
+  TSR_CHECK(nranks <= E * E * E, TSR_ERR_ARG,
+            "lulesh: %d ranks for a cube of %lld elements (-s %d): at most one rank per element",
+            nranks, (long long)(E * E * E), size);
+  TSR_CHECK(E * E * E < INT32_MAX / 6, TSR_ERR_UNSUPPORTED,
+            "lulesh: --decomp metis: the face graph of a cube of %lld elements exceeds METIS's "
+            "32-bit indices; use --decomp block", (long long)(E * E * E));
+  TSR_CALL(metis_owned(comm, E, t));
+  int rc = part_global(E, nr, balance, m, t);
   return rc ? tsr_error_trace(rc, __FILE__, __LINE__, __func__) : 0;
+}
+
+/* Interface nodes of a px x py x pz grid of boxes over the cube of edge E:
+ * the nodes on an inner cut plane. */
+static int64_t block_iface(int64_t E, const int d[3]) {
+  int64_t n1 = E + 1;
+  return n1 * n1 * n1 - (n1 - (d[0] - 1)) * (n1 - (d[1] - 1)) * (n1 - (d[2] - 1));
+}
+
+int lulesh_block_dims(int nranks, int edge, int dims[3]) {
+  TSR_CHECK(nranks >= 1 && edge >= 1, TSR_ERR_ARG, "lulesh: --decomp block: %d ranks, edge %d",
+            nranks, edge);
+  int best[3] = {0, 0, 0};
+  int64_t bcost = 0;
+  for (int pz = nranks; pz >= 1; pz--) { /* ties: more cuts along z, then y (whole planes) */
+    if (nranks % pz) continue;
+    for (int py = nranks / pz; py >= 1; py--) {
+      if ((nranks / pz) % py) continue;
+      int d[3] = {nranks / pz / py, py, pz};
+      if (d[0] > edge || d[1] > edge || d[2] > edge) continue;
+      int64_t c = block_iface(edge, d);
+      if (!best[0] || c < bcost) memcpy(best, d, sizeof best), bcost = c;
+    }
+  }
+  TSR_CHECK(best[0], TSR_ERR_ARG,
+            "lulesh: --decomp block: %d ranks cannot cut a cube of edge %d (-s) into boxes of "
+            "at least one element (every factorisation puts more ranks than elements along an "
+            "axis); use fewer ranks or a larger -s",
+            nranks, edge);
+  memcpy(dims, best, sizeof best);
+  return 0;
+}
+
+void lulesh_block_box(int edge, const int dims[3], int rank, int64_t lo[3], int64_t hi[3]) {
+  int c[3] = {rank % dims[0], (rank / dims[0]) % dims[1], rank / (dims[0] * dims[1])};
+  for (int d = 0; d < 3; d++) {
+    tsr_idx_t a, b;
+    tsr_part_block(edge, dims[d], c[d], &a, &b);
+    lo[d] = a, hi[d] = b;
+  }
+}
+
+static int part_block(int rank, int nranks, int size, int nr, int balance, lulesh_mesh_t *m,
+                      ids_t *t) {
+  TSR_CHECK(size >= 1 && size <= LULESH_GLOBAL_EDGE_MAX, TSR_ERR_ARG,
+            "lulesh: the cube edge (-s) must be 1..%d elements, not %d", LULESH_GLOBAL_EDGE_MAX,
+            size);
+  int dims[3];
+  TSR_CALL(lulesh_block_dims(nranks, size, dims));
+  int64_t lo[3], hi[3], E = size;
+  lulesh_block_box(size, dims, rank, lo, hi);
+  int64_t ne = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+  t->own = malloc(sizeof(int64_t) * (size_t)(ne + 1));
+  TSR_CHECK(t->own, TSR_ERR_ALLOC, "lulesh: cannot allocate a part's ids");
+  for (int64_t k = lo[2]; k < hi[2]; k++)
+    for (int64_t j = lo[1]; j < hi[1]; j++)
+      for (int64_t i = lo[0]; i < hi[0]; i++) t->own[t->ne++] = (k * E + j) * E + i;
+  return part_global(E, nr, balance, m, t);
 }
 
 static int part_cube(int rank, int p, int size, int nr, int balance, lulesh_mesh_t *m, ids_t *t) {
@@ -273,13 +346,12 @@ static int part_cube(int rank, int p, int size, int nr, int balance, lulesh_mesh
     for (int64_t j = 0; j < n; j++)
       for (int64_t i = 0; i < n; i++)
         t->own[t->ne++] = ((ck * n + k) * E + cj * n + j) * E + ci * n + i;
-  gsrc_t s = {E, NULL, NULL, NULL};
+  gsrc_t s = {E, NULL};
   TSR_CALL(build_part(&s, t, m));
   /* LULESH's MPI build draws each rank's regions with srand(myRank) */
   TSR_CALL(lulesh_regions_assign_seed(m->num_elem, nr, balance, (unsigned)rank, m->reg_num));
   m->origin = rank == 0 ? 0 : -1;
-  double scale = (double)E / 45.0;
-  m->einit = 3.948746e+7 * scale * scale * scale;
+  m->einit = sedov_einit(E);
   return 0;
 }
 
@@ -325,9 +397,12 @@ int lulesh_dist_part(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, in
     /* the same test on every rank: one message, no communication */
     TSR_CHECK(p * p * p == nranks, TSR_ERR_ARG,
               "lulesh: the cube decomposition needs a cube number of ranks (1, 8, 27, 64, ...), "
-              "not %d; use --decomp metis for any rank count", nranks);
+              "not %d; use --decomp block or metis for any rank count", nranks);
     rc = tsr_error_agree(comm, part_cube(rank, p, size, nr, balance, m, &t));
     *edge = p * size;
+  } else if (decomp == LULESH_DECOMP_BLOCK) {
+    rc = part_block(rank, nranks, size, nr, balance, m, &t);
+    *edge = size;
   } else {
     rc = part_metis(comm, size, nr, balance, m, &t);
     *edge = size;
@@ -347,7 +422,7 @@ int lulesh_dist_part_records(MPI_Comm comm, const lulesh_dist_records_t *r, int 
   if (!rc) {
     memcpy(t.own, r->elem_gid, sizeof(int64_t) * (size_t)r->ne);
     t.ne = r->ne;
-    gsrc_t s = {0, NULL, NULL, r};
+    gsrc_t s = {0, r};
     rc = build_part(&s, &t, m);
   }
   for (int64_t e = 0; !rc && e < t.ne; e++) m->reg_num[e] = (int32_t)r->elem[LULESH_EREC * e + 15];

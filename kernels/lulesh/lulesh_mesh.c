@@ -91,10 +91,16 @@ int lulesh_regions_assign(int32_t num_elem, int nr, int balance, int32_t *reg_nu
 
 int lulesh_regions_assign_seed(int32_t num_elem, int nr, int balance, unsigned seed,
                                int32_t *reg_num) {
+  return lulesh_regions_assign_ids(num_elem, nr, balance, seed, 0, NULL, reg_num);
+}
+
+int lulesh_regions_assign_ids(int64_t total, int nr, int balance, unsigned seed, int64_t n,
+                              const int64_t *ids, int32_t *reg_num) {
   TSR_CHECK(nr >= 1, TSR_ERR_ARG, "lulesh: the region count (-r) must be at least 1, not %d", nr);
   TSR_CHECK(balance >= 0, TSR_ERR_ARG, "lulesh: the balance (-b) must be >= 0, not %d", balance);
+  const int64_t nout = ids ? n : total;
   if (nr == 1) {
-    for (int32_t i = 0; i < num_elem; i++) reg_num[i] = 0;
+    for (int64_t i = 0; i < nout; i++) reg_num[i] = 0;
     return 0;
   }
   /* region i is drawn with weight (i+1)^balance */
@@ -112,9 +118,9 @@ int lulesh_regions_assign_seed(int32_t num_elem, int nr, int balance, unsigned s
   }
   lulesh_rand_t g;
   rand_seed(&g, seed);
-  int32_t next = 0;
+  int64_t next = 0, at = 0; /* at: the next wanted entry of ids (or of all) */
   int last = -1;
-  while (next < num_elem) {
+  while (next < total && at < nout) {
     int reg;
     do { /* never the same region twice in a row */
       int pick = rand_next(&g) % denom, i = 0;
@@ -130,7 +136,8 @@ int lulesh_regions_assign_seed(int32_t num_elem, int nr, int balance, unsigned s
     else if (bin < 978) len = rand_next(&g) % 128 + 128;
     else if (bin < 981) len = rand_next(&g) % 256 + 256;
     else len = rand_next(&g) % 1537 + 512;
-    for (int k = 0; k < len && next < num_elem; k++) reg_num[next++] = reg;
+    next += len; /* the run covers elements [next - len, next) */
+    while (at < nout && (ids ? ids[at] : at) < next) reg_num[at++] = reg;
     last = reg;
   }
   free(bin_end);

@@ -91,6 +91,12 @@ int lulesh_regions_assign(int32_t num_elem, int nr, int balance, int32_t *reg_nu
  * build seeds each rank's sequence with the rank: srand(myRank)). */
 int lulesh_regions_assign_seed(int32_t num_elem, int nr, int balance, unsigned seed,
                                int32_t *reg_num);
+/* The same rule over the elements 0 .. total-1 of a global numbering, kept
+ * only for the ids[n] (sorted ascending, each < total) a rank owns:
+ * reg_num[k] is the region of element ids[k] (ids NULL: all total). The
+ * sequence is replayed, not stored: no array of size total. */
+int lulesh_regions_assign_ids(int64_t total, int nr, int balance, unsigned seed, int64_t n,
+                              const int64_t *ids, int32_t *reg_num);
 
 /* LULESH's repetition count of the EOS evaluation in region r of nr with
  * cost c (its -c option): 1 for the cheaper half, 1 + c, and 10 (1 + c) for

@@ -10,7 +10,8 @@
 #   566x849, 800x1200 = 1, 2, 4 x 720,000 cells; 200 iterations, checked against the CPU
 #   reference's rms history), IPC;
 # - lulesh (tsr-lulesh cuda/atomic-fma, 100 cycles, IPC): weak -s 150 per GPU with the METIS
-#   partition of the cube of 1, 2, 4 x 150^3 zones (-s 150, 189, 238), strong -s 200 (METIS);
+#   partition of the cube of 1, 2, 4 x 150^3 zones (-s 150, 189, 238) and on 2 and 4 GPUs with
+#   its block grid (--decomp block: plane cuts), strong -s 200 (METIS);
 #   with 4 GPUs also LULESH's own decomposition on 8 ranks (two per GPU): -s 75 per rank, the
 #   global -s 150 of one GPU spread over 4 (strong), and -s 119 per rank, global 238^3 = 4 x
 #   150^3 (weak).
@@ -77,6 +78,8 @@ for np in $NPS; do
   ls=$LWEAK1; [ "$np" = 2 ] && ls=$LWEAK2; [ "$np" = 4 ] && ls=$LWEAK4
   step "lulesh-weak-$h-np$np" 90 $MPIRUN -np $np "$TL" -q -s $ls --decomp metis "${LA[@]}" "${hx[@]}" \
     --csv "$RAW/lulesh-weak-$h-np$np.csv"
+  [ "$np" -gt 1 ] && step "lulesh-weakblock-$h-np$np" 90 $MPIRUN -np $np "$TL" -q -s $ls --decomp block "${LA[@]}" "${hx[@]}" \
+    --csv "$RAW/lulesh-weakblock-$h-np$np.csv"
   step "lulesh-strong-$h-np$np" 120 $MPIRUN -np $np "$TL" -q -s $LSTRONG --decomp metis "${LA[@]}" "${hx[@]}" \
     --csv "$RAW/lulesh-strong-$h-np$np.csv"
 done

@@ -180,6 +180,7 @@ SCALING = {
     "airfoil-weak": ("airfoil weak (ms per run)", True, "airfoil-weak"),
     "lulesh-strong": ("lulesh strong, METIS (ms per run)", False, "lulesh-strong"),
     "lulesh-weak": ("lulesh weak, METIS (ms per run)", True, "lulesh-weak"),
+    "lulesh-weakblock": ("lulesh weak, block grid (ms per run)", True, "lulesh-weak"),
     "lulesh-cube": ("lulesh 8 ranks, LULESH's cube, global -s of one GPU (ms per run)", False,
                     "lulesh-weak"),
     "lulesh-cubeweak": ("lulesh 8 ranks, LULESH's cube, 4 x one GPU's zones (ms per run)", True,

@@ -1,14 +1,18 @@
 #!/bin/sh
 # tests/apps/lulesh_mpi.sh: tsr-lulesh on several ranks (TAP).
 # - rank-count invariance: the global cube of edge 8 to completion at 1, 2, 3,
-#   4 and 8 ranks (METIS; 8 ranks also LULESH's cube decomposition at -s 4)
-#   gives the 1-rank cycle count, e(0) and total energy within REL (below);
+#   4 and 8 ranks (METIS and block, block the default at 3 ranks; 8 ranks
+#   also LULESH's cube decomposition at -s 4) gives the 1-rank cycle count,
+#   e(0) and total energy within REL (below); block at 8 ranks reports its
+#   2 x 2 x 2 boxes of 64 elements and 217 interface nodes;
+# - block on 8 ranks at -s 10 is LULESH's -np 8 -s 5: 231 cycles, PASS;
 # - LULESH's decomposition: -np 8 -s 5 is 1-rank -s 10: 231 cycles, LULESH's
 #   e(0) = 2.7205311684703469e+04 (reference check PASS) and the 1-rank e(0)
 #   and total energy within REL;
 # - -p prints its progress lines once (rank 0);
 # - rank counts a decomposition cannot use (-np 2 --decomp cube, more ranks
-#   than elements for METIS): one line, non-zero exit, no hang (timeout);
+#   than elements for METIS, more ranks than elements along every cut for
+#   block): one line, non-zero exit, no hang (timeout);
 # - the CUDA variants on several ranks (the ranks share the GPUs present): on
 #   a GPU, -np 8 -s 5 --variant cuda/atomic PASSes against LULESH's -s 10
 #   reference and 1-rank -s 10's energies, and every CUDA variant at -np 3
@@ -51,7 +55,7 @@ skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 gpu=0
 if "$x" --list-variants 2>/dev/null | grep -q '^cuda/gather  *cuda  *yes ' &&
    command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then gpu=1; fi
-echo "1..11"
+echo "1..16"
 
 run 1 "$t/r1" -s 8
 for np in 2 3 4 8; do
@@ -59,6 +63,15 @@ for np in 2 3 4 8; do
   [ $rc -eq 0 ] && same "$t/r$np" "$t/r1" &&
     ok "-s 8 --decomp metis at $np ranks: 1 rank's cycles, e(0), sum e within $REL" ||
     no "-s 8 --decomp metis at $np ranks (rc $rc)" "$t/r$np"
+done
+for np in 2 3 4 8; do
+  if [ $np = 3 ]; then run 3 "$t/b3" -s 8; else run $np "$t/b$np" -s 8 --decomp block; fi; rc=$?
+  [ $rc -eq 0 ] && same "$t/b$np" "$t/r1" &&
+    grep -q "^Num processors: $np (block decomposition, global cube 8^3)$" "$t/b$np" &&
+    { [ $np != 8 ] || { grep -q '^Partition: 2 x 2 x 2 boxes, elements per rank max 64, mean 64.0 (max/mean 1.0000); 217 interface nodes' "$t/b8" &&
+        grep -q '^   Interface nodes     =  217 (' "$t/b8"; }; } &&
+    ok "-s 8 --decomp block at $np ranks$([ $np = 3 ] && echo ' (the default)'): 1 rank's cycles, e(0), sum e within $REL" ||
+    no "-s 8 --decomp block at $np ranks (rc $rc)" "$t/b$np"
 done
 run 8 "$t/c8" -s 4; rc=$?
 [ $rc -eq 0 ] && grep -q '^Num processors: 8 (cube decomposition, global cube 8^3)$' "$t/c8" &&
@@ -72,6 +85,12 @@ run 1 "$t/s10" -s 10
   grep -q '^   MPI tasks           =  8$' "$t/c10" && same "$t/c10" "$t/s10" &&
   ok "-np 8 -s 5 is -s 10: 231 cycles, LULESH's e(0) (PASS), 1 rank's energies" ||
   no "-np 8 -s 5 (rc $rc)" "$t/c10"
+
+run 8 "$t/b10" -s 10 --decomp block; rc=$?
+[ $rc -eq 0 ] && grep -q '^   Iteration count     =  231$' "$t/b10" &&
+  grep -q '^Reference check      = PASS (231 cycles as LULESH; e(0) rel diff' "$t/b10" &&
+  same "$t/b10" "$t/c10" && ok "-np 8 -s 10 --decomp block is -np 8 -s 5 (cube): 231 cycles, PASS" ||
+  no "-np 8 -s 10 --decomp block (rc $rc)" "$t/b10"
 
 run 2 "$t/p" -s 6 -i 5 -p; rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c '^cycle = [1-5], time = ' "$t/p")" = 5 ] &&
@@ -112,7 +131,7 @@ fi
 
 # rank counts a decomposition cannot use: one line, non-zero exit, no hang
 bad=""
-for c in "2 -s 5 --decomp cube" "3 -s 1 --decomp metis"; do
+for c in "2 -s 5 --decomp cube" "3 -s 1 --decomp metis" "3 -s 2 --decomp block"; do
   set -- $c; np=$1; shift
   timeout -k 10 120 "$MPIEXEC" -n "$np" --oversubscribe "$x" "$@" > "$t/o" 2> "$t/e"; rc=$?
   { [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$(cat "$t/o" "$t/e" | grep -c '^tsr-lulesh: ')" = 1 ] &&

@@ -14,7 +14,7 @@
 # TSR_MEMORY_LIMIT that refuses the problem on 1 rank, 4 ranks run it.
 # Programs: tsr-stencil laplap (cpu/regular), tsr-airfoil on a 450x700 mesh
 # from tsr-mkairfoil, tsr-fastsg --distribute yes (hierarchization),
-# tsr-lulesh --decomp metis -s 56.
+# tsr-lulesh --decomp metis and block -s 56.
 B=${TSR_TOP_BUILDDIR:?set by the test harness}
 MPIEXEC=${MPIEXEC:-mpiexec}
 P="$B/tests/apps/peakrss"
@@ -68,7 +68,7 @@ check() {
   ok $bad "$name: peak per rank above the baseline, fraction of 1 rank's: $msg${todo:+ # TODO $todo}"
 }
 
-echo "1..6"
+echo "1..7"
 ST="$B/apps/tsr-stencil"
 check "tsr-stencil laplap 512x512x64" "" \
   "$ST laplap -q --size 8x8x8 --device cpu --variant cpu/regular --iterations 1" \
@@ -84,6 +84,8 @@ check "tsr-fastsg --distribute yes, d 5 level 12" "" \
 LU="$B/apps/tsr-lulesh"
 check "tsr-lulesh --decomp metis -s 56" "" \
   "$LU -q -s 4 -i 2 --decomp metis" "$LU -q -s 56 -i 2 --decomp metis"
+check "tsr-lulesh --decomp block -s 56" "" \
+  "$LU -q -s 4 -i 2 --decomp block" "$LU -q -s 56 -i 2 --decomp block"
 
 # fits NAME LIMIT CMD...: refused with "needs" at 1 rank, runs at 4
 fits() {

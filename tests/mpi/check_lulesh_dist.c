@@ -1,11 +1,15 @@
 /* check_lulesh_dist: the distributed LULESH problem (kernels/lulesh/
  * lulesh_dist.h) at the rank count it runs under, against the whole cube
  * built on every rank:
- * - the parts (METIS; the cube decomposition where the rank count is a
- *   cube): every global element owned once; nodes, coordinates, corner
+ * - the parts (METIS; block; the cube decomposition where the rank count
+ *   is a cube): every global element owned once; nodes, coordinates, corner
  *   order, face neighbours, boundary flags (COMM exactly where the
- *   neighbour is on another rank), symmetry sets and, for METIS, regions
- *   equal the whole cube's; the origin on one rank;
+ *   neighbour is on another rank), symmetry sets and, for METIS and block,
+ *   regions equal the whole cube's; the origin on one rank; block's boxes:
+ *   the grid with the fewest interface nodes (lulesh_block_dims against
+ *   every factorisation), box edges differing by at most one, on a cube
+ *   rank count the cube decomposition's parts; the interface nodes counted
+ *   by their owners are the nodes two or more ranks hold;
  * - the exchanges: ghost gradients equal their owners' values; the node sum
  *   of each part's corner counts is every node's global corner count, the
  *   same bits on every copy;
@@ -19,8 +23,9 @@
  *   them, the sent elements exactly those that are ghosts on another rank
  *   (found here from every rank's global ids), all among the first
  *   elements; for the cube decomposition the counts of each box's faces;
- * - errors: a cube decomposition on a non-cube rank count fails on every
- *   rank with one message; a VolumeError on one rank ends the step on every
+ * - errors: a cube decomposition on a non-cube rank count, block on more
+ *   ranks than elements along every cut, fail on every rank with one
+ *   message; a VolumeError on one rank ends the step on every
  *   rank with that rank's message (no hang).
  *
  * REL_TOL: the rank count changes only the order in which the forces (and
@@ -28,8 +33,8 @@
  * partial sum over its own elements, then the partial sums, instead of one
  * sum over all elements in global order. That is a rounding difference of
  * a few ulp per shared node per cycle, which the blast wave carries and
- * amplifies over the cycles. Measured on -s 6 to completion (METIS; and
- * the cube decomposition -s 3 at 8 ranks) at 2, 3, 4 and 8 ranks: e(0) and
+ * amplifies over the cycles. Measured on -s 6 to completion (METIS, block;
+ * and the cube decomposition -s 3 at 8 ranks) at 2, 3, 4 and 8 ranks: e(0) and
  * the total energy within 1.1e-15 relative, positions within 4e-16 and
  * velocities within 3.1e-15 of the largest value; the test allows 1e-10,
  * orders above that rounding and far below any exchange error (a missed
@@ -139,6 +144,115 @@ START_TEST(test_parts_cube) {
 }
 END_TEST
 
+/* block's grid: the factorisation with the fewest interface nodes (ties:
+ * more ranks along z, then y), none with more ranks than elements along an
+ * axis; the boxes tile the cube with edges differing by at most one. */
+START_TEST(test_block_dims) {
+  const int cases[][5] = {{1, 5, 1, 1, 1},   {2, 189, 1, 1, 2}, {8, 6, 2, 2, 2},
+                          {27, 9, 3, 3, 3},  {4, 10, 1, 2, 2},  {12, 10, 2, 2, 3},
+                          {6, 8, 1, 2, 3},   {7, 7, 1, 1, 7},   {64, 8, 4, 4, 4}};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    int d[3];
+    ck_tsr(lulesh_block_dims(cases[c][0], cases[c][1], d));
+    ck_assert_msg(d[0] == cases[c][2] && d[1] == cases[c][3] && d[2] == cases[c][4],
+                  "%d ranks, edge %d: %d x %d x %d, expected %d x %d x %d", cases[c][0],
+                  cases[c][1], d[0], d[1], d[2], cases[c][2], cases[c][3], cases[c][4]);
+  }
+  /* against every factorisation, for many rank counts and edges */
+  for (int P = 1; P <= 40; P++)
+    for (int E = 1; E <= 12; E++) {
+      int d[3], best = -1;
+      int64_t n1 = E + 1, bc = 0;
+      for (int x = 1; x <= P; x++)
+        for (int y = 1; x * y <= P; y++) {
+          if (P % (x * y) || x > E || y > E || P / (x * y) > E) continue;
+          int64_t c = n1 * n1 * n1 - (n1 - x + 1) * (n1 - y + 1) * (n1 - P / (x * y) + 1);
+          if (best < 0 || c < bc) best = 1, bc = c;
+        }
+      int rc = lulesh_block_dims(P, E, d);
+      if (best < 0) {
+        ck_assert_int_eq(rc, TSR_ERR_ARG);
+        ck_assert_msg(strstr(tsr_error_message(), "cannot cut") != NULL, "%s", tsr_error_message());
+        tsr_error_clear();
+        continue;
+      }
+      ck_tsr(rc);
+      ck_assert_int_eq(d[0] * d[1] * d[2], P);
+      ck_assert(d[0] <= E && d[1] <= E && d[2] <= E);
+      int64_t c = n1 * n1 * n1 - (n1 - d[0] + 1) * (n1 - d[1] + 1) * (n1 - d[2] + 1);
+      ck_assert_int_eq(c, bc);
+      int64_t vol = 0, lo[3], hi[3], mn[3] = {E, E, E}, mx[3] = {0, 0, 0};
+      for (int r = 0; r < P; r++) {
+        lulesh_block_box(E, d, r, lo, hi);
+        for (int a = 0; a < 3; a++) {
+          ck_assert(lo[a] >= 0 && hi[a] <= E && hi[a] > lo[a]);
+          mn[a] = hi[a] - lo[a] < mn[a] ? hi[a] - lo[a] : mn[a];
+          mx[a] = hi[a] - lo[a] > mx[a] ? hi[a] - lo[a] : mx[a];
+        }
+        vol += (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+      }
+      ck_assert_int_eq(vol, (int64_t)E * E * E);
+      for (int a = 0; a < 3; a++) ck_assert(mx[a] - mn[a] <= 1);
+    }
+}
+END_TEST
+
+START_TEST(test_parts_block) {
+  lulesh_mesh_t g, m;
+  lulesh_dist_t *d;
+  int dm[3];
+  if (lulesh_block_dims(g_size, EDGE, dm) != 0) { /* the agreed error, on every rank */
+    tsr_error_clear();
+    ck_tsr_fails(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_BLOCK, EDGE, 11, 1, &m, &d),
+                 TSR_ERR_ARG);
+    return;
+  }
+  ck_tsr(lulesh_mesh_sedov(&g, EDGE, 11, 1));
+  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_BLOCK, EDGE, 11, 1, &m, &d));
+  lulesh_dist_info_t in;
+  lulesh_dist_info(d, &in);
+  REQ_EQ(in.edge, EDGE);
+  int64_t lo[3], hi[3];
+  lulesh_block_box(EDGE, dm, g_rank, lo, hi);
+  REQ_EQ(m.num_elem, (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]));
+  check_part(&m, lulesh_dist_elem_gid(d), lulesh_dist_node_gid(d), &g, 1);
+  lulesh_dist_destroy(&d);
+  lulesh_mesh_free(&m);
+  lulesh_mesh_free(&g);
+  /* a cube rank count: the cube decomposition's parts (-s 3 per rank) */
+  const int p = (int)lround(cbrt((double)g_size));
+  if (p * p * p == g_size) {
+    lulesh_mesh_t mc;
+    lulesh_dist_t *dc;
+    ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_BLOCK, 3 * p, 11, 1, &m, &d));
+    ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_CUBE, 3, 11, 1, &mc, &dc));
+    REQ_EQ(m.num_elem, mc.num_elem);
+    REQ_EQ(m.num_ghost, mc.num_ghost);
+    REQ_EQ(m.num_node, mc.num_node);
+    const int64_t *a = lulesh_dist_elem_gid(d), *b = lulesh_dist_elem_gid(dc);
+    for (int32_t e = 0; e < m.num_elem + m.num_ghost; e++) REQ_EQ(a[e], b[e]);
+    for (int64_t k = 0; k < 8 * (int64_t)m.num_elem; k++) REQ_EQ(m.nodelist[k], mc.nodelist[k]);
+    lulesh_dist_destroy(&dc);
+    lulesh_mesh_free(&mc);
+    lulesh_dist_destroy(&d);
+    lulesh_mesh_free(&m);
+  }
+}
+END_TEST
+
+START_TEST(test_block_refused) {
+  if (g_size == 1) return;
+  lulesh_mesh_t m;
+  lulesh_dist_t *d;
+  /* an edge of one element: every factorisation has a factor above 1 */
+  int rc = lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_BLOCK, 1, 11, 1, &m, &d);
+  ck_assert_int_eq(rc, TSR_ERR_ARG);
+  ck_assert_msg(strstr(tsr_error_message(), "cannot cut a cube of edge 1") != NULL, "%s",
+                tsr_error_message());
+  tsr_error_clear();
+}
+END_TEST
+
 START_TEST(test_cube_refused) {
   if (g_size == 1 || g_size == 8) return;
   lulesh_mesh_t m;
@@ -204,6 +318,16 @@ static void check_split(lulesh_decomp_t dec, int size) {
     bad_send += (ghost[egid[e]] > 0) != (k < sp->num_send);
     send_outside += k < sp->num_send && !first[e];
   }
+  int64_t iface = 0, owned = in.num_shared_owned;
+  for (int64_t i = 0; i < nng; i++) iface += hold[i] > 1;
+  MPI_Allreduce(MPI_IN_PLACE, &owned, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  REQ_EQ(owned, iface);
+  if (dec == LULESH_DECOMP_BLOCK) { /* the nodes on the grid's inner cut planes */
+    int dm[3];
+    ck_tsr(lulesh_block_dims(g_size, (int)E, dm));
+    REQ_EQ(iface, (E + 1) * (E + 1) * (E + 1) -
+                      (E + 2 - dm[0]) * (E + 2 - dm[1]) * (E + 2 - dm[2]));
+  }
   REQ_EQ(bad_node, 0);
   REQ_EQ(bad_elem, 0);
   REQ_EQ(bad_send, 0);
@@ -236,6 +360,13 @@ static void check_split(lulesh_decomp_t dec, int size) {
 START_TEST(test_split_metis) {
   check_split(LULESH_DECOMP_METIS, EDGE);
   check_split(LULESH_DECOMP_METIS, 10);
+}
+END_TEST
+
+START_TEST(test_split_block) {
+  int dm[3];
+  if (lulesh_block_dims(g_size, 10, dm) == 0) check_split(LULESH_DECOMP_BLOCK, 10);
+  tsr_error_clear();
 }
 END_TEST
 
@@ -333,6 +464,13 @@ static void compare_run(lulesh_decomp_t dec, int size, int gedge, int its) {
 START_TEST(test_run_metis) { compare_run(LULESH_DECOMP_METIS, EDGE, EDGE, 0); }
 END_TEST
 
+START_TEST(test_run_block) {
+  int dm[3];
+  if (lulesh_block_dims(g_size, EDGE, dm) == 0) compare_run(LULESH_DECOMP_BLOCK, EDGE, EDGE, 0);
+  tsr_error_clear();
+}
+END_TEST
+
 START_TEST(test_run_cube) {
   int p = (int)lround(cbrt((double)g_size));
   if (p * p * p == g_size) compare_run(LULESH_DECOMP_CUBE, 3, 3 * p, 0);
@@ -362,11 +500,16 @@ static Suite *suite(void) {
   tcase_set_timeout(tc, 240);
   tcase_add_test(tc, test_parts_metis);
   tcase_add_test(tc, test_parts_cube);
+  tcase_add_test(tc, test_parts_block);
+  tcase_add_test(tc, test_block_dims);
   tcase_add_test(tc, test_cube_refused);
+  tcase_add_test(tc, test_block_refused);
   tcase_add_test(tc, test_exchanges);
   tcase_add_test(tc, test_split_metis);
+  tcase_add_test(tc, test_split_block);
   tcase_add_test(tc, test_split_cube);
   tcase_add_test(tc, test_run_metis);
+  tcase_add_test(tc, test_run_block);
   tcase_add_test(tc, test_run_cube);
   tcase_add_test(tc, test_volume_error);
   suite_add_tcase(s, tc);

@@ -6,8 +6,8 @@
  * For each node-force assembly (gather, fused and not; atomic; colour;
  * two-level; atomic with FMA), each with the exchanges overlapped with the
  * interior work (the default) and without (no_overlap), on the METIS parts
- * of the -s 6 and -s 10 cubes, and on the cube decomposition (-s 3 and -s 4
- * per rank) where the rank count is a cube, a whole run to the stop time on
+ * of the -s 6 and -s 10 cubes, the block grid of the -s 10 cube, and on the
+ * cube decomposition (-s 3 and -s 4 per rank) where the rank count is a cube, a whole run to the stop time on
  * the GPU against
  *   - the same parts run by the CPU's distributed step (lulesh_step), and
  *   - one rank's CPU run of the whole cube:
@@ -183,6 +183,13 @@ START_TEST(test_runs_metis) {
 }
 END_TEST
 
+START_TEST(test_runs_block) { /* boxes with interior elements at 1 to 8 ranks */
+  int dm[3];
+  if (lulesh_block_dims(g_size, 10, dm) == 0) compare(LULESH_DECOMP_BLOCK, 10, 10);
+  tsr_error_clear();
+}
+END_TEST
+
 START_TEST(test_runs_cube) {
   int p = (int)lround(cbrt((double)g_size));
   if (p * p * p == g_size) compare(LULESH_DECOMP_CUBE, 3, 3 * p);
@@ -227,6 +234,7 @@ static Suite *suite(void) {
   TCase *tc = tcase_create("dist_cuda");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_runs_metis);
+  tcase_add_test(tc, test_runs_block);
   tcase_add_test(tc, test_runs_cube);
   tcase_add_test(tc, test_volume_error);
   suite_add_tcase(s, tc);

@@ -20,6 +20,8 @@ typedef enum {
 extern const tsr_variant_t stencil_variants[STENCIL_NVARIANTS];
 int stencil_variant_grid(int id);
 int stencil_variant_strategy(int id);
+/* 0 when variant id is not made for stencil kind (laplap and hdiff only). */
+int stencil_variant_applies(int id, int kind);
 
 /* One unstructured storage configuration. */
 typedef struct {

@@ -28,6 +28,15 @@ static const int st_vstrat[STENCIL_NVARIANTS] = {
 int stencil_variant_grid(int id) { return st_vgrid[id]; }
 int stencil_variant_strategy(int id) { return st_vstrat[id]; }
 
+int stencil_variant_applies(int id, int kind) {
+  const int only13 = id == STENCIL_V_CUDA_REG_TILE || id == STENCIL_V_CUDA_REG_TILE_KLOOP ||
+                     id == STENCIL_V_CUDA_REG_JWIN || id == STENCIL_V_CUDA_REG_JWIN_SHFL ||
+                     id == STENCIL_V_CUDA_UN_PATCH || id == STENCIL_V_CUDA_UN_JWIN ||
+                     id == STENCIL_V_CUDA_UN_JWIN_PLAN || id == STENCIL_V_CUDA_UN_JWIN_PROTO ||
+                     st_vstrat[id] == STENCIL_TB_STRATEGY;
+  return !(only13 && kind == STENCIL_FASTWAVES);
+}
+
 /* ------------------------------------------------------------ state */
 
 int stencil_state_init(stencil_state_t *S, MPI_Comm comm, int kind, int prec, int placement,
@@ -564,12 +573,7 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
   int rc = tsr_device_select(S->comm, v->device, &E.dev);
   if (tsr_error_agree(S->comm, rc)) return st_skip(r, rc);
   snprintf(r->device, sizeof r->device, "%.63s", E.dev.name);
-  const int only13 = v->id == STENCIL_V_CUDA_REG_TILE || v->id == STENCIL_V_CUDA_REG_TILE_KLOOP ||
-                     v->id == STENCIL_V_CUDA_REG_JWIN || v->id == STENCIL_V_CUDA_REG_JWIN_SHFL ||
-                     v->id == STENCIL_V_CUDA_UN_PATCH || v->id == STENCIL_V_CUDA_UN_JWIN ||
-                     v->id == STENCIL_V_CUDA_UN_JWIN_PLAN || v->id == STENCIL_V_CUDA_UN_JWIN_PROTO ||
-                     E.strategy == STENCIL_TB_STRATEGY;
-  if (only13 && S->kind == STENCIL_FASTWAVES) {
+  if (!stencil_variant_applies(v->id, S->kind)) {
     snprintf(r->note, sizeof r->note, "%s is for laplap and hdiff", v->name);
     r->skipped = 1;
     return TSR_SUCCESS;

@@ -253,6 +253,22 @@ static int st_lists(const st_opts_t *op, int kind, st_lists_t *L) {
 static int st_select(st_app_t *A) {
   tsr_selection_t *sel = &A->sel;
   TSR_CALL(tsr_selection_pick(&A->cli, stencil_variants, STENCIL_NVARIANTS, "cpu/*", "cuda/*", sel));
+  /* variants made for other stencils leave a pattern's or the default list's
+     selection (named ones stay, and say why they do not run) */
+  int keep = 0;
+  for (int s = 0; s < sel->n; s++) {
+    const int id = sel->index[s];
+    if (!stencil_variant_applies(id, A->kind) &&
+        !(A->cli.variants && tsr_variant_named(A->cli.variants, stencil_variants[id].name)))
+      continue;
+    sel->index[keep] = id, sel->required[keep] = sel->required[s], keep++;
+  }
+  if (!keep && sel->n) {
+    tsr_selection_free(sel);
+    return TSR_RAISE(TSR_ERR_ARG, "--variant %s: none of its variants is made for %s", A->cli.variants ? A->cli.variants : "(default)",
+                     stencil_name(A->kind));
+  }
+  sel->n = keep;
   const int nsel = sel->n;
   for (int s = 0; s < nsel; s++) /* shapes a strategy can never take: an error, not a skip */
     if (stencil_variants[sel->index[s]].device == TSR_DEV_CUDA)

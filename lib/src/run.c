@@ -23,19 +23,6 @@ const char *tsr_variant_unavailable(const tsr_variant_t *v) {
 }
 
 /* 1 when token names table entry i exactly (not by "all" or a pattern). */
-static int tsr__named(const char *spec, const char *name) {
-  const char *p = spec;
-  size_t n = strlen(name);
-  while (*p) {
-    while (*p == ' ' || *p == ',') p++;
-    size_t k = strcspn(p, ",");
-    size_t e = k;
-    while (e > 0 && p[e - 1] == ' ') e--;
-    if (e == n && strncmp(p, name, n) == 0) return 1;
-    p += k;
-  }
-  return 0;
-}
 
 int tsr_selection_pick(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
                        const char *cpu_default, const char *cuda_default, tsr_selection_t *sel) {
@@ -44,7 +31,7 @@ int tsr_selection_pick(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
   const int want_cuda = strcmp(dev, "cuda") == 0;
   const char *spec = cli->variants;
   const int autotune = spec && strcmp(spec, "auto") == 0; /* the default list, tried */
-  TSR_CHECK(!spec || autotune || !tsr__named(spec, "auto"), TSR_ERR_ARG,
+  TSR_CHECK(!spec || autotune || !tsr_variant_named(spec, "auto"), TSR_ERR_ARG,
             "--variant auto chooses among the default variants: give it alone, not with '%s'", spec);
   TSR_CHECK(!autotune || cli->variant_auto, TSR_ERR_ARG,
             "--variant auto: %s does not choose its variants by a trial yet; give --variant all or names",
@@ -69,7 +56,7 @@ int tsr_selection_pick(const tsr_cli_t *cli, const tsr_variant_t *table, int n,
   sel->autotune = autotune;
   for (int k = 0; k < sel->n && !autotune; k++) {
     const tsr_variant_t *v = &table[sel->index[k]];
-    sel->required[k] = (cli->variants && tsr__named(cli->variants, v->name)) ||
+    sel->required[k] = (cli->variants && tsr_variant_named(cli->variants, v->name)) ||
                        (want_cuda && v->device == TSR_DEV_CUDA);
   }
   return TSR_SUCCESS;
@@ -85,7 +72,7 @@ int tsr_selection_check(tsr_selection_t *sel, const tsr_variant_t *table, const 
     if (w && sel->required[k] && first_missing < 0) first_missing = k, why_missing = w;
   }
   const char *missing = first_missing >= 0 ? table[sel->index[first_missing]].name : NULL;
-  const int by_name = missing && cli->variants && tsr__named(cli->variants, missing);
+  const int by_name = missing && cli->variants && tsr_variant_named(cli->variants, missing);
   const int nsel = sel->n; /* on an error the selection is freed; its spec stays for the message */
   if ((nsel > 0 && can == 0 && !by_name) || missing) tsr_selection_free(sel);
   if (nsel > 0 && can == 0 && !by_name)

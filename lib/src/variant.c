@@ -49,6 +49,20 @@ int tsr_variant_select(const tsr_variant_t *table, int n, const char *spec, int 
   return rc;
 }
 
+int tsr_variant_named(const char *spec, const char *name) {
+  const char *p = spec;
+  size_t n = strlen(name);
+  while (*p) {
+    while (*p == ' ' || *p == ',') p++;
+    size_t k = strcspn(p, ",");
+    size_t e = k;
+    while (e > 0 && p[e - 1] == ' ') e--;
+    if (e == n && strncmp(p, name, n) == 0) return 1;
+    p += k;
+  }
+  return 0;
+}
+
 void tsr_variant_list(const tsr_variant_t *table, int n, FILE *f) {
   size_t w = 8;
   for (int i = 0; i < n; i++)

@@ -34,6 +34,9 @@ int tsr_variant_built(const tsr_variant_t *v);
 int tsr_variant_select(const tsr_variant_t *table, int n, const char *spec,
                        int *selected, int *nselected);
 
+/* 1 when spec (a --variant list) names name itself, not by a pattern. */
+int tsr_variant_named(const char *spec, const char *name);
+
 /* Print the table: name, device, built or not, help. */
 void tsr_variant_list(const tsr_variant_t *table, int n, FILE *f);
 

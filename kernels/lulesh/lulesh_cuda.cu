@@ -21,8 +21,6 @@
 #include "tessera/error.h"
 #include "kernels/lulesh/lulesh_cuda.cuh"
 
-#define LULESH_KIN_MAXREG 168
-
 namespace {
 
 /* In the kernels below, list (when not NULL) names the n elements or nodes
@@ -78,8 +76,8 @@ __global__ void k_update_nodes(lulesh_cuda_t d, double dt, const int32_t *list, 
 
 /* Kinematics (new volume, characteristic length, strain rate), then the Q
  * gradients at the new positions with the new volume (list, when not NULL:
- * the n elements of the launch, else 0 .. n-1). Capped at 168 registers
- * (ptxas would take 176): 12 resident warps per SM instead of 8 with
+ * the n elements of the launch, else 0 .. n-1). Capped at LULESH_KIN_MAXREG
+ * registers (ptxas would take 176): 12 resident warps per SM instead of 8 with
  * 128-thread blocks, with no spills; 5 % faster per cycle at -s 150 on an
  * H100 (docs/LULESH.md, design alternatives). */
 __global__ void __maxnreg__(LULESH_KIN_MAXREG) k_kinematics(lulesh_cuda_t d, double dt,

@@ -8,6 +8,12 @@
 
 #include "kernels/lulesh/lulesh_cuda.h"
 
+/* Register caps (__maxnreg__) of the three big element kernels, each the row kept in
+ * docs/LULESH.md's "Design alternatives" table (resident warps per SM at 128-thread blocks): */
+#define LULESH_KIN_MAXREG 168   /* k_kinematics: 12 warps/SM instead of 8, no spills */
+#define LULESH_FORCES_MAXREG 168 /* k_forces_atomic: 12 warps/SM, 136 B of spills */
+#define LULESH_MONOQ_MAXREG 56  /* k_monoq_eos: 36 warps/SM instead of 32, 24 B of spills */
+
 /* The 8 corner values of a[], b[], cc[] through the corner list c. */
 static __device__ inline void lulesh_gather8(const int32_t *c, const double *a, const double *b,
                                              const double *cc, double x[8], double y[8],

@@ -43,8 +43,8 @@ __device__ inline void elem_total(const lulesh_cuda_t &d, int32_t e, int hg, dou
  * the atomic adds of fs + fh: only one axis's velocities and forces are
  * live, so the kernel needs no more registers than fit 12 warps per SM
  * (the same fs + fh per corner as elem_total). */
-__global__ void __maxnreg__(168) k_forces_atomic(lulesh_cuda_t d, int hg, const int32_t *list,
-                                                 int32_t ne) {
+__global__ void __maxnreg__(LULESH_FORCES_MAXREG)
+    k_forces_atomic(lulesh_cuda_t d, int hg, const int32_t *list, int32_t ne) {
   const int32_t i0 = blockIdx.x * blockDim.x + threadIdx.x;
   if (i0 >= ne) return;
   const int32_t e = list ? list[i0] : i0;

@@ -63,10 +63,10 @@ __device__ inline void atomic_min_pos(double *where, double v) {
 
 /* One launch over every element in region order (reg_elems): thread i's
  * region by a binary search of the region offsets, its repetitions from
- * the region's entry. Capped at 56 registers (64 uncapped, 24 bytes of
+ * the region's entry. Capped at LULESH_MONOQ_MAXREG registers (64 uncapped, 24 bytes of
  * spills): 36 resident warps per SM instead of 32 (docs/LULESH.md, design
  * alternatives). */
-__global__ void __maxnreg__(56) k_monoq_eos(lulesh_cuda_t d) {
+__global__ void __maxnreg__(LULESH_MONOQ_MAXREG) k_monoq_eos(lulesh_cuda_t d) {
   const int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   double dta = 1.0e+20, dtb = 1.0e+20;
   if (i < d.num_elem) {

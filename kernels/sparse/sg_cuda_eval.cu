@@ -22,51 +22,12 @@
 #include "config.h"
 #include <cuda_pipeline.h>
 #include <stdint.h>
+#include "kernels/sparse/sg_cuda_eval.cuh"
 #include "kernels/sparse/sg_kernels.h"
 #include "kernels/sparse/sg_walk.h"
 #include "tessera/cuda.h"
 
 namespace {
-
-template <typename R> struct PointOf;
-template <> struct PointOf<double> {
-  using type = fastsg_walkpt_d_t;
-  using outer = fastsg_walkpt_outer_d_t;
-};
-template <> struct PointOf<float> {
-  using type = fastsg_walkpt_f_t;
-  using outer = fastsg_walkpt_outer_f_t;
-};
-
-__device__ __forceinline__ void pt_set(fastsg_walkpt_d_t *q, fastsg_walkpt_outer_d_t *o,
-                                       const double *xj, int D) {
-  fastsg_walkpt_set_d(q, o, xj, D);
-}
-__device__ __forceinline__ void pt_set(fastsg_walkpt_f_t *q, fastsg_walkpt_outer_f_t *o,
-                                       const float *xj, int D) {
-  fastsg_walkpt_set_f(q, o, xj, D);
-}
-__device__ __forceinline__ void pt_update(const fastsg_walk_t *w, fastsg_walkpt_d_t *q, int ch) {
-  fastsg_walkpt_update_d(w, q, ch);
-}
-__device__ __forceinline__ void pt_update(const fastsg_walk_t *w, fastsg_walkpt_f_t *q, int ch) {
-  fastsg_walkpt_update_f(w, q, ch);
-}
-
-/* Start copying a[base, hi) into s (base a multiple of 16 bytes) and commit
- * the copies as one pipeline stage: 16-byte copies, then the tail element
- * by element (never past hi <= N). */
-template <typename R, int T>
-__device__ __forceinline__ void window_load(R *s, const R *__restrict__ a, int64_t base,
-                                            int64_t hi) {
-  constexpr int V = 16 / (int)sizeof(R);
-  const int cnt = (int)(hi - base), nvec = cnt / V;
-  const R *src = a + base;
-  for (int e = threadIdx.x; e < nvec; e += T) __pipeline_memcpy_async(s + e * V, src + e * V, 16);
-  for (int e = nvec * V + (int)threadIdx.x; e < cnt; e += T)
-    __pipeline_memcpy_async(s + e, src + e, sizeof(R));
-  __pipeline_commit();
-}
 
 /* T threads, K points per thread, WB bytes per window buffer (0: no
  * staging, gathers from global memory). */
@@ -152,27 +113,10 @@ template <typename R, int T, int K, int WB>
 int walk_run(const fastsg_kernel_args_t *A) {
   const int64_t n = A->npts;
   if (n == 0) return TSR_SUCCESS;
-  const int64_t blocks = TSR_CEIL_DIV(n, (int64_t)T * K);
-  TSR_CHECK(blocks <= 0x7fffffff, TSR_ERR_ARG,
-            "fastsg eval walk: %lld points are too many for one launch", (long long)n);
   TSR_CHECK(WB == 0 || ((uintptr_t)A->coef & 15) == 0, TSR_ERR_ARG,
             "fastsg eval walk: the coefficients must be 16-byte aligned (as cudaMalloc returns)");
-  const int smem = 2 * WB;
-  if (smem > 48 * 1024)
-    TSR_CALL_CUDA(cudaFuncSetAttribute(eval_walk<R, T, K, WB>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  eval_walk<R, T, K, WB><<<(unsigned)blocks, T, smem>>>(*A->grid, (const R *)A->coef, n,
-                                                        (const R *)A->x, (R *)A->r);
-  TSR_CHECK_LAUNCH("fastsg eval_walk");
-  return TSR_SUCCESS;
-}
-
-int check_args(const fastsg_kernel_args_t *A) {
-  TSR_CHECK(A && A->grid && A->coef, TSR_ERR_ARG, "fastsg CUDA eval: NULL grid or coefficients");
-  TSR_CHECK(A->prec == TSR_DOUBLE || A->prec == TSR_FLOAT, TSR_ERR_ARG,
-            "fastsg CUDA eval: precision must be double or float");
-  TSR_CHECK(A->npts == 0 || (A->x && A->r), TSR_ERR_ARG, "fastsg CUDA eval: NULL points or results");
-  return TSR_SUCCESS;
+  return launch_points<T>("fastsg eval_walk", eval_walk<R, T, K, WB>, n, (int64_t)T * K, 2 * WB,
+                          *A->grid, (const R *)A->coef, n, (const R *)A->x, (R *)A->r);
 }
 
 constexpr int kWin = 96 * 1024, kWinSmall = 24 * 1024;

@@ -34,6 +34,7 @@
 #include <cuda_pipeline.h>
 #include <stdint.h>
 #include <type_traits>
+#include "kernels/sparse/sg_cuda_eval.cuh"
 #include "kernels/sparse/sg_kernels.h"
 #include "kernels/sparse/sg_walk.h"
 #include "tessera/cuda.h"
@@ -169,31 +170,6 @@ __device__ __forceinline__ R simplex_sum(L &&ld, const R (&h)[3][NL], const int 
   return acc;
 }
 
-/* The walk's per-point part (sg_walk_pt.h) for the outer dimensions. */
-template <typename R> struct PointOf;
-template <> struct PointOf<double> {
-  using type = fastsg_walkpt_d_t;
-  using outer = fastsg_walkpt_outer_d_t;
-};
-template <> struct PointOf<float> {
-  using type = fastsg_walkpt_f_t;
-  using outer = fastsg_walkpt_outer_f_t;
-};
-__device__ __forceinline__ void pt_set(fastsg_walkpt_d_t *q, fastsg_walkpt_outer_d_t *o,
-                                       const double *xj, int D) {
-  fastsg_walkpt_set_d(q, o, xj, D);
-}
-__device__ __forceinline__ void pt_set(fastsg_walkpt_f_t *q, fastsg_walkpt_outer_f_t *o,
-                                       const float *xj, int D) {
-  fastsg_walkpt_set_f(q, o, xj, D);
-}
-__device__ __forceinline__ void pt_update(const fastsg_walk_t *w, fastsg_walkpt_d_t *q, int ch) {
-  fastsg_walkpt_update_d(w, q, ch);
-}
-__device__ __forceinline__ void pt_update(const fastsg_walk_t *w, fastsg_walkpt_f_t *q, int ch) {
-  fastsg_walkpt_update_f(w, q, ch);
-}
-
 /* The same with 4 inner dimensions (h[3], c[3]: dimension 3). */
 template <typename R, int NL, int M, typename L>
 __device__ __forceinline__ R simplex_sum4(L &&ld, const R (&h)[4][NL], const int (&c)[4][NL]) {
@@ -248,19 +224,6 @@ __device__ __forceinline__ int64_t window_end(const Plan &P, int64_t start, int6
     break;
   }
   return e;
-}
-
-/* Copy a[base, hi) into s (base a multiple of 16 bytes) as one pipeline stage. */
-template <typename R, int T>
-__device__ __forceinline__ void window_load(R *s, const R *__restrict__ a, int64_t base,
-                                            int64_t hi) {
-  constexpr int V = 16 / (int)sizeof(R);
-  const int cnt = (int)(hi - base), nvec = cnt / V;
-  const R *src = a + base;
-  for (int e = threadIdx.x; e < nvec; e += T) __pipeline_memcpy_async(s + e * V, src + e * V, 16);
-  for (int e = nvec * V + (int)threadIdx.x; e < cnt; e += T)
-    __pipeline_memcpy_async(s + e, src + e, sizeof(R));
-  __pipeline_commit();
 }
 
 /* T threads, a point per thread; WB bytes per window buffer (0: no staging). */
@@ -372,17 +335,8 @@ eval_simplex(Plan P, const R *__restrict__ b, int64_t npts, const R *__restrict_
 
 template <typename R, int T, int WB, int NI, int NL>
 int launch_one(const Plan &P, const R *b, const fastsg_kernel_args_t *A) {
-  const int64_t blocks = TSR_CEIL_DIV(A->npts, (int64_t)T);
-  TSR_CHECK(blocks <= 0x7fffffff, TSR_ERR_ARG,
-            "fastsg eval simplex: %lld points are too many for one launch", (long long)A->npts);
-  const int smem = 2 * WB;
-  if (smem > 48 * 1024)
-    TSR_CALL_CUDA(cudaFuncSetAttribute(eval_simplex<R, NI, NL, T, WB>,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  eval_simplex<R, NI, NL, T, WB><<<(unsigned)blocks, T, smem>>>(P, b, A->npts, (const R *)A->x,
-                                                                 (R *)A->r);
-  TSR_CHECK_LAUNCH("fastsg eval_simplex");
-  return TSR_SUCCESS;
+  return launch_points<T>("fastsg eval_simplex", eval_simplex<R, NI, NL, T, WB>, A->npts,
+                          (int64_t)T, 2 * WB, P, b, A->npts, (const R *)A->x, (R *)A->r);
 }
 
 /* The instance for the grid's NI and n. */
@@ -425,14 +379,6 @@ int simplex_run(const fastsg_kernel_args_t *A) {
   if (rc == TSR_SUCCESS && e != cudaSuccess)
     rc = tsr__error_cuda((int)e, "cudaFreeAsync", __FILE__, __LINE__, __func__);
   return rc;
-}
-
-int check_args(const fastsg_kernel_args_t *A) {
-  TSR_CHECK(A && A->grid && A->coef, TSR_ERR_ARG, "fastsg CUDA eval: NULL grid or coefficients");
-  TSR_CHECK(A->prec == TSR_DOUBLE || A->prec == TSR_FLOAT, TSR_ERR_ARG,
-            "fastsg CUDA eval: precision must be double or float");
-  TSR_CHECK(A->npts == 0 || (A->x && A->r), TSR_ERR_ARG, "fastsg CUDA eval: NULL points or results");
-  return TSR_SUCCESS;
 }
 
 } // namespace

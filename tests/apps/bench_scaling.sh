@@ -2,17 +2,7 @@
 # tests/apps/bench_scaling.sh: scripts/bench/scaling.sh in SMOKE mode (tiny sizes on the CPU)
 # against this build's programs (TAP): the rows at 1 and 2 ranks, airfoil's grown mesh, and the
 # 8-rank cube (or its note when the time budget cuts it).
-top=${TSR_TOP_SRCDIR:-${srcdir:-.}}
-build=${TSR_TOP_BUILDDIR:-.}
-b=$top/scripts/bench
-command -v python3 > /dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 0; }
-command -v bash > /dev/null 2>&1 || { echo "1..0 # SKIP no bash"; exit 0; }
-t=${TMPDIR:-/tmp}/tsr-bench-test.$$
-mkdir -p "$t" || exit 1
-trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; sed 's/^/# /' "$t/out" 2>/dev/null | head -40; }
+. "${TSR_TOP_SRCDIR:-${srcdir:-$(dirname "$0")/../..}}/tests/apps/bench_tap.sh"
 echo "1..1"
 
 OUT=$t/o SMOKE=1 BUDGET=200 bash "$b/scaling.sh" "$build/apps" > "$t/out" 2>&1 &&

@@ -6,17 +6,7 @@
 # benchmark with a failed check, OP2's airfoil log, Tasmanian's rows) and of the programs (auto's
 # choice against a sweep, a tblock sweep, scaling rows) into the tables, and a missing peer is a
 # note, not a failure.
-top=${TSR_TOP_SRCDIR:-${srcdir:-.}}
-build=${TSR_TOP_BUILDDIR:-.}
-b=$top/scripts/bench
-command -v python3 > /dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 0; }
-command -v bash > /dev/null 2>&1 || { echo "1..0 # SKIP no bash"; exit 0; }
-t=${TMPDIR:-/tmp}/tsr-bench-test.$$
-mkdir -p "$t" || exit 1
-trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; sed 's/^/# /' "$t/out" 2>/dev/null | head -40; }
+. "${TSR_TOP_SRCDIR:-${srcdir:-$(dirname "$0")/../..}}/tests/apps/bench_tap.sh"
 echo "1..12"
 
 s=0

@@ -2,17 +2,7 @@
 # tests/apps/bench_studies.sh: scripts/bench/auto.sh and tblock.sh in SMOKE mode (tiny sizes on
 # the CPU) against this build's programs (TAP): every program's row of auto.md (auto's choice
 # against the sweep), tblock's best per k and its grid.
-top=${TSR_TOP_SRCDIR:-${srcdir:-.}}
-build=${TSR_TOP_BUILDDIR:-.}
-b=$top/scripts/bench
-command -v python3 > /dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 0; }
-command -v bash > /dev/null 2>&1 || { echo "1..0 # SKIP no bash"; exit 0; }
-t=${TMPDIR:-/tmp}/tsr-bench-test.$$
-mkdir -p "$t" || exit 1
-trap '[ -n "${KEEP:-}" ] || rm -rf "$t"' EXIT
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; sed 's/^/# /' "$t/out" 2>/dev/null | head -40; }
+. "${TSR_TOP_SRCDIR:-${srcdir:-$(dirname "$0")/../..}}/tests/apps/bench_tap.sh"
 echo "1..2"
 
 s=0

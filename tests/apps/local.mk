@@ -10,6 +10,10 @@ TESTS += tests/apps/bad_input.sh
 endif
 EXTRA_DIST += tests/apps/bad_input.sh tests/apps/bad_check.sh
 
+# sourced by the TAP scripts: their counter and scratch folder; tsr-lulesh's and
+# scripts/bench's helpers
+EXTRA_DIST += tests/apps/tap.sh tests/apps/lulesh_tap.sh tests/apps/bench_tap.sh
+
 # tsr-mkinput
 TESTS += tests/apps/mkinput.sh
 EXTRA_DIST += tests/apps/mkinput.sh

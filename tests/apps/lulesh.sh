@@ -7,21 +7,10 @@
 # --list-variants, --variant all (without a GPU the five CUDA variants are "not run" rows
 # with the reason; with one, all six PASS), --reorder gps and metis (PASS, the CSV's config
 # column), and on a GPU every CUDA variant fused and with --no-fuse --block 64 --reorder metis.
-b=${TSR_TOP_BUILDDIR:-.}
-x="$b/apps/tsr-lulesh"
-MPIEXEC=${MPIEXEC:-mpiexec}
-t=${TMPDIR:-/tmp}/tsr-lulesh-test.$$
-mkdir -p "$t" || exit 1
-trap 'rm -rf "$t"' EXIT
-OMP_NUM_THREADS=1; export OMP_NUM_THREADS
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; [ -n "$2" ] && sed 's/^/# /' "$2"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/lulesh_tap.sh"
+tap_scratch tsr-lulesh-test
 echo "1..18"
-gpu=0
-if "$x" --list-variants 2>/dev/null | grep -q '^cuda/gather  *cuda  *yes ' &&
-   command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then gpu=1; fi
+lulesh_gpu
 cudav="cuda/gather cuda/atomic cuda/colour cuda/twolevel cuda/atomic-fma"
 
 # -s 5 to completion: 72 cycles (LULESH), PASS, the Run completed block

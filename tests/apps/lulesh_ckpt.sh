@@ -14,32 +14,12 @@
 #   the key, at 2 ranks, with a non-zero exit; so is one beyond -i;
 # - on a GPU: cuda/gather restarted ends as its uninterrupted run bit for
 #   bit, cuda/atomic within REL (SKIP without a GPU).
-B=${TSR_TOP_BUILDDIR:-.}
-x="$B/apps/tsr-lulesh"
-MPIEXEC=${MPIEXEC:-mpiexec}
-t=$(mktemp -d "${TMPDIR:-/tmp}/tsr-lulesh-ckpt.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
-OMP_NUM_THREADS=1; export OMP_NUM_THREADS
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/lulesh_tap.sh"
+tap_scratch tsr-lulesh-ckpt
 REL=1e-12
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; [ -n "$2" ] && sed 's/^/# /' "$2"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-run() { # NP OUT ARGS...
-  rn=$1; out=$2; shift 2
-  timeout -k 10 120 "$MPIEXEC" -n "$rn" --oversubscribe "$x" "$@" > "$out" 2>&1
-}
-val() { sed -n "s/^   $2 *=  //p" "$1"; }
 bits() { # FILE REF: the same cycles and energies, every digit
   for l in "Iteration count" "Origin energy e(0)" "Total energy sum e"; do
     [ -n "$(val "$1" "$l")" ] && [ "$(val "$1" "$l")" = "$(val "$2" "$l")" ] || return 1
-  done
-}
-near() { # FILE REF: the same cycles, energies within REL
-  [ -n "$(val "$1" "Iteration count")" ] && [ "$(val "$1" "Iteration count")" = "$(val "$2" "Iteration count")" ] || return 1
-  for l in "Origin energy e(0)" "Total energy sum e"; do
-    awk -v a="$(val "$1" "$l")" -v r="$(val "$2" "$l")" -v tol=$REL \
-      'BEGIN { d = (a - r) / r; if (d < 0) d = -d; exit !(a != "" && d <= tol) }' || return 1
   done
 }
 h5same() { # A B: every dataset of the -o file the same bits (h5diff, from HDF5's tools; a
@@ -49,9 +29,7 @@ h5same() { # A B: every dataset of the -o file the same bits (h5diff, from HDF5'
     h5diff "$1" "$2" "/$d" "/$d" > /dev/null 2>&1 || { echo "# /$d differs"; return 1; }
   done
 }
-gpu=0
-if "$x" --list-variants 2>/dev/null | grep -q '^cuda/gather  *cuda  *yes ' &&
-   command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q GPU; then gpu=1; fi
+lulesh_gpu
 echo "1..7"
 
 for np in 1 3; do

@@ -13,16 +13,8 @@
 # (measured about 1e-15 at -s 5 and -s 8, printed as comments), while any
 # error in connectivity, face neighbours, flags or symmetry sets changes the
 # energies at the percent level.
-B=${TSR_TOP_BUILDDIR:-.}
-x="$B/apps/tsr-lulesh"
-mk="$B/apps/tsr-mklulesh"
-MPIEXEC=${MPIEXEC:-mpiexec}
-t=$(mktemp -d "${TMPDIR:-/tmp}/tsr-lulesh-io.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
-OMP_NUM_THREADS=1; export OMP_NUM_THREADS
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; [ -n "$2" ] && sed 's/^/# /' "$2"; }
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/lulesh_tap.sh"
+tap_scratch tsr-lulesh-io
 xml_ok() { # well-formed XML
   if command -v xmllint > /dev/null 2>&1; then xmllint --noout "$1"
   else /usr/bin/python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1"; fi

@@ -8,13 +8,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (fuzz_file(data, size)) return 0;
-  tsr_file_t *f = NULL;
-  if (tsr_file_open(MPI_COMM_SELF, fuzz_path, &f) == 0) {
-    tsr_mesh_toc_t toc;
-    memset(&toc, 0, sizeof toc);
-    if (tsr_mesh_toc(f, &toc) == 0) tsr_mesh_toc_free(&toc);
-    tsr_file_close(&f);
-  }
+  fuzz_mesh_toc();
   tsr_mesh_t *m = NULL;
   tsr_hex_header_t h;
   tsr_hex_stats_t st;

@@ -4,15 +4,20 @@
 # peakrss (the VmHWM of every rank); a trivial run of the same program at
 # the same rank count gives the baseline (MPI, HDF5, and the two buffers of
 # the report's copy-bandwidth measurement: twice the last-level cache each,
-# 64 to 256 MiB), subtracted from each rank.
+# 64 to 256 MiB), subtracted from each rank. Those buffers live only while
+# the bandwidth is measured, in the run: a peak reached before (a mesh being
+# partitioned) does not hold them, so the subtraction understates such a
+# peak by their size (128 MiB on a machine with 32 MiB of L3).
 # The largest rank's gain must be at most 0.65 of the 1-rank gain at 2
 # ranks and 0.40 at 4 (1/ranks plus halos and the run's replicated tables).
 # A check given a TODO reason is a known failure (automake's XFAIL; an
 # unexpected pass fails, so the mark goes once it passes); none has one.
-# tsr-airfoil partitions with PT-Scotch on several ranks (--partitioner
-# auto, where configure found libptscotch-dev), so no rank gathers the cell
-# graph; with --partitioner metis rank 0 holds the whole graph and does not
-# pass. Built without PT-Scotch it is that case, and marked TODO.
+# tsr-airfoil frees the mesh as read once partitioned and the partitioner's
+# buffers before the run, and partitions with PT-Scotch on several ranks
+# where configure found libptscotch-dev (--partitioner auto), so no rank
+# gathers the cell graph; a build without PT-Scotch uses METIS, whose rank 0
+# holds the whole graph (about 35 MB more than the other ranks at 4 ranks
+# here: within the bounds at this size, but it does not fall with ranks).
 # The up-front estimate (tsr_memory_check) is per rank: under a
 # TSR_MEMORY_LIMIT that refuses the problem on 1 rank, 4 ranks run it.
 # Programs: tsr-stencil laplap (cpu/regular), tsr-airfoil on a 450x700 mesh
@@ -77,11 +82,7 @@ check "tsr-stencil laplap 512x512x64" "" \
   "$ST laplap -q --size 8x8x8 --device cpu --variant cpu/regular --iterations 1" \
   "$ST laplap -q --size 512x512x64 --device cpu --variant cpu/regular --iterations 1"
 AF="$B/apps/tsr-airfoil"
-# built with PT-Scotch: --partitioner ptscotch is accepted
-af_todo=
-"$MPIEXEC" -n 1 "$AF" -q --size 4x4 --iterations 1 --device cpu --partitioner ptscotch >/dev/null 2>&1 ||
-  af_todo="built without PT-Scotch: METIS on rank 0 holds the cell graph"
-check "tsr-airfoil 450x700" "$af_todo" \
+check "tsr-airfoil 450x700" "" \
   "$AF -q -i $dir/tiny.h5 --iterations 2 --device cpu" \
   "$AF -q -i $dir/m.h5 --iterations 2 --device cpu"
 SG="$B/apps/tsr-fastsg"

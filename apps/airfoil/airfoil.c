@@ -106,7 +106,7 @@ static int af_check_options(af_app_t *A) {
   }
   TSR_CHECK(A->setup.partitioner != TSR_PARTITIONER_PTSCOTCH || tsr_partitioner_have_ptscotch(),
             TSR_ERR_UNSUPPORTED, "--partitioner ptscotch: this build has no PT-Scotch "
-            "(configure --with-ptscotch)");
+            "(install Debian libptscotch-dev and configure again)");
   if (strcmp(reorder, "gps") == 0) A->setup.reorder = AIRFOIL_REORDER_GPS;
   else if (strcmp(reorder, "rcm") == 0) A->setup.reorder = AIRFOIL_REORDER_RCM;
   else if (strcmp(reorder, "partition") == 0) A->setup.reorder = AIRFOIL_REORDER_PARTITION;

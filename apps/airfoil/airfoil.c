@@ -38,7 +38,7 @@ static int af_options(af_app_t *A, int argc, char **argv, int *done) {
   cli->variant_auto = 1; /* af_run_variants */
   cli->warmup = 0;
   A->size[0] = 400, A->size[1] = 600, A->size[2] = 1;
-  A->precision = "double", A->reorder = "none", A->partitioner = "metis", A->halo = "staged";
+  A->precision = "double", A->reorder = "none", A->partitioner = "auto", A->halo = "staged";
   A->block = 256, A->exact = 0, A->nofuse = 0, A->profile = 0;
   A->profile_csv = NULL;
   A->imbalance = 1.001, A->eps = 0;
@@ -52,9 +52,10 @@ static int af_options(af_app_t *A, int argc, char **argv, int *done) {
        "<= --block with cells sorted by their blocks (none)"},
       {"imbalance", 0, TSR_OPT_DOUBLE, &A->imbalance, "L", "METIS block imbalance of --reorder partition (1.001)"},
       {"eps", 0, TSR_OPT_DOUBLE, &A->eps, "E", "margin of l' = (S + E) / S' (0)"},
-      {"partitioner", 0, TSR_OPT_STRING, &A->partitioner, "metis|ptscotch",
-       "cells over the ranks: METIS on rank 0, or PT-Scotch in parallel (built --with-ptscotch) "
-       "(metis)"},
+      {"partitioner", 0, TSR_OPT_STRING, &A->partitioner, "auto|metis|ptscotch",
+       "cells over the ranks: METIS on rank 0 (which gathers the whole cell graph), or PT-Scotch "
+       "in parallel (built when libptscotch-dev is); auto: PT-Scotch on several ranks where "
+       "built, else METIS (auto)"},
       {"no-fuse", 0, TSR_OPT_FLAG, &A->nofuse, NULL,
        "CUDA: one kernel per loop as OP2 (default: update fused with the next adt_calc and "
        "save_soln, gather's sum inside update)"},
@@ -94,14 +95,18 @@ static int af_check_options(af_app_t *A) {
   airfoil_setup_t setup = {AIRFOIL_REORDER_NONE, block, imbalance, eps, TSR_PARTITIONER_METIS,
                            (int)transport};
   A->setup = setup;
-  if (tsr_partitioner_parse(partitioner, &A->setup.partitioner) ||
-      A->setup.partitioner == TSR_PARTITIONER_BLOCK) {
+  if (strcmp(partitioner, "auto") == 0) /* no rank gathers the graph where PT-Scotch is built */
+    A->setup.partitioner = A->nranks > 1 && tsr_partitioner_have_ptscotch()
+                               ? TSR_PARTITIONER_PTSCOTCH : TSR_PARTITIONER_METIS;
+  else if (tsr_partitioner_parse(partitioner, &A->setup.partitioner) ||
+           A->setup.partitioner == TSR_PARTITIONER_BLOCK) {
     tsr_error_clear();
-    return TSR_RAISE(TSR_ERR_ARG, "--partitioner '%s': expected metis or ptscotch", partitioner);
+    return TSR_RAISE(TSR_ERR_ARG, "--partitioner '%s': expected auto, metis or ptscotch",
+                     partitioner);
   }
   TSR_CHECK(A->setup.partitioner != TSR_PARTITIONER_PTSCOTCH || tsr_partitioner_have_ptscotch(),
             TSR_ERR_UNSUPPORTED, "--partitioner ptscotch: this build has no PT-Scotch "
-            "(configure --with-ptscotch)");
+            "(install Debian libptscotch-dev and configure again)");
   if (strcmp(reorder, "gps") == 0) A->setup.reorder = AIRFOIL_REORDER_GPS;
   else if (strcmp(reorder, "rcm") == 0) A->setup.reorder = AIRFOIL_REORDER_RCM;
   else if (strcmp(reorder, "partition") == 0) A->setup.reorder = AIRFOIL_REORDER_PARTITION;
@@ -121,7 +126,8 @@ static int af_check_options(af_app_t *A) {
 }
 
 /* The mesh: read (each rank its block) or generated (whole, on every
- * rank), then partitioned and reordered. */
+ * rank), then partitioned and reordered. The mesh as read is freed once
+ * partitioned unless -o writes the solution back into it. */
 static int af_mesh(af_app_t *A) {
   const tsr_cli_t *cli = &A->cli;
   if (cli->input) {
@@ -134,10 +140,8 @@ static int af_mesh(af_app_t *A) {
   }
   int rc = af_ckpt_begin(A); /* --restart: its q is the initial state */
   if (!rc) rc = airfoil_local_create(MPI_COMM_WORLD, A->mesh, A->source, &A->setup, &A->loc);
-  if (rc) {
-    tsr_mesh_destroy(&A->mesh);
-    TSR_CALL(rc);
-  }
+  if (rc || !cli->output) tsr_mesh_destroy(&A->mesh);
+  TSR_CALL(rc);
   return 0;
 }
 
@@ -172,7 +176,7 @@ static int af_prepare(af_app_t *A) {
   int64_t *gcount = A->gcount;
   gcount[0] = p->ncell_owned, gcount[1] = p->nedge_exec, gcount[2] = p->nbedge_exec, gcount[3] = 0;
   for (int i = 0; i < 4; i++) {
-    const tsr_mesh_t *mesh = A->mesh;
+    const tsr_mesh_t *mesh = loc->mesh; /* its sets know their global sizes */
     int s = i == 0 ? tsr_mesh_find_set(mesh, "cells") : i == 1 ? tsr_mesh_find_set(mesh, "edges")
           : i == 2 ? tsr_mesh_find_set(mesh, "bedges") : tsr_mesh_find_set(mesh, "nodes");
     gcount[i] = tsr_mesh_set(mesh, s)->global_size;

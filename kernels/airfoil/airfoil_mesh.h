@@ -54,8 +54,9 @@ typedef struct {
   int block;        /* PARTITION: largest block (the CUDA block size)          */
   double imbalance; /* PARTITION: METIS imbalance l (1.001)                    */
   double eps;       /* PARTITION: margin eps of l' = (S + eps) / S' (0)        */
-  tsr_partitioner_t partitioner; /* cells over the ranks: METIS (default) or
-                                    PT-Scotch (built --with-ptscotch)         */
+  tsr_partitioner_t partitioner; /* cells over the ranks: METIS or PT-Scotch
+                                    (where built; tsr-airfoil's default on
+                                    several ranks)                            */
   int halo;         /* several ranks, GPUs: the halo's tsr_halo_transport_t    */
 } airfoil_setup_t;
 

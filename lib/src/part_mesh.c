@@ -332,7 +332,9 @@ int tsr__graph_csr(tsr__view_t *v, int pset, int gmap, int **deg, int64_t **adj,
 
 /* ------------------------------------------------------------ METIS */
 
-/* Gather the graph on rank 0, partition it there, scatter the parts. */
+/* Gather the graph on rank 0, partition it there, scatter the parts: rank 0
+ * holds the whole graph (and METIS' copies of it), so its peak memory does
+ * not fall with the rank count; PT-Scotch (part_mesh_ptscotch.c) does. */
 static int partition_metis(tsr__view_t *v, int pset, int gmap) {
   int *deg = NULL;
   int64_t *adj = NULL;
@@ -485,7 +487,10 @@ int tsr__mesh_owners(tsr__view_t *v, const tsr_mesh_part_opts_t *o, int pset) {
       break;
     case TSR_PARTITIONER_PTSCOTCH:
 #ifdef TSR_HAVE_PTSCOTCH
-      err = tsr__partition_ptscotch(v, pset, gmap);
+      if (v->size == 1)
+        for (tsr_idx_t i = 0; i < v->n[pset]; i++) v->owner[pset][i] = 0;
+      else
+        err = tsr__partition_ptscotch(v, pset, gmap);
 #endif
       break;
     case TSR_PARTITIONER_BLOCK:

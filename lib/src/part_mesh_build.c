@@ -9,6 +9,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 
 /* A row record of set s, in int64 words:
  *   [0] global index, [1] kind (0 owned, 1 exec halo, 2 non-exec halo),
@@ -249,10 +252,27 @@ static int number_rows(const tsr__view_t *v, rows_t *rows, int **order, tsr_idx_
 
 /* ------------------------------------------------------------ assembly */
 
+/* Set s's records, once the last map from s and dat on s is built: the
+ * records (maps in int64 words) and the assembled mesh are never both
+ * whole. */
+static void drop_records(rows_t *rows, int **order, int s) {
+  free(rows[s].rec);
+  rows[s].rec = NULL;
+  free(order[s]);
+  order[s] = NULL;
+}
+
 static int assemble(const tsr__view_t *v, rows_t *rows, int **order, tsr_idx_t (*cnt)[4],
                     tsr_mesh_t *out) {
   tsr__lookup_t *loc = calloc((size_t)(v->nsets > 0 ? v->nsets : 1), sizeof *loc);
-  TSR_CHECK(loc, TSR_ERR_ALLOC, "partition: out of memory");
+  int *uses = calloc((size_t)(v->nsets > 0 ? v->nsets : 1), sizeof *uses);
+  if (!loc || !uses) {
+    free(loc);
+    free(uses);
+    return TSR_RAISE(TSR_ERR_ALLOC, "partition: out of memory");
+  }
+  for (int m = 0; m < v->nmaps; m++) uses[tsr_mesh_map(v->m, m)->from]++;
+  for (int d = 0; d < v->ndats; d++) uses[tsr_mesh_dat(v->m, d)->set]++;
   for (int s = 0; s < v->nsets; s++) {
     const tsr_set_t *in = tsr_mesh_set(v->m, s);
     int id;
@@ -267,6 +287,7 @@ static int assemble(const tsr__view_t *v, rows_t *rows, int **order, tsr_idx_t (
     for (tsr_idx_t i = 0; i < n; i++)
       st->global_id[i] = rows[s].rec[(size_t)order[s][i] * rows[s].width];
     TSR_CALL(tsr__lookup_build(&loc[s], st->global_id, n));
+    if (!uses[s]) drop_records(rows, order, s); /* no map or dat needs them */
   }
   for (int m = 0; m < v->nmaps; m++) {
     const tsr_map_t *mp = tsr_mesh_map(v->m, m);
@@ -287,6 +308,7 @@ static int assemble(const tsr__view_t *v, rows_t *rows, int **order, tsr_idx_t (
       }
     }
     TSR_CALL(tsr_mesh_add_map(out, mp->name, mp->from, mp->to, mp->dim, data, TSR_ADOPT, NULL));
+    if (--uses[mp->from] == 0) drop_records(rows, order, mp->from);
   }
   for (int d = 0; d < v->ndats; d++) {
     const tsr_dat_t *dt = tsr_mesh_dat(v->m, d);
@@ -302,6 +324,7 @@ static int assemble(const tsr__view_t *v, rows_t *rows, int **order, tsr_idx_t (
     for (int i = 0; i < rs->nrec; i++)
       memcpy(data + (size_t)i * rb, rs->rec + (size_t)order[dt->set][i] * rs->width + off, rb);
     TSR_CALL(tsr_mesh_add_dat(out, dt->name, dt->set, dt->dim, dt->type, data, TSR_ADOPT, NULL));
+    if (--uses[dt->set] == 0) drop_records(rows, order, dt->set);
   }
   for (int c = 0; c < tsr_mesh_nconsts(v->m); c++) {
     const tsr_const_t *k = tsr_mesh_const(v->m, c);
@@ -309,6 +332,7 @@ static int assemble(const tsr__view_t *v, rows_t *rows, int **order, tsr_idx_t (
   }
   for (int s = 0; s < v->nsets; s++) tsr__lookup_free(&loc[s]);
   free(loc);
+  free(uses);
   TSR_CALL(tsr_mesh_set_dist(out, TSR_MESH_PARTITIONED));
   return TSR_SUCCESS;
 }
@@ -344,6 +368,13 @@ static int partition(tsr__view_t *v, const tsr_mesh_part_opts_t *o, tsr_mesh_t *
   free(rows);
   free(order);
   free(cnt);
+#ifdef __GLIBC__
+  /* The messages and records above are freed, but glibc keeps freed heap
+   * pages that lie below live blocks (and after large frees it raises its
+   * mmap threshold, so most of them came from the heap): without this the
+   * process would carry much of the redistribution's peak through the run. */
+  malloc_trim(0);
+#endif
   err = tsr_error_agree(v->comm, err);
   if (err) tsr_mesh_destroy(out);
   TSR_CALL(err);

@@ -44,7 +44,7 @@ done
 "$af" --device cpu --reorder sideways > "$t/e5" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "reorder" "$t/e5" && ok "bad --reorder" || no "bad --reorder (rc $rc)"
 "$af" --device cpu --partitioner chaco > "$t/e6" 2>&1; rc=$?
-[ $rc -ne 0 ] && grep -q "partitioner 'chaco': expected metis or ptscotch" "$t/e6" &&
+[ $rc -ne 0 ] && grep -q "partitioner 'chaco': expected auto, metis or ptscotch" "$t/e6" &&
   ok "bad --partitioner" || no "bad --partitioner (rc $rc)"
 "$af" --device cpu --iterations 5 --size 30x20 --partitioner metis > "$t/p1" 2>&1 &&
   grep -q "(metis)" "$t/p1" && ok "--partitioner metis" || no "--partitioner metis"

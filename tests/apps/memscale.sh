@@ -2,14 +2,22 @@
 # memscale.sh: peak memory per rank falls as 1/ranks. Each program runs a
 # problem large enough that its part dominates at 1, 2 and 4 ranks under
 # peakrss (the VmHWM of every rank); a trivial run of the same program at
-# the same rank count gives the baseline (MPI, HDF5, and the 2 x 256 MiB
-# copy-bandwidth measurement of the report), subtracted from each rank.
+# the same rank count gives the baseline (MPI, HDF5, and the two buffers of
+# the report's copy-bandwidth measurement: twice the last-level cache each,
+# 64 to 256 MiB), subtracted from each rank. Those buffers live only while
+# the bandwidth is measured, in the run: a peak reached before (a mesh being
+# partitioned) does not hold them, so the subtraction understates such a
+# peak by their size (128 MiB on a machine with 32 MiB of L3).
 # The largest rank's gain must be at most 0.65 of the 1-rank gain at 2
 # ranks and 0.40 at 4 (1/ranks plus halos and the run's replicated tables).
-# tsr-airfoil does not reach it yet and is reported as TODO (automake's
-# XFAIL; an unexpected pass fails, so the mark goes once it passes): with
-# serial METIS rank 0 gathers the whole cell graph, and every rank holds its
-# block as read and its part together while the mesh is redistributed.
+# A check given a TODO reason is a known failure (automake's XFAIL; an
+# unexpected pass fails, so the mark goes once it passes); none has one.
+# tsr-airfoil frees the mesh as read once partitioned and the partitioner's
+# buffers before the run, and partitions with PT-Scotch on several ranks
+# where configure found libptscotch-dev (--partitioner auto), so no rank
+# gathers the cell graph; a build without PT-Scotch uses METIS, whose rank 0
+# holds the whole graph (about 35 MB more than the other ranks at 4 ranks
+# here: within the bounds at this size, but it does not fall with ranks).
 # The up-front estimate (tsr_memory_check) is per rank: under a
 # TSR_MEMORY_LIMIT that refuses the problem on 1 rank, 4 ranks run it.
 # Programs: tsr-stencil laplap (cpu/regular), tsr-airfoil on a 450x700 mesh
@@ -74,7 +82,7 @@ check "tsr-stencil laplap 512x512x64" "" \
   "$ST laplap -q --size 8x8x8 --device cpu --variant cpu/regular --iterations 1" \
   "$ST laplap -q --size 512x512x64 --device cpu --variant cpu/regular --iterations 1"
 AF="$B/apps/tsr-airfoil"
-check "tsr-airfoil 450x700" "serial METIS: rank 0 holds the cell graph" \
+check "tsr-airfoil 450x700" "" \
   "$AF -q -i $dir/tiny.h5 --iterations 2 --device cpu" \
   "$AF -q -i $dir/m.h5 --iterations 2 --device cpu"
 SG="$B/apps/tsr-fastsg"

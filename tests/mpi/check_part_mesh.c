@@ -473,6 +473,7 @@ START_TEST(test_ptscotch) {
   for (int k = 0; k < 3; k++) free(gid[k]);
   tsr_mesh_destroy(&ser);
   tsr_mesh_destroy(&blk);
+  gen_free(&g);
   /* a graph method needs its map */
   gen(&g, 4, 3);
   ck_tsr(make_mesh(&g, 1, &blk));

@@ -127,7 +127,8 @@ typedef enum {
   TSR_PARTITIONER_GIVEN,     /* opts.part */
   TSR_PARTITIONER_PTSCOTCH   /* SCOTCH_dgraphPart on the block-distributed
                                 graph (parallel; no rank holds it whole).
-                                Only with configure --with-ptscotch; else
+                                Only where configure found PT-Scotch
+                                (Debian libptscotch-dev); else
                                 tsr_mesh_partition answers
                                 TSR_ERR_UNSUPPORTED. Reproducible for a
                                 given rank count and PT-Scotch build. */
@@ -148,7 +149,7 @@ typedef struct {
  * TSR_PARTITIONER_GIVEN, "?" for other values). */
 int tsr_partitioner_parse(const char *name, tsr_partitioner_t *out);
 const char *tsr_partitioner_name(tsr_partitioner_t m);
-/* 1 when this build has PT-Scotch (configure --with-ptscotch). */
+/* 1 when this build has PT-Scotch (configure found libptscotch-dev). */
 int tsr_partitioner_have_ptscotch(void);
 
 /* Collective. in: a SERIAL mesh (the same on every rank) or a BLOCK mesh

@@ -232,12 +232,19 @@ int tsr__wait_all(int n, MPI_Request *req, long long k) {
       return TSR_RAISE(TSR_ERR_MPI, "halo exchange: MPI_Waitall failed");
     return TSR_SUCCESS;
   }
+  /* notices are looked for once the messages are found incomplete, then
+     every millisecond: a probe per test would slow the exchange itself */
+  double next = 0;
   while (tsr__heard_min >= k) {
     int done = 0;
     if (MPI_Testall(n, req, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
       return TSR_RAISE(TSR_ERR_MPI, "halo exchange: MPI_Testall failed");
     if (done) return TSR_SUCCESS;
-    tsr__notice_take();
+    const double now = MPI_Wtime();
+    if (now >= next) {
+      tsr__notice_take();
+      next = now + 1e-3;
+    }
   }
   /* the messages of the failed rank never come: the receives are withdrawn
      (the buffers may be freed), the sends left to complete on their own */

@@ -23,16 +23,23 @@
 
 /* ------------------------------------------------------------ memory */
 
-/* Free memory of this rank's GPU (0 when none can be selected). */
-static double fastsg_gpu_free(const fastsg_app_t *app) {
+/* Free memory of this rank's GPU in *gpu (0 when no CUDA variant is chosen
+ * or no device is visible). A CUDA call that fails is an error, agreed by
+ * every rank (each must decide --distribute auto alike). */
+static int fastsg_gpu_free(const fastsg_app_t *app, double *gpu) {
   tsr_device_t dev;
   size_t fr = 0, tot = 0;
-  if (!app->any_cuda || tsr_device_select(app->comm, TSR_DEV_CUDA, &dev) != 0 ||
-      fastsg_dist_cuda_meminfo(&fr, &tot) != 0) {
+  *gpu = 0;
+  if (!app->any_cuda) return TSR_SUCCESS;
+  int rc = tsr_device_select(app->comm, TSR_DEV_CUDA, &dev); /* agreed */
+  if (rc == TSR_ERR_NODEVICE || rc == TSR_ERR_NOCUDA) {
     tsr_error_clear();
-    return 0;
+    return TSR_SUCCESS;
   }
-  return (double)fr;
+  TSR_CALL(rc);
+  TSR_CALL(tsr_error_agree(app->comm, fastsg_dist_cuda_meminfo(&fr, &tot)));
+  *gpu = (double)fr;
+  return TSR_SUCCESS;
 }
 
 /* Host bytes per rank: whole (samples, reference, a work copy of N values)
@@ -47,7 +54,8 @@ int fastsg_check_memory(fastsg_app_t *app) {
   int node = 1;
   TSR_CALL(tsr_node_split(app->comm, NULL, NULL, &node));
   const double whole = 3 * N * es, dist = 2 * N * es / P + 6 * 1.2 * N * es / P;
-  const double gpu = app->any_cuda && app->do_hier ? fastsg_gpu_free(app) : 0;
+  double gpu = 0;
+  if (app->do_hier) TSR_CALL(fastsg_gpu_free(app, &gpu));
   const int whole_gpu_ok = gpu == 0 || 2 * N * es < 0.95 * gpu;
   if (strcmp(app->distribute, "yes") == 0) app->dist = 1;
   else if (strcmp(app->distribute, "no") == 0) app->dist = 0;
@@ -181,8 +189,9 @@ static int fastsg_dist_reset(void *ctx, const tsr_run_sample_t *s) {
 static int fastsg_dist_timed(void *ctx, tsr_run_sample_t *s) {
   const fastsg_dist_job_t *j = ctx;
   const fastsg_dist_t *d = j->app->plan;
-  TSR_CALL(fastsg_dist_sweeps(d, 0, j->dev, j->dt, j->app->prec, j->a, 0));
-  TSR_CALL(tsr_device_sync(j->dev));
+  int rc = fastsg_dist_sweeps(d, 0, j->dev, j->dt, j->app->prec, j->a, 0);
+  if (!rc) rc = tsr_device_sync(j->dev);
+  TSR_CALL(tsr_error_agree(j->app->comm, rc)); /* no rank skips the exchange */
   const double t1 = tsr_wtime();
   TSR_CALL(fastsg_dist_exchange(d, FASTSG_X_A_B, j->app->comm, j->dev, j->a, j->buf));
   s->extra[0] = tsr_wtime() - t1;

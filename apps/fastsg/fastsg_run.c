@@ -78,15 +78,20 @@ static int fastsg_hier_timed(void *ctx, tsr_run_sample_t *s) {
   fastsg_app_t *app = j->app;
   (void)s;
   int64_t p0 = fastsg_gblock_pos(&app->grid, app->b0), p1 = fastsg_gblock_pos(&app->grid, app->b1);
+  int rc = TSR_SUCCESS;
   for (j->A->t = 0; j->A->t < app->dim; j->A->t++) {
-    TSR_CALL(fastsg_fns[j->id](j->A));
+    if (!rc) rc = fastsg_fns[j->id](j->A);
     if (app->size > 1) { /* host-staged exchange of the sweep's ranges */
-      TSR_CALL(tsr_device_download(j->dev, (char *)j->h + p0 * app->es,
-                                   (char *)j->d + p0 * app->es, (size_t)(p1 - p0) * app->es));
-      TSR_CALL(fastsg_share(app, j->h));
-      TSR_CALL(tsr_device_upload(j->dev, j->d, j->h, j->bytes));
+      if (!rc)
+        rc = tsr_device_download(j->dev, (char *)j->h + p0 * app->es, (char *)j->d + p0 * app->es,
+                                 (size_t)(p1 - p0) * app->es);
+      /* every rank, every sweep: a failure on one rank ends the broadcasts on all */
+      rc = tsr_error_agree(app->comm, rc);
+      if (!rc) rc = fastsg_share(app, j->h);
+      if (!rc) rc = tsr_device_upload(j->dev, j->d, j->h, j->bytes);
     }
   }
+  TSR_CALL(rc);
   return TSR_SUCCESS;
 }
 

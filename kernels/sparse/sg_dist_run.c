@@ -88,7 +88,9 @@ int fastsg_dist_exchange(const fastsg_dist_t *d, int xf, MPI_Comm comm, const ts
   const size_t es = buf->es;
   const int host = dev->kind == TSR_DEV_CPU;
   char *h = host ? (char *)a : (char *)buf->hx;
-  if (!host) TSR_CALL(tsr_device_download(dev, h, a, (size_t)d->nlocal[from[xf]] * es));
+  /* a download that fails on one rank: agreed before the all-to-all */
+  TSR_CALL(tsr_error_agree(comm, host ? 0 : tsr_device_download(dev, h, a,
+                                                    (size_t)d->nlocal[from[xf]] * es)));
   fastsg_runs_copy(f->srun, f->nsrun, es, h, (char *)buf->sbuf);
   TSR_CALL(tsr_alltoallv(comm, buf->sbuf, f->scount, f->sdispl, buf->rbuf, f->rcount, f->rdispl,
                          es));
@@ -114,10 +116,14 @@ int fastsg_dist_sweeps(const fastsg_dist_t *d, int phase, const tsr_device_t *de
 int fastsg_dist_transform(const fastsg_dist_t *d, MPI_Comm comm, const tsr_device_t *dev,
                           const fastsg_dist_dev_t *dt, tsr_dtype_t prec, void *a,
                           fastsg_dist_buf_t *buf, int dehier) {
-  TSR_CALL(fastsg_dist_exchange(d, FASTSG_X_ROWS_A, comm, dev, a, buf));
-  TSR_CALL(fastsg_dist_sweeps(d, 0, dev, dt, prec, a, dehier));
-  TSR_CALL(fastsg_dist_exchange(d, FASTSG_X_A_B, comm, dev, a, buf));
-  TSR_CALL(fastsg_dist_sweeps(d, 1, dev, dt, prec, a, dehier));
+  /* a failure on some ranks (an upload, a sweep) is agreed before the next
+     exchange, which every rank then enters or none */
+  int rc = fastsg_dist_exchange(d, FASTSG_X_ROWS_A, comm, dev, a, buf);
+  if (!rc) rc = fastsg_dist_sweeps(d, 0, dev, dt, prec, a, dehier);
+  TSR_CALL(tsr_error_agree(comm, rc));
+  rc = fastsg_dist_exchange(d, FASTSG_X_A_B, comm, dev, a, buf);
+  if (!rc) rc = fastsg_dist_sweeps(d, 1, dev, dt, prec, a, dehier);
+  TSR_CALL(tsr_error_agree(comm, rc));
   TSR_CALL(fastsg_dist_exchange(d, FASTSG_X_B_ROWS, comm, dev, a, buf));
   if (!(dev->kind == TSR_DEV_CPU)) TSR_CALL(tsr_device_sync(dev));
   return TSR_SUCCESS;

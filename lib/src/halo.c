@@ -541,6 +541,7 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, 
                            TSR__HALO_TAG + state, h->comm, &h->req[nreq++]));
   }
   for (int k = nreq; k < 2 * h->nneigh; k++) h->req[k] = MPI_REQUEST_NULL;
+  h->seq = tsr__halo_posted(); /* this rank's messages are out */
   in_flight(h, state, dev, data, dim, t);
   return TSR_SUCCESS;
 }
@@ -554,9 +555,13 @@ static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data,
             TSR_ERR_ARG, "halo: end called with other data, dim, type or device than begin");
   h->state = 0;
 #ifdef TSR_HAVE_CUDA
-  if (dev->kind == TSR_DEV_CUDA && h->ipc) TSR_CALL(tsr__halo_ipc_ready(h, state));
+  if (dev->kind == TSR_DEV_CUDA && h->ipc) {
+    TSR_CALL(tsr__halo_ipc_ready(h, state));
+    h->seq = tsr__halo_posted(); /* this rank's copies are done and told */
+  }
 #endif
-  TSR_CALL_MPI(MPI_Waitall(2 * h->nneigh, h->req, MPI_STATUSES_IGNORE));
+  /* ends early when a rank that failed will never send this exchange */
+  TSR_CALL(tsr__wait_all(2 * h->nneigh, h->req, h->seq));
   side_t *in = state == 1 ? &h->r : &h->s;
   size_t es = (size_t)dim * tsr_dtype_size(t);
   tsr_idx_t nin = in->off[h->nneigh];

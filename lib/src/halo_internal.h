@@ -41,6 +41,7 @@ struct tsr_halo {
   int dim;
   tsr_dtype_t type;
   tsr_devkind_t kind;
+  long long seq;    /* its number in this process's exchanges (tsr__halo_posted) */
   /* CUDA IPC (tsr_halo_set_ipc): [0] the forward receives (r lists), [1]
      the reverse receives (s lists). buf: two halves of half bytes; rem[k]:
      neighbour k's buffer mapped here, roff[k]: where this rank's message
@@ -81,5 +82,14 @@ void *tsr__halo_ipc_received(tsr_halo_t *h, int state);
    always. Collective. */
 void tsr__halo_ipc_release(tsr_halo_t *h, int always);
 #endif
+
+/* error.c: failure notices (the protocol is described there). Count one more
+   exchange whose outgoing messages this process has posted; returns its
+   number. Called once per exchange, in every path, neighbours or not. */
+long long tsr__halo_posted(void);
+/* MPI_Waitall for the messages of exchange number k that ends with an error
+   (TSR_ERR_MPI, the requests withdrawn) when another rank's failure notice
+   says it will never post exchange k. */
+int tsr__wait_all(int n, MPI_Request *req, long long k);
 
 #endif

@@ -1,8 +1,10 @@
 /* check_halo_regular: regular-grid decomposition and halo exchange at any
  * rank count: every halo cell (corners included) equals its owner's value,
  * a 2h+1 x 2h+1 stencil summed over owned cells equals the serial sum,
- * reverse mode adds every halo copy into its owner, and the errors (grid too
- * small, inconsistent lists, misuse) reach every rank without a hang. */
+ * reverse mode adds every halo copy into its owner, the errors (grid too
+ * small, inconsistent lists, misuse) reach every rank without a hang, and a
+ * rank that fails alone between exchanges ends its neighbours' waits only
+ * when it never posted their messages. */
 #include <math.h>
 #include <unistd.h> /* getpid, used by tsr_check.h */
 #include "tsr_check.h"
@@ -245,6 +247,160 @@ START_TEST(test_reverse) {
 }
 END_TEST
 
+/* ------------------------------------------------------------ a rank fails */
+
+/* Whether rank q is beside p's rank (itself excluded). */
+static int beside(const tsr_grid_part_t *p, int q) {
+  int nb = 0;
+  for (int k = 0; k < 9; k++) nb |= k != TSR_NBR(0, 0) && p->nbr[k] == q;
+  return nb;
+}
+
+/* One double per cell: the cells that differ from what the exchange gives. */
+static long wrong_cells(const tsr_grid_part_t *p, const tsr_grid_box_t *b, const double *a) {
+  long bad = 0;
+  for (tsr_idx_t z = 0; z < b->nz; z++)
+    for (tsr_idx_t y = 0; y < b->ny; y++)
+      for (tsr_idx_t x = 0; x < b->nx; x++)
+        bad += a[(z * b->ny + y) * b->nx + x] != expected(p, b, x, y, z, 0);
+  return bad;
+}
+
+/* After a rank's failure: every rank agreed on the culprit's error (rc and
+ * the message), and a fresh halo object exchanges right, also when another
+ * rank then fails between begin and end (no notice is left over, and the
+ * ranks number their exchanges alike again: the second failure ends no
+ * exchange that its rank had posted). Ends with every rank's error cleared. */
+static void after_failure(const tsr_grid_part_t *p, const tsr_grid_box_t *b, tsr_halo_t **h,
+                          double *a, int rc, int culprit, const tsr_device_t *cpu) {
+  char want[64];
+  snprintf(want, sizeof want, "rank %d: an allocation failed", culprit);
+  int ok = rc == TSR_ERR_ALLOC && strstr(tsr_error_message(), want);
+  if (!ok) fprintf(stderr, "rank %d: agreed on %s: '%s'\n", p->rank, tsr_errname(rc),
+                   tsr_error_message());
+  ck_assert_msg(tsr_test_all(ok), "the ranks did not agree on rank %d's error", culprit);
+  tsr_error_clear();
+  /* the halo object is in flight on some ranks: a fresh one */
+  ck_tsr(tsr_halo_destroy(h));
+  ck_tsr(tsr_halo_create_regular(p, b, h));
+  fill(p, b, a, TSR_DOUBLE, 1);
+  ck_tsr(tsr_halo_begin(*h, cpu, a, 1, TSR_DOUBLE));
+  ck_tsr(tsr_halo_end(*h, cpu, a, 1, TSR_DOUBLE));
+  long bad = wrong_cells(p, b, a);
+  ck_assert_msg(tsr_test_all(bad == 0), "the exchange after the failure: %ld cells wrong", bad);
+  const int other = (culprit + 1) % p->size;
+  fill(p, b, a, TSR_DOUBLE, 1);
+  rc = tsr_halo_begin(*h, cpu, a, 1, TSR_DOUBLE);
+  if (!rc && p->rank == other)
+    rc = TSR_RAISE(TSR_ERR_ALLOC, "rank %d: an allocation failed", other);
+  else if (!rc)
+    rc = tsr_halo_end(*h, cpu, a, 1, TSR_DOUBLE);
+  ok = p->rank == other || (rc == 0 && wrong_cells(p, b, a) == 0);
+  if (!ok) fprintf(stderr, "rank %d: an exchange rank %d had posted: %s\n", p->rank, other,
+                   rc ? tsr_error_message() : "cells wrong");
+  rc = tsr_error_agree(MPI_COMM_WORLD, rc);
+  ok = ok && rc == TSR_ERR_ALLOC;
+  tsr_error_clear();
+  if (p->rank == other) ck_tsr(tsr_halo_end(*h, cpu, a, 1, TSR_DOUBLE)); /* its messages are in */
+  ck_assert_msg(tsr_test_all(ok), "a failure after a failure: the exchange or the agreement");
+}
+
+/* A rank that fails alone between two exchanges (the last one: it never
+ * posts its messages) enters the agreement; its neighbours, waiting for
+ * those messages, end their wait with an error instead of hanging, and every
+ * rank agrees on the failing rank's message. */
+START_TEST(test_rank_fails) {
+  tsr_device_t cpu;
+  ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CPU, &cpu));
+  tsr_grid_part_t p;
+  tsr_grid_box_t b;
+  tsr_halo_t *h = NULL;
+  ck_tsr(setup(&cfgs[0], &p, &b));
+  if (p.size == 1) return; /* nobody to wait for */
+  ck_tsr(tsr_halo_create_regular(&p, &b, &h));
+  double *a = malloc(sizeof(double) * (size_t)(b.nx * b.ny * b.nz));
+  ck_assert_ptr_nonnull(a);
+  for (int round = 0; round < 2; round++) {
+    fill(&p, &b, a, TSR_DOUBLE, 1);
+    const int culprit = (p.size - 1 - round) % p.size; /* the last rank, then the one before */
+    int rc, ok = 1;
+    if (p.rank == culprit) {
+      rc = TSR_RAISE(TSR_ERR_ALLOC, "rank %d: an allocation failed in the test", p.rank);
+    } else {
+      rc = tsr_halo_begin(h, &cpu, a, 1, TSR_DOUBLE);
+      if (!rc) rc = tsr_halo_end(h, &cpu, a, 1, TSR_DOUBLE);
+      /* beside the culprit the wait cannot complete: it ends with an error;
+         the others may complete their exchange first */
+      const int nb = beside(&p, culprit);
+      ok = nb ? rc == TSR_ERR_MPI : rc == TSR_SUCCESS || rc == TSR_ERR_MPI;
+      if (!ok) fprintf(stderr, "rank %d (%s the failing rank): the wait ended with %s\n", p.rank,
+                       nb ? "beside" : "not beside", tsr_errname(rc));
+    }
+    rc = tsr_error_agree(MPI_COMM_WORLD, rc);
+    ck_assert_msg(tsr_test_all(ok), "the wait beside a failed rank");
+    after_failure(&p, &b, &h, a, rc, culprit, &cpu);
+  }
+  free(a);
+  ck_tsr(tsr_halo_destroy(&h));
+}
+END_TEST
+
+/* A rank that fails after it has posted its messages of an exchange (mode 0:
+ * between begin and end; mode 1: after end) ends that exchange on no other
+ * rank: their waits complete with the right cells, also where they learn of
+ * the failure while waiting (they begin late, and the messages are large
+ * enough to need the failed rank's progress). The exchange after it, which
+ * the failed rank never begins, ends with an error on the ranks beside it,
+ * and the agreement gives the failed rank's message. */
+START_TEST(test_rank_fails_after) {
+  static const cfg_t big = {{320, 320, 4}, 2, {0, 0}, 0};
+  tsr_device_t cpu;
+  ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CPU, &cpu));
+  tsr_grid_part_t p;
+  tsr_grid_box_t b;
+  tsr_halo_t *h = NULL;
+  ck_tsr(setup(&big, &p, &b));
+  if (p.size == 1) return;
+  ck_tsr(tsr_halo_create_regular(&p, &b, &h));
+  double *a = malloc(sizeof(double) * (size_t)(b.nx * b.ny * b.nz));
+  ck_assert_ptr_nonnull(a);
+  for (int round = 0; round < 4; round++) {
+    const int mode = round & 1, culprit = (p.size - 1 - round / 2) % p.size;
+    fill(&p, &b, a, TSR_DOUBLE, 1);
+    int rc, ok = 1;
+    if (p.rank == culprit) {
+      rc = tsr_halo_begin(h, &cpu, a, 1, TSR_DOUBLE);
+      if (!rc && mode) rc = tsr_halo_end(h, &cpu, a, 1, TSR_DOUBLE);
+      ok = rc == 0;
+      if (!rc) rc = TSR_RAISE(TSR_ERR_ALLOC, "rank %d: an allocation failed in the test", p.rank);
+    } else {
+      usleep(100000); /* the failed rank's notice arrives first */
+      rc = tsr_halo_begin(h, &cpu, a, 1, TSR_DOUBLE);
+      if (!rc) rc = tsr_halo_end(h, &cpu, a, 1, TSR_DOUBLE);
+      ok = rc == 0 && wrong_cells(&p, &b, a) == 0;
+      if (!ok) fprintf(stderr, "rank %d: the exchange rank %d had posted: %s\n", p.rank, culprit,
+                       rc ? tsr_error_message() : "cells wrong");
+      if (!rc) { /* the next one: the culprit never begins it */
+        rc = tsr_halo_begin(h, &cpu, a, 1, TSR_DOUBLE);
+        if (!rc) rc = tsr_halo_end(h, &cpu, a, 1, TSR_DOUBLE);
+        if (beside(&p, culprit) ? rc != TSR_ERR_MPI : rc != TSR_SUCCESS && rc != TSR_ERR_MPI) {
+          fprintf(stderr, "rank %d: the exchange after rank %d's failure ended with %s\n",
+                  p.rank, culprit, tsr_errname(rc));
+          ok = 0;
+        }
+      }
+    }
+    rc = tsr_error_agree(MPI_COMM_WORLD, rc);
+    /* the failed rank's messages were all taken: its exchange can end */
+    if (p.rank == culprit && !mode) ok = ok && tsr_halo_end(h, &cpu, a, 1, TSR_DOUBLE) == 0;
+    ck_assert_msg(tsr_test_all(ok), "a failure after the messages were posted (mode %d)", mode);
+    after_failure(&p, &b, &h, a, rc, culprit, &cpu);
+  }
+  free(a);
+  ck_tsr(tsr_halo_destroy(&h));
+}
+END_TEST
+
 START_TEST(test_errors) {
   int size, rank;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -314,6 +470,8 @@ static Suite *halo_suite(void) {
   tcase_add_test(tc, test_stencil_sum);
   tcase_add_test(tc, test_reverse);
   tcase_add_test(tc, test_errors);
+  tcase_add_test(tc, test_rank_fails);
+  tcase_add_test(tc, test_rank_fails_after);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -76,9 +76,10 @@ void tsr_error_print(FILE *f);
 void tsr_error_set_progname(const char *name);
 
 /* Collective agreement: every rank of comm passes its local code; all ranks
- * return the same code (that of the lowest failing rank) and hold that
- * rank's message, so the error can be reported once by rank 0 and every rank
- * can unwind. Collective: all ranks of comm must call it. */
+ * return the same code (that of the lowest failing rank whose error is its
+ * own, not one learnt from another rank's failure in a halo exchange) and
+ * hold that rank's message, so the error can be reported once by rank 0 and
+ * every rank can unwind. Collective: all ranks of comm must call it. */
 int tsr_error_agree(MPI_Comm comm, int code);
 
 /* Report and end. If the error is collective (came through tsr_error_agree)

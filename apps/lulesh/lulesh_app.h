@@ -30,10 +30,9 @@ typedef struct {
    * block's process grid (0 0 0 otherwise) */
   int64_t part_max, iface_nodes, iface_copies;
   double part_avg;
-  /* EOS evaluations per cycle (elements x their region's repetitions) and
-     work (LULESH_WEIGHT_UNIFORM per element plus its EOS evaluations, the
-     METIS weights) of the busiest rank, and their means over the ranks */
-  double eos_max, work_max, eos_avg, work_avg;
+  /* EOS evaluations per cycle (elements x their region's repetitions) of
+     the busiest rank, and their mean over the ranks */
+  double eos_max, eos_avg;
   int dims[3];
   const char *input; /* --input FILE.h5, or NULL: the generated cube */
 } lulesh_opts_t;

@@ -40,14 +40,11 @@ int lulesh_app_mesh(MPI_Comm comm, lulesh_opts_t *o, const char *decomp, lulesh_
 void lulesh_app_part_stats(MPI_Comm comm, lulesh_dist_t *dist, const lulesh_mesh_t *mesh,
                            lulesh_opts_t *o) {
   const int64_t num_elem = mesh->num_elem;
-  double eos = 0.0, sum[2];
+  double eos = 0.0, eos_sum = 0.0;
   for (int32_t e = 0; mesh->reg_num && e < mesh->num_elem; e++)
     eos += lulesh_region_reps(mesh->reg_num[e], o->regions, o->cost);
-  double w[2] = {eos, eos + LULESH_WEIGHT_UNIFORM * (double)num_elem}; /* EOS, work */
-  double mx[2];
-  MPI_Allreduce(w, mx, 2, MPI_DOUBLE, MPI_MAX, comm);
-  MPI_Allreduce(w, sum, 2, MPI_DOUBLE, MPI_SUM, comm);
-  o->eos_max = mx[0], o->work_max = mx[1];
+  MPI_Allreduce(&eos, &o->eos_max, 1, MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce(&eos, &eos_sum, 1, MPI_DOUBLE, MPI_SUM, comm);
   lulesh_dist_info_t in;
   lulesh_dist_info(dist, &in);
   int64_t v[3] = {0, in.num_shared_owned, in.num_shared}, ne = 0;
@@ -57,7 +54,7 @@ void lulesh_app_part_stats(MPI_Comm comm, lulesh_dist_t *dist, const lulesh_mesh
   MPI_Allreduce(&mine, &ne, 1, MPI_INT64_T, MPI_SUM, comm);
   o->part_max = v[0], o->iface_nodes = v[1], o->iface_copies = v[2];
   o->part_avg = (double)ne / in.nranks;
-  o->eos_avg = sum[0] / in.nranks, o->work_avg = sum[1] / in.nranks;
+  o->eos_avg = eos_sum / in.nranks;
   o->dims[0] = o->dims[1] = o->dims[2] = 0;
 }
 
@@ -68,10 +65,9 @@ void lulesh_app_part_print(const lulesh_opts_t *o) {
   char grid[48] = "";
   if (o->dims[0] > 0) snprintf(grid, sizeof grid, "%d x %d x %d boxes, ", o->dims[0], o->dims[1], o->dims[2]);
   printf("Partition: %selements per rank max %lld, mean %.1f (max/mean %.4f); EOS evaluations "
-         "max/mean %.4f, work max/mean %.4f; %lld interface nodes, %lld copies\n",
+         "per rank max/mean %.4f; %lld interface nodes, %lld copies\n",
          grid, (long long)o->part_max, o->part_avg, (double)o->part_max / o->part_avg,
-         o->eos_avg > 0 ? o->eos_max / o->eos_avg : 0.0,
-         o->work_avg > 0 ? o->work_max / o->work_avg : 0.0, (long long)o->iface_nodes,
+         o->eos_avg > 0 ? o->eos_max / o->eos_avg : 0.0, (long long)o->iface_nodes,
          (long long)o->iface_copies);
 }
 

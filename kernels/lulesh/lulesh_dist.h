@@ -91,18 +91,6 @@ typedef struct lulesh_exchange {
   const lulesh_split_t *split;
 } lulesh_exchange_t;
 
-/* The weight of an element in the METIS partition: the work of its cycle
- * in units of one EOS evaluation. Every element costs the same in the
- * force, kinematics, node and Q kernels, about LULESH_WEIGHT_UNIFORM EOS
- * evaluations (measured on the H200 with cuda/atomic-fma at -s 150: 950 us
- * of uniform kernels per cycle against 72 us per EOS repetition averaged
- * over the elements), and the EOS runs lulesh_region_reps times in the
- * element's region. LULESH's regions are runs of consecutive elements, so
- * the costly ones cluster: at -s 190 the upper half of the cube holds 8 %
- * more repetitions per element than the lower, and an unweighted cut left
- * one GPU waiting for the other every cycle. */
-#define LULESH_WEIGHT_UNIFORM 13
-
 typedef enum { LULESH_DECOMP_CUBE = 0, LULESH_DECOMP_METIS, LULESH_DECOMP_BLOCK } lulesh_decomp_t;
 
 typedef struct lulesh_dist lulesh_dist_t;

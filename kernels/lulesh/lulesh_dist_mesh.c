@@ -190,10 +190,17 @@ static int part_global(int64_t E, int nr, int balance, lulesh_mesh_t *m, ids_t *
 
 #define LULESH_GLOBAL_EDGE_MAX 4096
 
-/* METIS's load imbalance tolerance for those weights: its default (1.03)
- * left 1 % more elements and 2.5 % more EOS work on one of 2 ranks at
- * -s 190. */
-#define LULESH_METIS_UBVEC 1.002
+/* The weight of an element in the METIS partition: the work of its cycle
+ * in units of one EOS evaluation. Every element costs the same in the
+ * force, kinematics, node and Q kernels, about LULESH_WEIGHT_UNIFORM EOS
+ * evaluations (measured on the H200 with cuda/atomic-fma at -s 150: 950 us
+ * of uniform kernels per cycle against 72 us per EOS repetition averaged
+ * over the elements), and the EOS runs lulesh_region_reps times in the
+ * element's region. LULESH's regions are runs of consecutive elements, so
+ * the costly ones cluster: at -s 190 the upper half of the cube holds 8 %
+ * more repetitions per element than the lower, and an unweighted cut left
+ * one GPU waiting for the other every cycle. */
+#define LULESH_WEIGHT_UNIFORM 13
 
 /* METIS on the face graph of the cube of edge E, built from the formulas on
  * rank 0 alone (the graph and the regions only: no coordinates, no node
@@ -239,9 +246,7 @@ static int metis_owned(MPI_Comm comm, int64_t E, int nr, int balance, int cost, 
         if (nb[q] != e) gr.adj[k++] = (int32_t)nb[q];
       gr.off[e + 1] = k;
     }
-    if (!rc)
-      rc = tsr_graph_partition_weighted(&gr, w, P, 1, w ? LULESH_METIS_UBVEC : 0,
-                                        "the face graph of the LULESH cube", part);
+    if (!rc) rc = tsr_graph_partition_weighted(&gr, w, P, 1, 0, "the face graph of the LULESH cube", part);
     tsr_graph_free(&gr);
     free(w);
     for (int64_t e = 0; !rc && e < n; e++) cnt[part[e]]++;

@@ -34,7 +34,7 @@ static inline void lulesh_test_serial_run(int nx, int its, lulesh_mesh_t *m, lul
  * runs with them in *s. The caller frees s, d and m. Collective. */
 static inline void lulesh_test_dist_state(lulesh_decomp_t dec, int size, lulesh_mesh_t *m,
                                           lulesh_dist_t **d, lulesh_state_t *s) {
-  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, dec, size, 11, 1, 1, m, d));
+  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, dec, size, 11, 1, m, d));
   ck_tsr(lulesh_state_init_ex(s, m, 1, lulesh_dist_exchange(*d)));
 }
 

@@ -30,9 +30,6 @@ typedef struct {
    * block's process grid (0 0 0 otherwise) */
   int64_t part_max, iface_nodes, iface_copies;
   double part_avg;
-  /* EOS evaluations per cycle (elements x their region's repetitions) of
-     the busiest rank, and their mean over the ranks */
-  double eos_max, eos_avg;
   int dims[3];
   const char *input; /* --input FILE.h5, or NULL: the generated cube */
 } lulesh_opts_t;
@@ -88,10 +85,9 @@ void lulesh_symmetry_test(const double *e, int nx, double sym[3]);
  * rank with one message. */
 int lulesh_app_mesh(MPI_Comm comm, lulesh_opts_t *o, const char *decomp, lulesh_mesh_t *mesh,
                     lulesh_dist_t **dist);
-/* The partition's figures of dist, whose rank holds mesh (its elements and
- * their regions' EOS repetitions) (lulesh_opts_t: part_max .. dims), on
- * every rank. Collective. */
-void lulesh_app_part_stats(MPI_Comm comm, lulesh_dist_t *dist, const lulesh_mesh_t *mesh,
+/* The partition's figures of dist, whose rank holds num_elem elements
+ * (lulesh_opts_t: part_max .. dims), on every rank. Collective. */
+void lulesh_app_part_stats(MPI_Comm comm, lulesh_dist_t *dist, int64_t num_elem,
                            lulesh_opts_t *o);
 /* The line "Partition: ..." with them (rank 0, several ranks). */
 void lulesh_app_part_print(const lulesh_opts_t *o);

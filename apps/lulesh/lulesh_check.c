@@ -185,8 +185,6 @@ void lulesh_print_completed(const lulesh_opts_t *o, const lulesh_state_t *s,
   if (ranks > 1 && o->part_avg > 0) { /* the partition's balance (lulesh_app_part_stats) */
     printf("   Elements per rank   =  max %lld, mean %.1f (max/mean %.4f)\n", (long long)o->part_max,
            o->part_avg, (double)o->part_max / o->part_avg);
-    if (o->eos_avg > 0)
-      printf("   EOS evaluations     =  max/mean per rank %.4f\n", o->eos_max / o->eos_avg);
     printf("   Interface nodes     =  %lld (%lld copies)\n", (long long)o->iface_nodes,
            (long long)o->iface_copies);
   }

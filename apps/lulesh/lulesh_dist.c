@@ -27,24 +27,17 @@ int lulesh_app_mesh(MPI_Comm comm, lulesh_opts_t *o, const char *decomp, lulesh_
   o->decomp = NULL;
   if (nranks == 1) /* every decomposition of one rank: the whole cube of edge -s */
     return lulesh_mesh_sedov(mesh, o->edge, o->regions, o->balance);
-  TSR_CALL(lulesh_dist_create(comm, dec, o->edge, o->regions, o->balance, o->cost, mesh, dist));
+  TSR_CALL(lulesh_dist_create(comm, dec, o->edge, o->regions, o->balance, mesh, dist));
   lulesh_dist_info_t in;
   lulesh_dist_info(*dist, &in);
   o->global_edge = in.edge;
   o->decomp = lulesh_decomp_name(dec);
-  lulesh_app_part_stats(comm, *dist, mesh, o);
+  lulesh_app_part_stats(comm, *dist, mesh->num_elem, o);
   if (dec == LULESH_DECOMP_BLOCK) TSR_CALL(lulesh_block_dims(nranks, in.edge, o->dims));
   return 0;
 }
 
-void lulesh_app_part_stats(MPI_Comm comm, lulesh_dist_t *dist, const lulesh_mesh_t *mesh,
-                           lulesh_opts_t *o) {
-  const int64_t num_elem = mesh->num_elem;
-  double eos = 0.0, eos_sum = 0.0;
-  for (int32_t e = 0; mesh->reg_num && e < mesh->num_elem; e++)
-    eos += lulesh_region_reps(mesh->reg_num[e], o->regions, o->cost);
-  MPI_Allreduce(&eos, &o->eos_max, 1, MPI_DOUBLE, MPI_MAX, comm);
-  MPI_Allreduce(&eos, &eos_sum, 1, MPI_DOUBLE, MPI_SUM, comm);
+void lulesh_app_part_stats(MPI_Comm comm, lulesh_dist_t *dist, int64_t num_elem, lulesh_opts_t *o) {
   lulesh_dist_info_t in;
   lulesh_dist_info(dist, &in);
   int64_t v[3] = {0, in.num_shared_owned, in.num_shared}, ne = 0;
@@ -54,7 +47,6 @@ void lulesh_app_part_stats(MPI_Comm comm, lulesh_dist_t *dist, const lulesh_mesh
   MPI_Allreduce(&mine, &ne, 1, MPI_INT64_T, MPI_SUM, comm);
   o->part_max = v[0], o->iface_nodes = v[1], o->iface_copies = v[2];
   o->part_avg = (double)ne / in.nranks;
-  o->eos_avg = eos_sum / in.nranks;
   o->dims[0] = o->dims[1] = o->dims[2] = 0;
 }
 
@@ -64,11 +56,10 @@ void lulesh_app_part_print(const lulesh_opts_t *o) {
   if (rank != 0 || o->ranks < 2 || o->part_avg <= 0) return;
   char grid[48] = "";
   if (o->dims[0] > 0) snprintf(grid, sizeof grid, "%d x %d x %d boxes, ", o->dims[0], o->dims[1], o->dims[2]);
-  printf("Partition: %selements per rank max %lld, mean %.1f (max/mean %.4f); EOS evaluations "
-         "per rank max/mean %.4f; %lld interface nodes, %lld copies\n",
+  printf("Partition: %selements per rank max %lld, mean %.1f (max/mean %.4f); %lld interface "
+         "nodes, %lld copies\n",
          grid, (long long)o->part_max, o->part_avg, (double)o->part_max / o->part_avg,
-         o->eos_avg > 0 ? o->eos_max / o->eos_avg : 0.0, (long long)o->iface_nodes,
-         (long long)o->iface_copies);
+         (long long)o->iface_nodes, (long long)o->iface_copies);
 }
 
 void lulesh_app_banner(const lulesh_opts_t *o, const lulesh_mesh_t *mesh) {

@@ -51,7 +51,7 @@ int lulesh_io_mesh(MPI_Comm comm, const char *input, const char *decomp, int qui
                 "option --decomp: '%s' with --input, expected cube or metis (block cuts the "
                 "generated cube only)", decomp);
     TSR_CALL(lulesh_dist_create_file(comm, dec, input, mesh, &h, dist));
-    lulesh_app_part_stats(comm, *dist, mesh, o);
+    lulesh_app_part_stats(comm, *dist, mesh->num_elem, o);
   }
   /* the file's problem: its cube edge (0 when not a generated cube) and
    * regions, for LULESH's reference check and report */

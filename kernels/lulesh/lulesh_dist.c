@@ -543,21 +543,21 @@ void lulesh_dist_destroy(lulesh_dist_t **pd) {
 }
 
 static int dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
-                       int cost, const char *path, tsr_hex_header_t *h, lulesh_mesh_t *mesh,
+                       const char *path, tsr_hex_header_t *h, lulesh_mesh_t *mesh,
                        lulesh_dist_t **out);
 
 int lulesh_dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
-                       int cost, lulesh_mesh_t *mesh, lulesh_dist_t **out) {
-  return dist_create(comm, decomp, size, nr, balance, cost, NULL, NULL, mesh, out);
+                       lulesh_mesh_t *mesh, lulesh_dist_t **out) {
+  return dist_create(comm, decomp, size, nr, balance, NULL, NULL, mesh, out);
 }
 
 int lulesh_dist_create_file(MPI_Comm comm, lulesh_decomp_t decomp, const char *path,
                             lulesh_mesh_t *mesh, tsr_hex_header_t *h, lulesh_dist_t **out) {
-  return dist_create(comm, decomp, 0, 0, 0, 0, path, h, mesh, out);
+  return dist_create(comm, decomp, 0, 0, 0, path, h, mesh, out);
 }
 
 static int dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
-                       int cost, const char *path, tsr_hex_header_t *h, lulesh_mesh_t *mesh,
+                       const char *path, tsr_hex_header_t *h, lulesh_mesh_t *mesh,
                        lulesh_dist_t **out) {
   *out = NULL;
   lulesh_dist_t *d = calloc(1, sizeof *d);
@@ -568,7 +568,7 @@ static int dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, 
   MPI_Comm_size(comm, &d->nranks);
   d->decomp = decomp;
   rc = path ? lulesh_dist_part_file(comm, decomp, path, mesh, &d->elem_gid, &d->node_gid, h)
-            : lulesh_dist_part(comm, decomp, size, nr, balance, cost, mesh, &d->elem_gid, &d->node_gid,
+            : lulesh_dist_part(comm, decomp, size, nr, balance, mesh, &d->elem_gid, &d->node_gid,
                                &d->edge);
   if (!rc && path) d->edge = h->edge > 0 ? h->edge : 0;
   if (!rc) rc = MPI_Comm_dup(comm, &d->comm) == MPI_SUCCESS ? 0 : TSR_RAISE(TSR_ERR_MPI, "lulesh: MPI_Comm_dup failed");

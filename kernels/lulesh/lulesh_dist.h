@@ -122,14 +122,14 @@ void lulesh_block_box(int edge, const int dims[3], int rank, int64_t lo[3], int6
  * axis; METIS: more ranks than elements) fails on every rank with one
  * message. */
 int lulesh_dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
-                       int cost, lulesh_mesh_t *mesh, lulesh_dist_t **out);
+                       lulesh_mesh_t *mesh, lulesh_dist_t **out);
 void lulesh_dist_destroy(lulesh_dist_t **d);
 
 /* This rank's part alone (lulesh_dist_create's first half): the mesh, the
  * global ids of its elements [num_elem + num_ghost] and nodes [num_node]
  * (malloc'ed, the caller frees them) and the global edge. Collective. */
 int lulesh_dist_part(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
-                     int cost, lulesh_mesh_t *m, int64_t **elem_gid, int64_t **node_gid, int *edge);
+                     lulesh_mesh_t *m, int64_t **elem_gid, int64_t **node_gid, int *edge);
 
 /* The same from a hex-mesh file (docs/FORMAT.md) instead of the generated
  * cube (lulesh_dist_file.c): each rank reads only its block of rows of

@@ -190,25 +190,11 @@ static int part_global(int64_t E, int nr, int balance, lulesh_mesh_t *m, ids_t *
 
 #define LULESH_GLOBAL_EDGE_MAX 4096
 
-/* The weight of an element in the METIS partition: the work of its cycle
- * in units of one EOS evaluation. Every element costs the same in the
- * force, kinematics, node and Q kernels, about LULESH_WEIGHT_UNIFORM EOS
- * evaluations (measured on the H200 with cuda/atomic-fma at -s 150: 950 us
- * of uniform kernels per cycle against 72 us per EOS repetition averaged
- * over the elements), and the EOS runs lulesh_region_reps times in the
- * element's region. LULESH's regions are runs of consecutive elements, so
- * the costly ones cluster: at -s 190 the upper half of the cube holds 8 %
- * more repetitions per element than the lower, and an unweighted cut left
- * one GPU waiting for the other every cycle. */
-#define LULESH_WEIGHT_UNIFORM 13
-
 /* METIS on the face graph of the cube of edge E, built from the formulas on
- * rank 0 alone (the graph and the regions only: no coordinates, no node
- * lists), its elements weighted by their work (LULESH_WEIGHT_UNIFORM plus
- * their region's EOS repetitions for -r nr -b balance -c cost), which then
+ * rank 0 alone (the graph only: no coordinates, no node lists), which then
  * sends each rank the ids of its elements: t->own (sorted). Every part must
  * get an element. */
-static int metis_owned(MPI_Comm comm, int64_t E, int nr, int balance, int cost, ids_t *t) {
+static int metis_owned(MPI_Comm comm, int64_t E, ids_t *t) {
   int rank, P, rc = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &P);
@@ -226,16 +212,6 @@ static int metis_owned(MPI_Comm comm, int64_t E, int nr, int balance, int cost, 
     if (!gr.off || !gr.adj || !part || !cnt || !displ)
       rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate the face graph of %lld elements",
                      (long long)n);
-    int32_t *reg = rc ? NULL : malloc(sizeof *reg * (size_t)n);
-    int *w = reg ? malloc(sizeof *w * (size_t)n) : NULL;
-    if (!rc && !w)
-      rc = TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate the weights of %lld elements", (long long)n);
-    if (!rc) rc = lulesh_regions_assign_ids(n, nr, balance, 0, n, NULL, reg);
-    int64_t wsum = 0;
-    for (int64_t e = 0; !rc && e < n; e++)
-      w[e] = LULESH_WEIGHT_UNIFORM + lulesh_region_reps(reg[e], nr, cost), wsum += w[e];
-    free(reg);
-    if (wsum > INT32_MAX) free(w), w = NULL; /* beyond METIS's indices: elements counted alike */
     gsrc_t s = {E, NULL};
     if (!rc) gr.off[0] = 0;
     for (int64_t e = 0; !rc && e < n; e++) { /* -xi, +xi, -eta, +eta, -zeta, +zeta */
@@ -246,9 +222,8 @@ static int metis_owned(MPI_Comm comm, int64_t E, int nr, int balance, int cost, 
         if (nb[q] != e) gr.adj[k++] = (int32_t)nb[q];
       gr.off[e + 1] = k;
     }
-    if (!rc) rc = tsr_graph_partition_weighted(&gr, w, P, 1, 0, "the face graph of the LULESH cube", part);
+    if (!rc) rc = tsr_graph_partition(&gr, P, 1, 0, "the face graph of the LULESH cube", part);
     tsr_graph_free(&gr);
-    free(w);
     for (int64_t e = 0; !rc && e < n; e++) cnt[part[e]]++;
     for (int r = 0; !rc && r < P; r++)
       if (cnt[r] == 0)
@@ -284,8 +259,7 @@ static int metis_owned(MPI_Comm comm, int64_t E, int nr, int balance, int cost, 
   return rc;
 }
 
-static int part_metis(MPI_Comm comm, int size, int nr, int balance, int cost, lulesh_mesh_t *m,
-                      ids_t *t) {
+static int part_metis(MPI_Comm comm, int size, int nr, int balance, lulesh_mesh_t *m, ids_t *t) {
   int nranks;
   MPI_Comm_size(comm, &nranks);
   TSR_CHECK(size >= 1 && size <= LULESH_GLOBAL_EDGE_MAX, TSR_ERR_ARG,
@@ -298,7 +272,7 @@ static int part_metis(MPI_Comm comm, int size, int nr, int balance, int cost, lu
   TSR_CHECK(E * E * E < INT32_MAX / 6, TSR_ERR_UNSUPPORTED,
             "lulesh: --decomp metis: the face graph of a cube of %lld elements exceeds METIS's "
             "32-bit indices; use --decomp block", (long long)(E * E * E));
-  TSR_CALL(metis_owned(comm, E, nr, balance, cost, t));
+  TSR_CALL(metis_owned(comm, E, t));
   int rc = part_global(E, nr, balance, m, t);
   return rc ? tsr_error_trace(rc, __FILE__, __LINE__, __func__) : 0;
 }
@@ -409,7 +383,7 @@ static int part_finish(MPI_Comm comm, int rc, int nr, lulesh_mesh_t *m, ids_t *t
 }
 
 int lulesh_dist_part(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, int balance,
-                     int cost, lulesh_mesh_t *m, int64_t **elem_gid, int64_t **node_gid, int *edge) {
+                     lulesh_mesh_t *m, int64_t **elem_gid, int64_t **node_gid, int *edge) {
   int rank, nranks;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &nranks);
@@ -430,7 +404,7 @@ int lulesh_dist_part(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, in
     rc = part_block(rank, nranks, size, nr, balance, m, &t);
     *edge = size;
   } else {
-    rc = part_metis(comm, size, nr, balance, cost, m, &t);
+    rc = part_metis(comm, size, nr, balance, m, &t);
     *edge = size;
   }
   return part_finish(comm, rc, nr, m, &t, elem_gid, node_gid);

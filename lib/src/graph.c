@@ -170,11 +170,6 @@ int tsr_graph_from_csr(tsr_idx_t n, const int *deg, const int64_t *adj, tsr_grap
 
 int tsr_graph_partition(const tsr_graph_t *g, int nparts, int seed, double imbalance,
                         const char *what, int *part) {
-  return tsr_graph_partition_weighted(g, NULL, nparts, seed, imbalance, what, part);
-}
-
-int tsr_graph_partition_weighted(const tsr_graph_t *g, const int *vwgt, int nparts, int seed,
-                                 double imbalance, const char *what, int *part) {
   const char *w = what ? what : "a graph";
   const tsr_idx_t n = g->n, m = g->off[n];
   TSR_CHECK(nparts >= 1 && (imbalance == 0 || imbalance >= 1), TSR_ERR_ARG,
@@ -192,29 +187,16 @@ int tsr_graph_partition_weighted(const tsr_graph_t *g, const int *vwgt, int npar
   idx_t *xadj = malloc(sizeof(idx_t) * (size_t)(n + 1));
   idx_t *adj = malloc(sizeof(idx_t) * (size_t)(m > 0 ? m : 1));
   idx_t *ip = malloc(sizeof(idx_t) * (size_t)(n > 0 ? n : 1));
-  idx_t *vw = vwgt ? malloc(sizeof(idx_t) * (size_t)(n > 0 ? n : 1)) : NULL;
-  int rc = xadj && adj && ip && (vw || !vwgt) ? TSR_SUCCESS
+  int rc = xadj && adj && ip ? TSR_SUCCESS
                              : TSR_RAISE(TSR_ERR_ALLOC, "partition of %s: cannot allocate METIS "
                                          "arrays for %lld vertices", w, (long long)n);
   if (!rc) {
     for (tsr_idx_t v = 0; v <= n; v++) xadj[v] = (idx_t)g->off[v];
     for (tsr_idx_t j = 0; j < m; j++) adj[j] = g->adj[j];
-    int64_t tot = 0;
-    for (tsr_idx_t v = 0; vw && v < n && !rc; v++) {
-      if (vwgt[v] < 1)
-        rc = TSR_RAISE(TSR_ERR_ARG, "partition of %s: vertex %lld has weight %d (need >= 1)", w,
-                       (long long)v, vwgt[v]);
-      vw[v] = vwgt[v], tot += vwgt[v];
-    }
-    if (!rc && tot > (int64_t)INT32_MAX)
-      rc = TSR_RAISE(TSR_ERR_UNSUPPORTED, "partition of %s: the weights sum to %lld, beyond METIS's "
-                     "32-bit indices", w, (long long)tot);
-  }
-  if (!rc) {
     METIS_SetDefaultOptions(opt);
     opt[METIS_OPTION_NUMBERING] = 0;
     opt[METIS_OPTION_SEED] = seed;
-    const int mrc = METIS_PartGraphKway(&nv, &ncon, xadj, adj, vw, NULL, NULL, &np, NULL,
+    const int mrc = METIS_PartGraphKway(&nv, &ncon, xadj, adj, NULL, NULL, NULL, &np, NULL,
                                         imbalance > 0 ? &ub : NULL, opt, &obj, ip);
     if (mrc != METIS_OK)
       rc = TSR_RAISE(TSR_ERR_PARTITION,
@@ -225,7 +207,6 @@ int tsr_graph_partition_weighted(const tsr_graph_t *g, const int *vwgt, int npar
   free(xadj);
   free(adj);
   free(ip);
-  free(vw);
   TSR_CALL(rc);
   return TSR_SUCCESS;
 }

@@ -112,7 +112,7 @@ START_TEST(test_parts_metis) {
   lulesh_mesh_t g, m;
   lulesh_dist_t *d;
   ck_tsr(lulesh_mesh_sedov(&g, EDGE, 11, 1));
-  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_METIS, EDGE, 11, 1, 1, &m, &d));
+  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_METIS, EDGE, 11, 1, &m, &d));
   lulesh_dist_info_t in;
   lulesh_dist_info(d, &in);
   REQ_EQ(in.edge, EDGE);
@@ -129,13 +129,13 @@ START_TEST(test_parts_cube) {
   lulesh_mesh_t m;
   lulesh_dist_t *d;
   if (p * p * p != g_size) { /* the agreed error, on every rank */
-    ck_tsr_fails(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_CUBE, 3, 11, 1, 1, &m, &d),
+    ck_tsr_fails(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_CUBE, 3, 11, 1, &m, &d),
                  TSR_ERR_ARG);
     return;
   }
   lulesh_mesh_t g;
   ck_tsr(lulesh_mesh_sedov(&g, 3 * p, 11, 1));
-  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_CUBE, 3, 11, 1, 1, &m, &d));
+  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_CUBE, 3, 11, 1, &m, &d));
   REQ_EQ(m.num_elem, 27);
   check_part(&m, lulesh_dist_elem_gid(d), lulesh_dist_node_gid(d), &g, g_size == 1);
   lulesh_dist_destroy(&d);
@@ -203,12 +203,12 @@ START_TEST(test_parts_block) {
   int dm[3];
   if (lulesh_block_dims(g_size, EDGE, dm) != 0) { /* the agreed error, on every rank */
     tsr_error_clear();
-    ck_tsr_fails(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_BLOCK, EDGE, 11, 1, 1, &m, &d),
+    ck_tsr_fails(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_BLOCK, EDGE, 11, 1, &m, &d),
                  TSR_ERR_ARG);
     return;
   }
   ck_tsr(lulesh_mesh_sedov(&g, EDGE, 11, 1));
-  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_BLOCK, EDGE, 11, 1, 1, &m, &d));
+  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_BLOCK, EDGE, 11, 1, &m, &d));
   lulesh_dist_info_t in;
   lulesh_dist_info(d, &in);
   REQ_EQ(in.edge, EDGE);
@@ -224,8 +224,8 @@ START_TEST(test_parts_block) {
   if (p * p * p == g_size) {
     lulesh_mesh_t mc;
     lulesh_dist_t *dc;
-    ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_BLOCK, 3 * p, 11, 1, 1, &m, &d));
-    ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_CUBE, 3, 11, 1, 1, &mc, &dc));
+    ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_BLOCK, 3 * p, 11, 1, &m, &d));
+    ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_CUBE, 3, 11, 1, &mc, &dc));
     REQ_EQ(m.num_elem, mc.num_elem);
     REQ_EQ(m.num_ghost, mc.num_ghost);
     REQ_EQ(m.num_node, mc.num_node);
@@ -245,7 +245,7 @@ START_TEST(test_block_refused) {
   lulesh_mesh_t m;
   lulesh_dist_t *d;
   /* an edge of one element: every factorisation has a factor above 1 */
-  int rc = lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_BLOCK, 1, 11, 1, 1, &m, &d);
+  int rc = lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_BLOCK, 1, 11, 1, &m, &d);
   ck_assert_int_eq(rc, TSR_ERR_ARG);
   ck_assert_msg(strstr(tsr_error_message(), "cannot cut a cube of edge 1") != NULL, "%s",
                 tsr_error_message());
@@ -257,7 +257,7 @@ START_TEST(test_cube_refused) {
   if (g_size == 1 || g_size == 8) return;
   lulesh_mesh_t m;
   lulesh_dist_t *d;
-  int rc = lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_CUBE, 3, 11, 1, 1, &m, &d);
+  int rc = lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_CUBE, 3, 11, 1, &m, &d);
   ck_assert_int_eq(rc, TSR_ERR_ARG);
   ck_assert_msg(strstr(tsr_error_message(), "cube number of ranks") != NULL, "%s",
                 tsr_error_message());
@@ -282,7 +282,7 @@ static int split_perm(const int32_t *list, int32_t n, int32_t k) {
 static void check_split(lulesh_decomp_t dec, int size) {
   lulesh_mesh_t m;
   lulesh_dist_t *d;
-  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, dec, size, 11, 1, 1, &m, &d));
+  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, dec, size, 11, 1, &m, &d));
   lulesh_dist_info_t in;
   lulesh_dist_info(d, &in);
   const lulesh_split_t *sp = lulesh_dist_exchange(d)->split;
@@ -380,7 +380,7 @@ START_TEST(test_exchanges) {
   lulesh_mesh_t g, m;
   lulesh_dist_t *d;
   ck_tsr(lulesh_mesh_sedov(&g, EDGE, 11, 1));
-  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_METIS, EDGE, 11, 1, 1, &m, &d));
+  ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_METIS, EDGE, 11, 1, &m, &d));
   const lulesh_exchange_t *ex = lulesh_dist_exchange(d);
   const int64_t *eg = lulesh_dist_elem_gid(d), *ng = lulesh_dist_node_gid(d);
   int32_t ne = m.num_elem, nt = ne + m.num_ghost, nn = m.num_node;

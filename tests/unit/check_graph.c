@@ -72,41 +72,12 @@ START_TEST(test_partition) {
 }
 END_TEST
 
-/* Weights: the right third of the plane weighs 5 per vertex, the rest 1;
-   two parts balance the weights (each about half the total), so the part
-   holding the heavy third has far fewer vertices than the other. */
-START_TEST(test_partition_weighted) {
-  tsr_graph_t g;
-  ck_tsr(tsr_graph_plane(30, 20, &g));
-  const tsr_idx_t n = g.n;
-  int *p = malloc(sizeof(int) * (size_t)n), *w = malloc(sizeof(int) * (size_t)n);
-  int64_t tot = 0;
-  for (tsr_idx_t v = 0; v < n; v++) w[v] = v % 30 >= 20 ? 5 : 1, tot += w[v];
-  ck_tsr(tsr_graph_partition_weighted(&g, w, 2, 7, 0, "the weighted plane", p));
-  int64_t ws[2] = {0, 0};
-  int cnt[2] = {0, 0};
-  for (tsr_idx_t v = 0; v < n; v++) ws[p[v]] += w[v], cnt[p[v]]++;
-  for (int k = 0; k < 2; k++)
-    ck_assert_msg(ws[k] <= 1.03 * (double)tot / 2 + 5, "part %d weighs %lld of %lld", k, (long long)ws[k],
-                  (long long)tot);
-  ck_assert_msg(abs(cnt[0] - cnt[1]) > (int)n / 4, "parts of %d and %d vertices: not weighted", cnt[0],
-                cnt[1]);
-  ck_tsr(tsr_graph_partition_weighted(&g, NULL, 2, 7, 0, "the plane", p)); /* NULL: unweighted */
-  w[3] = 0;
-  ck_tsr_fails(tsr_graph_partition_weighted(&g, w, 2, 7, 0, "the weighted plane", p), TSR_ERR_ARG);
-  free(p);
-  free(w);
-  tsr_graph_free(&g);
-}
-END_TEST
-
 static Suite *suite(void) {
   Suite *s = suite_create("graph");
   TCase *t = tcase_create("core");
   tcase_add_test(t, test_plane);
   tcase_add_test(t, test_csr);
   tcase_add_test(t, test_partition);
-  tcase_add_test(t, test_partition_weighted);
   suite_add_tcase(s, t);
   return s;
 }

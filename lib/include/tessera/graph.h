@@ -56,11 +56,6 @@ void tsr_graph_free(tsr_graph_t *g); /* zeroes *g */
  * TSR_ERR_PARTITION when METIS fails. */
 int tsr_graph_partition(const tsr_graph_t *g, int nparts, int seed, double imbalance,
                         const char *what, int *part);
-/* The same with a weight per vertex, vwgt[g->n] (each >= 1, their sum
- * within METIS's index type): the parts balance the sums of their weights
- * instead of their vertex counts (vwgt NULL: tsr_graph_partition). */
-int tsr_graph_partition_weighted(const tsr_graph_t *g, const int *vwgt, int nparts, int seed,
-                                 double imbalance, const char *what, int *part);
 
 #ifdef __cplusplus
 }

@@ -240,28 +240,27 @@ START_TEST(test_parts_block) {
 }
 END_TEST
 
-START_TEST(test_block_refused) {
-  if (g_size == 1) return;
+/* lulesh_dist_create(dec, size) fails with TSR_ERR_ARG and a message
+   holding text, on every rank. */
+static void check_refused(lulesh_decomp_t dec, int size, const char *text) {
   lulesh_mesh_t m;
   lulesh_dist_t *d;
-  /* an edge of one element: every factorisation has a factor above 1 */
-  int rc = lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_BLOCK, 1, 11, 1, &m, &d);
+  int rc = lulesh_dist_create(MPI_COMM_WORLD, dec, size, 11, 1, &m, &d);
   ck_assert_int_eq(rc, TSR_ERR_ARG);
-  ck_assert_msg(strstr(tsr_error_message(), "cannot cut a cube of edge 1") != NULL, "%s",
-                tsr_error_message());
+  ck_assert_msg(strstr(tsr_error_message(), text) != NULL, "%s", tsr_error_message());
   tsr_error_clear();
+}
+
+START_TEST(test_block_refused) {
+  if (g_size == 1) return;
+  /* an edge of one element: every factorisation has a factor above 1 */
+  check_refused(LULESH_DECOMP_BLOCK, 1, "cannot cut a cube of edge 1");
 }
 END_TEST
 
 START_TEST(test_cube_refused) {
   if (g_size == 1 || g_size == 8) return;
-  lulesh_mesh_t m;
-  lulesh_dist_t *d;
-  int rc = lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_CUBE, 3, 11, 1, &m, &d);
-  ck_assert_int_eq(rc, TSR_ERR_ARG);
-  ck_assert_msg(strstr(tsr_error_message(), "cube number of ranks") != NULL, "%s",
-                tsr_error_message());
-  tsr_error_clear();
+  check_refused(LULESH_DECOMP_CUBE, 3, "cube number of ranks");
 }
 END_TEST
 

@@ -1,8 +1,5 @@
 /* report.c: timing statistics, the measured bandwidth ceiling, and the
  * result table / CSV printed by every app. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* sched_getaffinity, CPU_* */
-#endif
 #include "config.h"
 #include "tessera/report.h"
 #include "tessera/error.h"
@@ -13,7 +10,6 @@
 #include <stdarg.h>
 
 #include <math.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,61 +53,14 @@ const char *tsr_verify_name(tsr_verify_t v) {
 
 static double tsr__ceiling_cache[2];
 
-/* Bytes of the last-level caches this process may use: the sum of the
- * distinct highest-level caches (by shared_cpu_list) of the CPUs in its
- * affinity mask, from sysfs; 0 when unknown. */
-static size_t tsr__llc_bytes(void) {
-  cpu_set_t mine;
-  if (sched_getaffinity(0, sizeof mine, &mine) != 0) return 0;
-  enum { NSEEN = 256 };
-  char seen[NSEEN][64];
-  int nseen = 0;
-  size_t total = 0;
-  for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-    if (!CPU_ISSET(cpu, &mine)) continue;
-    int best = 0;
-    size_t size = 0;
-    char list[64] = "";
-    for (int idx = 0; idx < 8; idx++) {
-      char path[96], buf[64];
-      int level = 0;
-      unsigned long long kb = 0;
-      snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, idx);
-      FILE *f = fopen(path, "r");
-      if (!f) break;
-      if (fscanf(f, "%d", &level) != 1) level = 0;
-      fclose(f);
-      snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/size", cpu, idx);
-      if (level <= best || !(f = fopen(path, "r"))) continue;
-      if (fscanf(f, "%lluK", &kb) != 1) kb = 0;
-      fclose(f);
-      snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
-               cpu, idx);
-      buf[0] = 0;
-      if ((f = fopen(path, "r"))) {
-        if (!fgets(buf, sizeof buf, f)) buf[0] = 0;
-        fclose(f);
-      }
-      best = level, size = (size_t)kb << 10;
-      snprintf(list, sizeof list, "%s", buf);
-    }
-    int dup = 0;
-    for (int i = 0; i < nseen && !dup; i++) dup = strcmp(seen[i], list) == 0;
-    if (dup || !size) continue;
-    if (nseen < NSEEN) snprintf(seen[nseen++], sizeof seen[0], "%s", list);
-    total += size;
-  }
-  return total;
-}
-
 /* The copy bandwidth of this process's threads: two buffers of twice the
- * last-level caches it may use (so a copy's 4x footprint streams through
- * memory), at least 64 MiB and at most 256 MiB each (256 MiB where the
+ * machine's last-level caches (tsr_cpu_llc_bytes, so that a copy's 4x
+ * footprint streams through memory), at least 64 MiB and at most 256 MiB each (256 MiB where the
  * caches are unknown); each timed repetition copies 256 MiB, back and
  * forth between them, so that a repetition lasts as long as one copy of
  * two 256 MiB buffers would and is as little disturbed by the scheduler. */
 static int tsr__ceiling_cpu(double *bw) {
-  const size_t lo_b = (size_t)64 << 20, hi_b = (size_t)256 << 20, llc = tsr__llc_bytes();
+  const size_t lo_b = (size_t)64 << 20, hi_b = (size_t)256 << 20, llc = (size_t)tsr_cpu_llc_bytes();
   size_t bytes = llc ? 2 * llc : hi_b;
   bytes = bytes < lo_b ? lo_b : bytes > hi_b ? hi_b : (bytes + 4095) & ~(size_t)4095;
   const int passes = (int)((hi_b + bytes - 1) / bytes);

@@ -169,12 +169,6 @@ static int build_part(const gsrc_t *s, ids_t *t, lulesh_mesh_t *m) {
   return 0;
 }
 
-/* The Sedov deposit of a global cube of edge E (lulesh_mesh_sedov's). */
-static double sedov_einit(int64_t E) {
-  double scale = (double)E / 45.0;
-  return 3.948746e+7 * scale * scale * scale;
-}
-
 /* The end of a generated part of the global cube of edge E from its owned
  * ids t->own[t->ne] (sorted): the local mesh, regions by LULESH's rule on
  * the global numbering (as one rank: independent of the rank count), the
@@ -184,7 +178,7 @@ static int part_global(int64_t E, int nr, int balance, lulesh_mesh_t *m, ids_t *
   TSR_CALL(build_part(&s, t, m));
   TSR_CALL(lulesh_regions_assign_ids(E * E * E, nr, balance, 0, t->ne, t->own, m->reg_num));
   m->origin = (int32_t)find(t->own, t->ne, 0);
-  m->einit = sedov_einit(E);
+  m->einit = lulesh_sedov_einit(E);
   return 0;
 }
 
@@ -351,7 +345,7 @@ static int part_cube(int rank, int p, int size, int nr, int balance, lulesh_mesh
   /* LULESH's MPI build draws each rank's regions with srand(myRank) */
   TSR_CALL(lulesh_regions_assign_seed(m->num_elem, nr, balance, (unsigned)rank, m->reg_num));
   m->origin = rank == 0 ? 0 : -1;
-  m->einit = sedov_einit(E);
+  m->einit = lulesh_sedov_einit(E);
   return 0;
 }
 

@@ -197,6 +197,11 @@ int lulesh_mesh_build_csr(lulesh_mesh_t *m) {
 
 /* ---- the Sedov cube ------------------------------------------------------ */
 
+double lulesh_sedov_einit(int64_t E) {
+  const double scale = (double)E / 45.0;
+  return 3.948746e+7 * scale * scale * scale;
+}
+
 int lulesh_mesh_sedov(lulesh_mesh_t *m, int nx, int nr, int balance) {
   memset(m, 0, sizeof *m);
   TSR_CHECK(nx >= 1 && nx <= 600, TSR_ERR_ARG,
@@ -255,9 +260,7 @@ int lulesh_mesh_sedov(lulesh_mesh_t *m, int nx, int nr, int balance) {
       m->symm_y[s] = a * nn1 * nn1 + b;
       m->symm_x[s] = a * nn1 * nn1 + b * nn1;
     }
-  /* energy deposit, scaled from 3.948746e7 at 45 elements per edge */
-  double scale = (double)nx / 45.0;
-  m->einit = 3.948746e+7 * scale * scale * scale;
+  m->einit = lulesh_sedov_einit(nx);
   m->origin = 0;
   rc = lulesh_mesh_build_csr(m);
   if (rc) lulesh_mesh_free(m);

@@ -66,6 +66,9 @@ typedef struct {
  * balance b (its -r, -b options), symmetry planes at 0, free surfaces at
  * 1.125, and the initial energy 3.948746e7 (nx/45)^3 in element 0. */
 int lulesh_mesh_sedov(lulesh_mesh_t *m, int nx, int nr, int balance);
+/* LULESH's Sedov energy deposit in the origin element of the cube of edge
+ * E: 3.948746e7 at 45 elements per edge, scaled with the volume. */
+double lulesh_sedov_einit(int64_t E);
 
 /* Check a mesh's arrays: sizes, indices in range, no repeated corner in an
  * element, valid face flags (at most one per face; a face without SYMM or

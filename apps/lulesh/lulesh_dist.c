@@ -1,7 +1,8 @@
 /* apps/lulesh/lulesh_dist.c: tsr-lulesh on several ranks: the mesh of the
  * run (the whole cube on one rank, a rank's part of LULESH's cube
  * decomposition, of the block grid or of a METIS partition on several:
- * kernels/lulesh/lulesh_dist.h), the partition's balance, LULESH's banner and the run's global outcome (e(0) from
+ * kernels/lulesh/lulesh_dist.h), the partition's balance, LULESH's banner
+ * and the run's global outcome (e(0) from
  * the rank holding the origin, the total energy summed over ranks, the
  * symmetry test over plane 0 of the global cube). */
 #include "config.h"

@@ -265,8 +265,8 @@ static int st_select(st_app_t *A) {
   }
   if (!keep && sel->n) {
     tsr_selection_free(sel);
-    return TSR_RAISE(TSR_ERR_ARG, "--variant %s: none of its variants is made for %s", A->cli.variants ? A->cli.variants : "(default)",
-                     stencil_name(A->kind));
+    return TSR_RAISE(TSR_ERR_ARG, "--variant %s: none of its variants is made for %s",
+                     A->cli.variants ? A->cli.variants : "(default)", stencil_name(A->kind));
   }
   sel->n = keep;
   const int nsel = sel->n;

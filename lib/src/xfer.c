@@ -5,6 +5,7 @@
 #include "config.h"
 #include "tessera/xfer.h"
 #include "tessera/error.h"
+#include "tessera/fault.h"
 #include "part_internal.h"
 
 #include <stdlib.h>
@@ -25,10 +26,13 @@ int tsr_alltoallv(MPI_Comm comm, const void *sbuf, const int64_t *scount, const 
     if (q != me)
       nmsg += TSR_CEIL_DIV(scount[q] * (int64_t)es, TSR__XFER_MSG) +
               TSR_CEIL_DIV(rcount[q] * (int64_t)es, TSR__XFER_MSG);
-  MPI_Request *req = malloc(sizeof *req * (size_t)(nmsg + 1));
-  int rc = req ? TSR_SUCCESS
-               : TSR_RAISE(TSR_ERR_ALLOC, "all-to-all: cannot allocate %lld requests",
-                           (long long)nmsg);
+  MPI_Request *req = tsr_malloc(sizeof *req * (size_t)(nmsg + 1));
+  /* agreed before any message is posted: a rank that cannot allocate its
+     requests would otherwise leave the others waiting for its messages */
+  int rc = tsr_error_agree(comm, req ? TSR_SUCCESS
+                                     : TSR_RAISE(TSR_ERR_ALLOC,
+                                                 "all-to-all: cannot allocate %lld requests",
+                                                 (long long)nmsg));
   int64_t k = 0;
   for (int j = 1; j < P && !rc; j++) { /* receives first, from me-1, me-2, ... */
     const int q = (me - j + P) % P;

@@ -4,11 +4,31 @@
  * ids scatters from one rank, gathers on one rank and redistributes between
  * two block distributions, with records of several bytes; a wanted id its
  * rank does not hold fails on every rank; tsr_gather_each hands the root
- * every rank's bytes in order, in pieces of the given size. */
+ * every rank's bytes in order, in pieces of the given size; a rank that
+ * cannot allocate its all-to-all requests (TSR_FAULT=alloc:rank=1, set
+ * before lib's first allocation: this test runs first) ends the call on
+ * every rank with the same error instead of leaving them waiting. */
 #include "config.h"
 #include "tsr_check.h"
 
 static int rank_, size_;
+
+START_TEST(test_alltoallv_fault) {
+  int64_t c[8], d[8], x[8], y[8]; /* one element to and from every rank */
+  for (int q = 0; q < size_; q++) c[q] = 1, d[q] = q, x[q] = 10 * rank_ + q;
+  const int e = tsr_alltoallv(MPI_COMM_WORLD, x, c, d, y, c, d, sizeof *x);
+  if (size_ < 2) { /* no rank 1: nothing fails */
+    ck_assert_int_eq(e, TSR_SUCCESS);
+    ck_assert(y[0] == 0);
+    return;
+  }
+  ck_assert_int_eq(e, TSR_ERR_ALLOC); /* rank 1's error, agreed on every rank */
+  ck_assert(tsr_error_is_collective());
+  ck_assert_msg(strstr(tsr_error_message(), "all-to-all: cannot allocate") != NULL, "%s",
+                tsr_error_message());
+  tsr_error_clear();
+}
+END_TEST
 
 START_TEST(test_alltoallv) {
   int64_t sc[8], sd[8], rc[8], rd[8], ns = 0, nr = 0;
@@ -132,6 +152,8 @@ static Suite *make(void) {
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   Suite *s = suite_create("xfer");
   TCase *t = tcase_create("core");
+  setenv("TSR_FAULT", "alloc:rank=1", 1); /* the first tsr_malloc of rank 1 fails */
+  tcase_add_test(t, test_alltoallv_fault);
   tcase_add_test(t, test_alltoallv);
   tcase_add_test(t, test_xfer);
   tcase_add_test(t, test_gather_each);

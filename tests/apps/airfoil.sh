@@ -4,15 +4,10 @@
 # converted new_grid.dat and generated in memory must be identical (same
 # double arithmetic on the same bits); bad inputs must fail with a message
 # naming the file, without a crash.
-b=${TSR_TOP_BUILDDIR:-.}
-af="$b/apps/tsr-airfoil"
-mk="$b/apps/tsr-mkairfoil"
-t=${TMPDIR:-/tmp}/tsr-airfoil-test.$$
-mkdir -p "$t" || exit 1
-trap 'rm -rf "$t"' EXIT
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/tap.sh"
+af="$B/apps/tsr-airfoil"
+mk="$B/apps/tsr-mkairfoil"
+tap_scratch tsr-airfoil-test
 echo "1..14"
 
 "$mk" -q --size 30x20 -o "$t/g.h5" --dat "$t/g.dat" && ok "tsr-mkairfoil writes HDF5 and new_grid.dat" || no "tsr-mkairfoil writes"

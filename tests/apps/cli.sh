@@ -7,19 +7,14 @@
 # prints a table where --help offers it and is an unknown option elsewhere; a
 # program whose --help says it runs on one rank refuses two with one line and
 # is marked so in README.md's program table, and no other program is.
-B=${TSR_TOP_BUILDDIR:?set by the test harness}
 S=${TSR_TOP_SRCDIR:-${srcdir:-.}}
-MPIEXEC=${MPIEXEC:-mpiexec}
+. "$S/tests/apps/tap.sh"
 PROGS="tsr-stencil tsr-airfoil tsr-fastsg tsr-layoutbench tsr-copybench tsr-halobench tsr-info
 tsr-mkinput tsr-mkairfoil tsr-lulesh tsr-mklulesh"
 COMMON="-i --input -o --output --variant --list-variants --device --iterations --runs --warmup
 --csv --verify --no-verify -q --quiet"
 BOGUS=--no-such-flag
-t=$(mktemp -d "${TMPDIR:-/tmp}/tsr-cli.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; [ -n "$2" ] && [ -f "$2" ] && sed 's/^/# /' "$2"; }
+tap_scratch tsr-cli
 
 # refused PROG FLAG [ARGS]: exit 1, nothing on stdout, one line on stderr
 # naming the flag.

@@ -2,17 +2,16 @@
 # tests/apps/fastsg.sh: tsr-fastsg end to end (TAP): small grids on every
 # CPU variant (and CUDA ones when a GPU is present), the SG++ value, identical
 # coefficients for 1 and 3 ranks, and bad input (one error line, exit != 0).
-exe=${TSR_TOP_BUILDDIR:-.}/apps/tsr-fastsg
-mpi="${MPIEXEC:-mpiexec} --oversubscribe"
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/tap.sh"
+exe=$B/apps/tsr-fastsg
+mpi="$MPIEXEC --oversubscribe"
 OMP_NUM_THREADS=1; export OMP_NUM_THREADS
 OMPI_ALLOW_RUN_AS_ROOT=1; export OMPI_ALLOW_RUN_AS_ROOT
 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-tmp=${TMPDIR:-/tmp}/tsr-fastsg-test.$$
-mkdir -p "$tmp"; trap 'rm -rf "$tmp"' EXIT
-n=0; fails=0
+tap_scratch tsr-fastsg-test
+tmp=$t
+tap_log=$tmp/out
 echo "1..30"
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; fails=$((fails + 1)); sed 's/^/# /' "$tmp/out"; }
 # run NAME EXPECT(0|1) ARGS...: exit status 0 or non-zero as expected (one rank,
 # started without mpiexec: an MPI singleton starts in a third of the time)
 run() {
@@ -52,7 +51,7 @@ if [ -n "$s1" ] && [ "$s1" = "$s3" ] && [ -n "$e1" ] && [ "$e1" = "$e3" ] && ! g
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
   run "all CUDA variants, D=3 n=6" 0 -d 3 -n 6 --points 2000 --runs 1 --variant 'cuda/*'
 else
-  n=$((n + 1)); echo "ok $n # SKIP no CUDA device"
+  skip "no CUDA device"
 fi
 bad "D out of range" "dimension D = 40 is out of range" -d 40
 bad "n out of range" "level n = 0 is out of range" -n 0
@@ -63,7 +62,7 @@ bad "an option the app does not take (--iterations)" "unknown option '--iteratio
 
 # HDF5: -o then -i round trip, files written by tests/apps/fastsg_mkbad
 h5=$tmp/h5; mkdir -p "$h5"
-if ${TSR_TOP_BUILDDIR:-.}/tests/apps/fastsg_mkbad "$h5" >"$tmp/out" 2>&1; then ok "fastsg_mkbad"; else no "fastsg_mkbad"; fi
+if "$B/tests/apps/fastsg_mkbad" "$h5" >"$tmp/out" 2>&1; then ok "fastsg_mkbad"; else no "fastsg_mkbad"; fi
 run "-o with every dataset" 0 -d 3 -n 5 --points 300 --runs 1 --warmup 0 \
   --variant 'cpu/hier/inv3,cpu/eval/sred1' -o "$h5/out.h5"
 sum1=$(grep checksum "$tmp/out")
@@ -74,7 +73,7 @@ if command -v h5dump >/dev/null 2>&1; then
      grep -q 'SIMPLE { ( 351 ) / ( 351 ) }' "$tmp/out"; then ok "-o datasets and provenance"
   else no "-o datasets and provenance"; fi
 else
-  n=$((n + 1)); echo "ok $n # SKIP no h5dump"
+  skip "no h5dump"
 fi
 # reading it back on 2 ranks: D and n from the file, the same coefficients and errors
 $mpi -n 2 "$exe" -i "$h5/out.h5" --runs 1 --warmup 0 --variant 'cpu/hier/plain,cpu/eval/vec1' \
@@ -104,4 +103,4 @@ bad "-i of another kind" "expected kind 'sparse-grid'" -i "$h5/kind.h5"
 bad "-i with --dim differing from the file's" "the file's grid has dim = 2, but --dim 3" \
   -i "$h5/good.h5" -d 3
 bad "-i missing file" "cannot open" -i "$h5/nosuch.h5"
-[ $fails = 0 ]
+exit $fail

@@ -6,12 +6,10 @@
 top=${TSR_TOP_SRCDIR:-${srcdir:-.}}
 s=$top/scripts/peers/stencil-compare
 command -v python3 > /dev/null 2>&1 || { echo "1..0 # SKIP no python3"; exit 0; }
-t=${TMPDIR:-/tmp}/tsr-peers-test.$$
-mkdir -p "$t" || exit 1
-trap 'rm -rf "$t"' EXIT
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; sed 's/^/# /' "$t/out" 2>/dev/null | head -40; }
+. "$top/tests/apps/tap.sh"
+tap_scratch tsr-peers-test
+tap_log=$t/out
+tap_log_lines=40
 echo "1..9"
 
 # The original's output: command line, two header lines, rows (us); one error row is fastest.

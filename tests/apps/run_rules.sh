@@ -6,15 +6,10 @@
 # times), and its CSV has exactly the rows that ran; --device cuda is
 # "nothing ran" in one line and a non-zero exit; a variant named that cannot
 # run is an error; -q prints the table and the FOM line only.
-b=${TSR_TOP_BUILDDIR:-.}
-t=${TMPDIR:-/tmp}/tsr-run-rules.$$
-mkdir -p "$t" || exit 1
-trap 'rm -rf "$t"' EXIT
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/tap.sh"
+tap_scratch tsr-run-rules
+tap_log=$t/out
 OMP_NUM_THREADS=1; export OMP_NUM_THREADS
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; sed 's/^/# /' "$t/out"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
 # program, its small problem
 progs="airfoil copybench fastsg halobench layoutbench stencil lulesh"
@@ -34,7 +29,7 @@ gpu=0
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then gpu=1; fi
 
 for p in $progs; do
-  exe="$b/apps/tsr-$p"
+  exe="$B/apps/tsr-$p"
   eval "args=\$args_$p; named=\$named_$p"
   if [ $gpu = 1 ]; then
     for k in 1 2 3 4 5; do skip "tsr-$p: a GPU is visible (the rules without one)"; done

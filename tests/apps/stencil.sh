@@ -6,22 +6,17 @@
 # with the order, wrong halo, a domain too small for the halo, a warp thread
 # shape that is not whole warps, an unknown stencil) fail with a clear
 # message and a non-zero exit, without a crash.
-b=${TSR_TOP_BUILDDIR:-.}
-st="$b/apps/tsr-stencil"
-mk="$b/apps/tsr-mkinput"
-bad="$b/tests/apps/stencil_bad"
-t=${TMPDIR:-/tmp}/tsr-stencil-test.$$
-mkdir -p "$t" || exit 1
-trap 'rm -rf "$t"' EXIT
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; }
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/tap.sh"
+st="$B/apps/tsr-stencil"
+mk="$B/apps/tsr-mkinput"
+bad="$B/tests/apps/stencil_bad"
+tap_scratch tsr-stencil-test
 # expect_fail NAME PATTERN CMD...: non-zero exit (not a signal) and PATTERN in the output
 expect_fail() {
   name=$1; pat=$2; shift 2
   "$@" > "$t/e" 2>&1; rc=$?
   if [ $rc -ne 0 ] && [ $rc -lt 128 ] && grep -q -- "$pat" "$t/e"; then ok "$name"
-  else no "$name (rc $rc)"; sed 's/^/# /' "$t/e"; fi
+  else no "$name (rc $rc)" "$t/e"; fi
 }
 echo "1..16"
 R="--runs 1 --warmup 0 --device cpu"
@@ -29,18 +24,18 @@ R="--runs 1 --warmup 0 --device cpu"
 "$st" hdiff --size 19x15x4 --iterations 2 $R --precision double,float --order rowmajor,zcurve,random \
   --compress no,yes --chase yes,no --csv "$t/h.csv" > "$t/o" 2>&1 &&
   [ "$(grep -c ',PASS,' "$t/h.csv")" -ge 20 ] && ! grep -q FAILED "$t/o" &&
-  ok "hdiff: every CPU variant and grid configuration PASSED" || { no "hdiff sweep"; sed 's/^/# /' "$t/o"; }
+  ok "hdiff: every CPU variant and grid configuration PASSED" || no "hdiff sweep" "$t/o"
 "$st" fastwaves --size 19x15x8 --iterations 2 $R --fields soa,aos,aosoa --precision float > "$t/o" 2>&1 &&
-  ! grep -q FAILED "$t/o" && ok "fastwaves SoA/AoS/AoSoA float PASSED" || { no "fastwaves"; sed 's/^/# /' "$t/o"; }
+  ! grep -q FAILED "$t/o" && ok "fastwaves SoA/AoS/AoSoA float PASSED" || no "fastwaves" "$t/o"
 "$mk" grid -q -o "$t/g.h5" --size 20x18x4 --halo 2,2,0 --fields in,coeff &&
   "$st" hdiff -i "$t/g.h5" $R --iterations 3 -o "$t/out.h5" > "$t/o" 2>&1 &&
   ! grep -q FAILED "$t/o" && [ -f "$t/out.h5" ] && [ -f "$t/out.xmf" ] &&
-  ok "regular-grid input, output + XDMF" || { no "regular-grid input"; sed 's/^/# /' "$t/o"; }
-"$b/apps/tsr-info" "$t/out.h5" > "$t/i" 2>&1 && grep -q "tsr-stencil" "$t/i" &&
-  ok "output carries provenance" || { no "provenance"; sed 's/^/# /' "$t/i"; }
+  ok "regular-grid input, output + XDMF" || no "regular-grid input" "$t/o"
+"$B/apps/tsr-info" "$t/out.h5" > "$t/i" 2>&1 && grep -q "tsr-stencil" "$t/i" &&
+  ok "output carries provenance" || no "provenance" "$t/i"
 "$mk" xygrid -q -o "$t/x.h5" --size 20x18x4 --order zcurve --depth 2 --fields in &&
   "$st" laplap -i "$t/x.h5" $R > "$t/o" 2>&1 && ! grep -q FAILED "$t/o" &&
-  ok "xy-grid input" || { no "xy-grid input"; sed 's/^/# /' "$t/o"; }
+  ok "xy-grid input" || no "xy-grid input" "$t/o"
 
 "$bad" "$t/g.h5" "$t/nofield.h5" nofield &&
   expect_fail "missing field" "fields/coeff is missing" "$st" hdiff -i "$t/nofield.h5" $R
@@ -60,7 +55,7 @@ expect_fail "unknown stencil" "unknown stencil" "$st" lapla $R
 "$st" fastwaves --size 19x15x8 --iterations 2 $R --variant 'cpu/*' > "$t/o" 2>&1 &&
   ! grep -q 'not run' "$t/o" && grep -q PASS "$t/o" &&
   ok "fastwaves --variant 'cpu/*': laplap's and hdiff's own variants left out, exit 0" ||
-  { no "fastwaves cpu/*"; sed 's/^/# /' "$t/o"; }
+  no "fastwaves cpu/*" "$t/o"
 expect_fail "fastwaves: a pattern of laplap's variants only" "none of its variants is made for fastwaves" \
   "$st" fastwaves --size 19x15x8 --variant 'cpu/regular/tb*' $R
 exit $fail

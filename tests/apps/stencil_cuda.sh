@@ -19,10 +19,10 @@
 #    they are for laplap and hdiff.
 # About 90 tsr-stencil runs (250 with TSR_TEST_FULL=1: raise
 # TSR_TEST_TIMEOUT above its 300 s then).
-b=${TSR_TOP_BUILDDIR:-.}
-st="$b/apps/tsr-stencil"
-mk="$b/apps/tsr-mkinput"
-cmp="$b/tests/apps/stencil_h5cmp"
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/tap.sh"
+st="$B/apps/tsr-stencil"
+mk="$B/apps/tsr-mkinput"
+cmp="$B/tests/apps/stencil_h5cmp"
 if ! "$st" --list-variants 2>/dev/null | grep -q '^cuda/.* yes '; then
   echo "1..0 # SKIP no CUDA device (built without CUDA)"; exit 0
 fi
@@ -31,12 +31,7 @@ if ! command -v nvidia-smi > /dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | gre
 fi
 variants=$("$st" --list-variants | awk '$1 ~ /^cuda\// {print $1}')
 [ -n "$variants" ] || { echo "1..1"; echo "not ok 1 - no cuda/ rows in --list-variants"; exit 0; }
-t=${TMPDIR:-/tmp}/tsr-stencil-cuda.$$
-mkdir -p "$t" || exit 1
-trap 'rm -rf "$t"' EXIT
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; [ -f "$2" ] && sed 's/^/# /' "$2"; }
+tap_scratch tsr-stencil-cuda
 only13="cuda/regular/shared cuda/regular/tile-kloop cuda/regular/jwindow cuda/regular/jwindow-shfl
 cuda/unstr/patch-kloop cuda/unstr/jwindow cuda/unstr/jwindow-plan cuda/unstr/jwindow-proto
 cuda/regular/tblock"

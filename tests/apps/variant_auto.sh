@@ -8,16 +8,12 @@
 # rewritten; tsr-stencil on 2 ranks agrees (one choice line, one row);
 # auto with other names, and a program without auto (tsr-layoutbench),
 # are one-line errors.
-b=${TSR_TOP_BUILDDIR:-.}
-t=${TMPDIR:-/tmp}/tsr-variant-auto.$$
-mkdir -p "$t" || exit 1
-trap 'rm -rf "$t"' EXIT
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/tap.sh"
+tap_scratch tsr-variant-auto
+tap_log=$t/out
 XDG_CACHE_HOME="$t/cache"; export XDG_CACHE_HOME
 OMP_NUM_THREADS=1; export OMP_NUM_THREADS
 cache="$XDG_CACHE_HOME/tessera/variant-auto.tsv"
-n=0; fail=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; fail=1; sed 's/^/# /' "$t/out"; }
 check() { if eval "$2"; then ok "$1"; else no "$1"; fi; }
 
 progs="stencil copybench fastsg airfoil lulesh"
@@ -28,7 +24,7 @@ args_airfoil="--size 30x20 --iterations 10"
 args_lulesh="-s 10 -i 10"
 echo "1..$((5 * 5 + 4))"
 for p in $progs; do
-  exe="$b/apps/tsr-$p"
+  exe="$B/apps/tsr-$p"
   eval "args=\$args_$p"
   rm -rf "$XDG_CACHE_HOME"
   # shellcheck disable=SC2086
@@ -56,14 +52,14 @@ done
 mpi="mpirun --oversubscribe -np 2"
 rm -rf "$XDG_CACHE_HOME"
 # shellcheck disable=SC2086
-$mpi "$b/apps/tsr-stencil" $args_stencil --variant auto > "$t/out" 2>&1; rc=$?
+$mpi "$B/apps/tsr-stencil" $args_stencil --variant auto > "$t/out" 2>&1; rc=$?
 check "tsr-stencil, 2 ranks: one choice, one row" \
   "[ $rc = 0 ] && [ \$(grep -c -- '--variant auto:' \"$t/out\") = 1 ] && [ \$(grep -c '^c[pu][ud][a/].* auto: best of' \"$t/out\") = 1 ] && ! grep -q FAIL \"$t/out\""
 # shellcheck disable=SC2086
-$mpi "$b/apps/tsr-stencil" $args_stencil --variant auto > "$t/out" 2>&1; rc=$?
+$mpi "$B/apps/tsr-stencil" $args_stencil --variant auto > "$t/out" 2>&1; rc=$?
 check "tsr-stencil, 2 ranks: cached" "[ $rc = 0 ] && grep -q 'auto: cached choice' \"$t/out\""
-"$b/apps/tsr-stencil" laplap --variant auto,cpu/ref > "$t/out" 2>&1; rc=$?
+"$B/apps/tsr-stencil" laplap --variant auto,cpu/ref > "$t/out" 2>&1; rc=$?
 check "auto with other names: one error line" "[ $rc != 0 ] && [ \$(wc -l < \"$t/out\") = 1 ] && grep -q 'give it alone' \"$t/out\""
-"$b/apps/tsr-layoutbench" --variant auto > "$t/out" 2>&1; rc=$?
+"$B/apps/tsr-layoutbench" --variant auto > "$t/out" 2>&1; rc=$?
 check "a program without auto refuses it" "[ $rc != 0 ] && grep -q 'does not choose its variants by a trial' \"$t/out\""
 exit $fail

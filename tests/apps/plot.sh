@@ -7,15 +7,14 @@
 # drawing needs Debian's python3-matplotlib (those checks skip without it).
 # Also scripts/demo-summary, the demo's one-screen summary, on the same CSVs.
 S=${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}
+. "$S/tests/apps/tap.sh"
 P="$S/scripts/tsr-plot"
 py=/usr/bin/python3
 [ -x "$py" ] || { echo "1..0 # SKIP no /usr/bin/python3"; exit 0; }
-t=$(mktemp -d "${TMPDIR:-/tmp}/tsr-plot.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
+tap_scratch tsr-plot
+tap_log=$t/out
+tap_log_tail=20
 echo "1..9"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; sed 's/^/# /' "$t/out" | tail -20; }
 H=app,variant,version,commit,date,host,device,ranks,precision,nx,ny,nz,runs,median_us,min_us,max_us,mean_us,bytes,gbs,ceiling_gbs,pct_floor,figure,verify,config,note,mpi,hdf5,cuda,compiler
 P0='0.1.0,abc1234,2026-01-31T12:00:00Z,node1'
 L='Open MPI v4.1.4,1.10.8,none (built without CUDA),gcc 12.2.0'
@@ -84,7 +83,7 @@ sh "$D" "$t/all.txt" "$t/halo.csv" > "$t/out" 2>&1 &&
   ok "demo-summary without a FOM line: the fastest row" || no "demo-summary without a FOM line"
 
 if ! $py -c 'import matplotlib' >/dev/null 2>&1; then
-  for k in 7 8 9; do echo "ok $k # SKIP no matplotlib (Debian: python3-matplotlib)"; done
+  for k in 7 8 9; do skip "no matplotlib (Debian: python3-matplotlib)"; done
   exit 0
 fi
 $py "$P" -o "$t/png" "$t/fw.csv" "$t/halo.csv" "$t/old.csv" > "$t/out" 2>&1 &&

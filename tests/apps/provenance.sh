@@ -6,15 +6,13 @@
 # HDF5 writer records the provenance of docs/FORMAT.md (release, commit,
 # host, the MPI, HDF5, CUDA and compiler versions, a non-empty device:
 # tsr-airfoil's included).
-B=${TSR_TOP_BUILDDIR:?set by the test harness}
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/tap.sh"
 py=python3
 command -v $py >/dev/null 2>&1 || py=/usr/bin/python3
-t=$(mktemp -d "${TMPDIR:-/tmp}/tsr-prov.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
+tap_scratch tsr-prov
+tap_log=$t/out
+tap_log_tail=15
 OMP_NUM_THREADS=1; export OMP_NUM_THREADS
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; sed 's/^/# /' "$t/out" | tail -15; }
 echo "1..10"
 common=app,variant,version,commit,date,host,device,ranks,precision,nx,ny,nz,runs,median_us,min_us,max_us,mean_us,bytes,gbs,ceiling_gbs,pct_floor,figure,verify,config,note,mpi,hdf5,cuda,compiler
 host=$(hostname 2>/dev/null || uname -n)

@@ -5,21 +5,18 @@
 # lies (checked against the regular grid of the same analytic fields); tsr-info
 # reads tsr-fastsg's sparse grids (1 and 3 ranks) and refuses malformed ones in
 # one line. The sidecar checks need Debian's python3-h5py (skipped without).
-B=${TSR_TOP_BUILDDIR:?set by the test harness}
 S=${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}
-MPIEXEC=${MPIEXEC:-mpiexec}
-t=$(mktemp -d "${TMPDIR:-/tmp}/tsr-side.XXXXXX") || exit 1
-trap 'rm -rf "$t"' EXIT
+. "$S/tests/apps/tap.sh"
+tap_scratch tsr-side
+tap_log=$t/out
+tap_log_tail=15
 echo "1..10"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-no() { n=$((n + 1)); echo "not ok $n - $1"; sed 's/^/# /' "$t/out" | tail -15; }
 py=/usr/bin/python3
 have_h5py=0
 $py -c 'import h5py, numpy' >/dev/null 2>&1 && have_h5py=1
 check() { # NAME XMF [--xy-against H5]
   name=$1; shift
-  if [ $have_h5py = 0 ]; then n=$((n + 1)); echo "ok $n # SKIP $name: no python3-h5py"; return; fi
+  if [ $have_h5py = 0 ]; then skip "$name: no python3-h5py"; return; fi
   $py "$S/tests/apps/xdmf_check.py" "$@" >"$t/out" 2>&1 && ok "$name ($(cat "$t/out"))" || no "$name"
 }
 mk="$B/apps/tsr-mkinput"; sg="$B/apps/tsr-fastsg"; info="$B/apps/tsr-info"

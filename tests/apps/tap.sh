@@ -6,7 +6,9 @@
 #   exit (kept when KEEP is set, to look at after a failure);
 # - ok MSG, skip MSG and no MSG [FILE]: TAP lines numbered by n; no sets
 #   fail=1 and adds FILE (default $tap_log, when set) as comments, at most
-#   $tap_log_lines lines of it when that is set. A script ends with exit $fail.
+#   $tap_log_lines lines of it when that is set (its first lines), else
+#   $tap_log_tail (its last lines) when that is set. A script ends with
+#   exit $fail.
 B=${TSR_TOP_BUILDDIR:-.}
 MPIEXEC=${MPIEXEC:-mpiexec}
 n=0
@@ -23,6 +25,8 @@ no() {
   [ -n "$tap_f" ] || return 0
   if [ -n "${tap_log_lines:-}" ]; then
     sed 's/^/# /' "$tap_f" 2>/dev/null | head -n "$tap_log_lines"
+  elif [ -n "${tap_log_tail:-}" ]; then
+    sed 's/^/# /' "$tap_f" 2>/dev/null | tail -n "$tap_log_tail"
   else
     sed 's/^/# /' "$tap_f"
   fi

@@ -10,20 +10,19 @@
 #   accepted: root attribute 'kind' as a variable-length UTF-8 string
 # Each refusal must come within 60 s under a 4 GiB address-space limit, from
 # validation (not from an allocation sized by the damaged header failing).
-B=${TSR_TOP_BUILDDIR:?set by the test harness}
-MPIEXEC=${MPIEXEC:-mpiexec}
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/tap.sh"
 MH="$B/tests/apps/mkhostile"
 [ -x "$MH" ] || { echo "1..0 # SKIP mkhostile not built (needs check)"; exit 0; }
-dir=$(mktemp -d "${TMPDIR:-/tmp}/tsr-hostile.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT
+tap_scratch tsr-hostile
+dir=$t
+tap_log=$dir/err
+tap_log_lines=5
 "$B/apps/tsr-mkairfoil" --size 20x30 -o "$dir/m.h5" >/dev/null 2>&1 &&
   "$B/apps/tsr-mkinput" grid -q -o "$dir/g.h5" --size 16x16x8 >/dev/null 2>&1 &&
   "$B/apps/tsr-mkinput" xygrid -q -o "$dir/x.h5" --size 16x16x8 >/dev/null 2>&1 &&
   mkdir "$dir/sg" && "$B/tests/apps/fastsg_mkbad" "$dir/sg" >/dev/null 2>&1 ||
   { echo "1..0 # SKIP cannot make the inputs"; exit 0; }
 echo "1..24"
-i=0
-ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; sed 's/^/# /' "$dir/err" | head -5; fi; }
 # bad NAME BASE WANT NP PROG ARGS... (the input is $dir/t.h5): exit 1, one
 # error line containing WANT
 bad() {
@@ -33,13 +32,13 @@ bad() {
   rc=$?
   [ $rc -eq 1 ] && [ "$(grep -c 'error:' "$dir/err")" -eq 1 ] && grep -q -- "$want" "$dir/err" &&
     ! grep -q MPI_ABORT "$dir/err" && ! grep -q 'out of memory\|cannot allocate' "$dir/err"
-  ok $? "$name: refused ($want), exit $rc"
+  ok_rc $? "$name: refused ($want), exit $rc"
 }
 good() {
   name=$1
   shift
   timeout -k 5 60 "$@" >"$dir/out" 2>"$dir/err"
-  ok $? "$name"
+  ok_rc $? "$name"
 }
 mut() { cp "$1" "$dir/t.h5" && shift && "$MH" "$dir/t.h5" "$@" || echo "# mkhostile $* failed"; }
 AF="$B/apps/tsr-airfoil" ST="$B/apps/tsr-stencil" SG="$B/apps/tsr-fastsg" IN="$B/apps/tsr-info"

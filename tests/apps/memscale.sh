@@ -23,17 +23,14 @@
 # Programs: tsr-stencil laplap (cpu/regular), tsr-airfoil on a 450x700 mesh
 # from tsr-mkairfoil, tsr-fastsg --distribute yes (hierarchization),
 # tsr-lulesh --decomp metis and block -s 56.
-B=${TSR_TOP_BUILDDIR:?set by the test harness}
-MPIEXEC=${MPIEXEC:-mpiexec}
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/tap.sh"
 P="$B/tests/apps/peakrss"
-dir=$(mktemp -d "${TMPDIR:-/tmp}/tsr-memscale.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT
+tap_scratch tsr-memscale
+dir=$t
 [ -x "$P" ] || { echo "1..0 # SKIP peakrss not built"; exit 0; }
 "$B/apps/tsr-mkairfoil" -q --size 450x700 -o "$dir/m.h5" >/dev/null 2>&1 &&
   "$B/apps/tsr-mkairfoil" -q --size 12x12 -o "$dir/tiny.h5" >/dev/null 2>&1 ||
   { echo "1..0 # SKIP cannot make the meshes"; exit 0; }
-i=0
-ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
 
 # peaks NP CMD...: the peak (kB) of every rank, rank order, one line
 peaks() {
@@ -73,7 +70,7 @@ check() {
       r=$((r + 1))
     done
   done
-  ok $bad "$name: peak per rank above the baseline, fraction of 1 rank's: $msg${todo:+ # TODO $todo}"
+  ok_rc $bad "$name: peak per rank above the baseline, fraction of 1 rank's: $msg${todo:+ # TODO $todo}"
 }
 
 echo "1..7"
@@ -105,7 +102,7 @@ fits() {
   "$MPIEXEC" -n 4 --oversubscribe -x TSR_MEMORY_LIMIT="$lim" "$@" >"$dir/out" 2>"$dir/err"
   r4=$?
   [ $r1 = 1 ] && [ "$n1" = 1 ] && [ $r4 = 0 ]
-  ok $? "$name: TSR_MEMORY_LIMIT=$lim refuses 1 rank (exit $r1), 4 ranks run (exit $r4)"
+  ok_rc $? "$name: TSR_MEMORY_LIMIT=$lim refuses 1 rank (exit $r1), 4 ranks run (exit $r4)"
 }
 fits "tsr-airfoil 450x700 estimate per rank" 100M "$AF" -q -i "$dir/m.h5" --iterations 2 --device cpu
 fits "tsr-lulesh --decomp metis -s 56 estimate per rank" 60M "$LU" -q -s 56 -i 2 --decomp metis

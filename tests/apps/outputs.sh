@@ -3,19 +3,17 @@
 # 0666 & ~umask; a bad -o is refused before any computation; SIGINT and
 # SIGTERM to a writer (one rank, or mpirun at two ranks) leave neither the
 # temporary PATH.tmp-XXXXXX nor PATH behind, and the run ends by the signal.
-B=${TSR_TOP_BUILDDIR:?set by the test harness}
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/tap.sh"
 MK="$B/apps/tsr-mkinput"
 AF="$B/apps/tsr-mkairfoil"
 ST="$B/apps/tsr-stencil"
-MPIEXEC=${MPIEXEC:-mpiexec}
-dir=$(mktemp -d "${TMPDIR:-/tmp}/tsr-out.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT
-for t in timeout pgrep; do
-  command -v $t >/dev/null 2>&1 || { echo "1..0 # SKIP $t (Debian coreutils, procps) not found"; exit 0; }
+tap_scratch tsr-out
+dir=$t
+tap_log=$dir/err
+for c in timeout pgrep; do
+  command -v $c >/dev/null 2>&1 || { echo "1..0 # SKIP $c (Debian coreutils, procps) not found"; exit 0; }
 done
 echo "1..14"
-i=0
-ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; [ -f "$dir/err" ] && sed 's/^/# /' "$dir/err"; fi; }
 
 # ---- modes under two umasks
 for m in 022 027; do
@@ -32,7 +30,7 @@ for m in 022 027; do
     got=$(stat -c %a "$d/$f" 2>/dev/null)
     [ "$got" = "$want" ] || { bad=1; echo "$f: mode '$got', expected $want" >>"$dir/err"; }
   done
-  ok $bad "umask $m: .h5, .xmf and .csv outputs are mode $want"
+  ok_rc $bad "umask $m: .h5, .xmf and .csv outputs are mode $want"
 done
 
 # ---- a bad -o is found right after option parsing
@@ -42,14 +40,14 @@ rc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
 [ $rc -eq 1 ] && [ "$(wc -l <"$dir/err")" -eq 1 ] && grep -q '/nonexistent-dir/out.h5' "$dir/err" &&
   [ ! -s "$dir/out" ] && [ $ms -lt 5000 ]
-ok $? "-o in a missing directory: one line naming the path, exit 1, before computing (${ms} ms)"
+ok_rc $? "-o in a missing directory: one line naming the path, exit 1, before computing (${ms} ms)"
 "$MPIEXEC" -n 2 --oversubscribe timeout 60 "$ST" laplap --size 16x16x8 -o "$dir" >"$dir/out" 2>"$dir/err"
 rc=$?
 [ $rc -ne 0 ] && [ "$(grep -c 'error:' "$dir/err")" -eq 1 ] && grep -q 'is a directory' "$dir/err"
-ok $? "-o naming a directory, 2 ranks: one agreed error line"
+ok_rc $? "-o naming a directory, 2 ranks: one agreed error line"
 timeout 60 "$ST" laplap --size 16x16x8 --csv /nonexistent-dir/r.csv >"$dir/out" 2>"$dir/err"
 [ $? -eq 1 ] && grep -q -- '--csv /nonexistent-dir/r.csv' "$dir/err"
-ok $? "--csv in a missing directory is refused up front"
+ok_rc $? "--csv in a missing directory is refused up front"
 
 # ---- signals: start the writer, wait (bounded) for its temporary, signal it
 # sigtest SIG FINAL WANT COMMAND...: WANT is the exit status (130 for SIGINT,
@@ -63,10 +61,10 @@ sigtest() {
   : >"$dir/why"
   env --default-signal=INT,TERM "$@" >"$dir/log" 2>&1 &
   pid=$!
-  n=0
-  while [ $n -lt 3000 ] && ! ls "$final".tmp-* >/dev/null 2>&1 && kill -0 $pid 2>/dev/null; do
+  w=0
+  while [ $w -lt 3000 ] && ! ls "$final".tmp-* >/dev/null 2>&1 && kill -0 $pid 2>/dev/null; do
     sleep 0.01
-    n=$((n + 1))
+    w=$((w + 1))
   done
   seen=0
   ls "$final".tmp-* >/dev/null 2>&1 && seen=1
@@ -75,8 +73,8 @@ sigtest() {
   else
     kill -s "$sig" $pid 2>/dev/null
   fi
-  n=0
-  while [ $n -lt 300 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; n=$((n + 1)); done
+  w=0
+  while [ $w -lt 300 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; w=$((w + 1)); done
   kill -0 $pid 2>/dev/null && { kill -KILL $pid; echo "still running 30 s after SIG$sig" >>"$dir/why"; }
   wait $pid
   rc=$?
@@ -93,18 +91,18 @@ sigtest() {
 }
 STARGS="laplap -q --size 256x256x64 --iterations 50 --device cpu --variant cpu/regular"
 sigtest INT "$dir/mesh.h5" 130 "$AF" --size 600x900 -o "$dir/mesh.h5"
-ok $? "SIGINT while tsr-mkairfoil writes: no temporary, no mesh.h5, ended by SIGINT"
+ok_rc $? "SIGINT while tsr-mkairfoil writes: no temporary, no mesh.h5, ended by SIGINT"
 sigtest TERM "$dir/out.h5" 143 "$ST" $STARGS -o "$dir/out.h5"
-ok $? "SIGTERM to tsr-stencil with -o open: no temporary, no out.h5, ended by SIGTERM"
+ok_rc $? "SIGTERM to tsr-stencil with -o open: no temporary, no out.h5, ended by SIGTERM"
 sigtest INT "$dir/out.h5" 130 "$ST" $STARGS -o "$dir/out.h5"
-ok $? "SIGINT to tsr-stencil with -o open: no temporary, no out.h5, ended by SIGINT"
+ok_rc $? "SIGINT to tsr-stencil with -o open: no temporary, no out.h5, ended by SIGINT"
 sigtest TERM "$dir/out.h5" nonzero "$MPIEXEC" -n 2 --oversubscribe "$ST" $STARGS -o "$dir/out.h5"
-ok $? "SIGTERM to mpirun -n 2 tsr-stencil with -o open: no temporary, no out.h5, non-zero exit"
+ok_rc $? "SIGTERM to mpirun -n 2 tsr-stencil with -o open: no temporary, no out.h5, non-zero exit"
 sigtest INT "$dir/out.h5" nonzero "$MPIEXEC" -n 2 --oversubscribe "$ST" $STARGS -o "$dir/out.h5"
-ok $? "SIGINT to mpirun -n 2 tsr-stencil with -o open: no temporary, no out.h5, non-zero exit"
+ok_rc $? "SIGINT to mpirun -n 2 tsr-stencil with -o open: no temporary, no out.h5, non-zero exit"
 # as a scheduler does at the time limit: SIGTERM to the rank processes themselves
 KILLRANKS=1 sigtest TERM "$dir/out.h5" nonzero "$MPIEXEC" -n 2 --oversubscribe "$ST" $STARGS -o "$dir/out.h5"
-ok $? "SIGTERM to both ranks of tsr-stencil with -o open: no temporary, no out.h5, non-zero exit"
+ok_rc $? "SIGTERM to both ranks of tsr-stencil with -o open: no temporary, no out.h5, non-zero exit"
 
 # ---- the previous disposition is kept: an ignored SIGTERM stays ignored
 f="$dir/ig.h5"
@@ -112,15 +110,15 @@ rm -f "$f"
 ( trap '' TERM
   "$ST" laplap -q --size 128x128x32 --iterations 5 --device cpu --variant cpu/regular -o "$f" >/dev/null 2>&1 &
   pid=$!
-  n=0
-  while [ $n -lt 3000 ] && ! ls "$f".tmp-* >/dev/null 2>&1 && kill -0 $pid 2>/dev/null; do sleep 0.01; n=$((n + 1)); done
+  w=0
+  while [ $w -lt 3000 ] && ! ls "$f".tmp-* >/dev/null 2>&1 && kill -0 $pid 2>/dev/null; do sleep 0.01; w=$((w + 1)); done
   kill -TERM $pid
-  n=0
-  while [ $n -lt 1200 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; n=$((n + 1)); done
+  w=0
+  while [ $w -lt 1200 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; w=$((w + 1)); done
   kill -0 $pid 2>/dev/null && kill -KILL $pid
   wait $pid ) >"$dir/err" 2>&1
 [ $? -eq 0 ] && [ -f "$f" ]
-ok $? "with SIGTERM ignored (as under nohup) the run goes on and writes its file"
+ok_rc $? "with SIGTERM ignored (as under nohup) the run goes on and writes its file"
 
 # ---- the abort path: one rank fails alone with the output open (tsr_abort)
 for np in 1 2; do
@@ -129,5 +127,5 @@ for np in 1 2; do
   rc=$?
   left=$(ls "$dir"/ab.h5.tmp-* 2>/dev/null)
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ -z "$left" ] && [ ! -e "$dir/ab.h5" ] && grep -q 'simulated' "$dir/err"
-  ok $? "tsr_abort on one of $np rank(s) with an output open: the temporary is removed"
+  ok_rc $? "tsr_abort on one of $np rank(s) with an output open: the temporary is removed"
 done

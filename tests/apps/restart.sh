@@ -6,20 +6,18 @@
 # state comes back exactly and the run goes on within the rounding by which
 # airfoil's rank counts differ, docs/AIRFOIL.md). Bad restart files and
 # options give one error line and exit 1 at 2 ranks, without hanging.
-B=${TSR_TOP_BUILDDIR:?set by the test harness}
+. "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/tap.sh"
 ST="$B/apps/tsr-stencil"
 AF="$B/apps/tsr-airfoil"
 CMP="$B/tests/apps/stencil_h5cmp"
-MPIEXEC=${MPIEXEC:-mpiexec}
 for t in timeout h5diff h5dump; do
   command -v $t >/dev/null 2>&1 || { echo "1..0 # SKIP $t (Debian coreutils, hdf5-tools) not found"; exit 0; }
 done
 [ -x "$CMP" ] || { echo "1..0 # SKIP stencil_h5cmp not built (needs check)"; exit 0; }
-dir=$(mktemp -d "${TMPDIR:-/tmp}/tsr-restart.XXXXXX") || exit 1
-trap 'rm -rf "$dir"' EXIT
+tap_scratch tsr-restart
+dir=$t
+tap_log=$dir/err
 echo "1..26"
-i=0
-ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; [ -f "$dir/err" ] && sed 's/^/# /' "$dir/err"; fi; }
 run() { # run NP COMMAND...: under mpiexec (1 rank: as a singleton), bounded
   _n=$1; shift
   if [ "$_n" = 1 ]; then timeout 300 "$@"; else timeout 300 "$MPIEXEC" -n "$_n" --oversubscribe "$@"; fi
@@ -43,11 +41,11 @@ for s in laplap hdiff fastwaves; do
     run 3 "$ST" $O --checkpoint-every 3 --checkpoint "$dir/c3.h5" >/dev/null 2>>"$dir/err" &&
     [ "$(iteration "$dir/c1.h5")" = 4 ] && [ "$(iteration "$dir/c3.h5")" = 6 ] &&
     [ -z "$(ls "$dir" | grep tmp-)" ]
-  ok $? "$s: checkpoints at iterations 4 (1 rank) and 6 (3 ranks), no temporaries left"
+  ok_rc $? "$s: checkpoints at iterations 4 (1 rank) and 6 (3 ranks), no temporaries left"
   for c in 1 3; do
     run 2 "$ST" $O --restart "$dir/c$c.h5" -o "$dir/r$c.h5" >/dev/null 2>"$dir/err" &&
       "$CMP" "$dir/full.h5" "$dir/r$c.h5" $out >>"$dir/err" 2>&1
-    ok $? "$s: the $c-rank checkpoint resumed on 2 ranks equals the uninterrupted run bit for bit"
+    ok_rc $? "$s: the $c-rank checkpoint resumed on 2 ranks equals the uninterrupted run bit for bit"
   done
   cp "$dir/c3.h5" "$dir/$s-c3.h5"
 done
@@ -59,7 +57,7 @@ run 1 "$ST" $O -o "$dir/full.h5" >/dev/null 2>"$dir/err" &&
   run 2 "$ST" $O --restart "$dir/u.h5" --checkpoint-every 2 --checkpoint "$dir/u.h5" -o "$dir/ru.h5" \
     >/dev/null 2>>"$dir/err" &&
   [ "$(iteration "$dir/u.h5")" = 6 ] && "$CMP" "$dir/full.h5" "$dir/ru.h5" out >>"$dir/err" 2>&1
-ok $? "hdiff unstructured: checkpoint at 2 (3 ranks), restart on 2 checkpointing at 4 and 6 over the same file, bit for bit"
+ok_rc $? "hdiff unstructured: checkpoint at 2 (3 ranks), restart on 2 checkpointing at 4 and 6 over the same file, bit for bit"
 
 # ---- airfoil: 150 iterations, checkpoints every 60 (the last at 120; rms printed at 100)
 A="--size 60x40 --iterations 150 --variant cpu/ref"
@@ -72,7 +70,7 @@ for np in 1 3; do
     hist "$dir/full$np.out" >"$dir/h1" && hist "$dir/re$np.out" >"$dir/h2" &&
     [ "$(wc -l <"$dir/h1")" = 2 ] && cmp "$dir/h1" "$dir/h2" >>"$dir/err" 2>&1 &&
     h5diff "$dir/af$np.h5" "$dir/ar$np.h5" /p_q /p_q >>"$dir/err" 2>&1
-  ok $? "airfoil, $np rank(s): checkpoint at 120 resumed: rms lines, rms to all digits and -o q bit for bit"
+  ok_rc $? "airfoil, $np rank(s): checkpoint at 120 resumed: rms lines, rms to all digits and -o q bit for bit"
 done
 for np in 1 3; do
   # the state comes back exactly on 2 ranks: no more iterations, q written as read
@@ -83,7 +81,7 @@ for np in 1 3; do
     a=$(grep -o 'rms=[0-9.e+-]*' "$dir/full$np.out" | cut -d= -f2) &&
     b=$(grep -o 'rms=[0-9.e+-]*' "$dir/o" | cut -d= -f2) &&
     awk -v a="$a" -v b="$b" 'BEGIN { d = (a - b) / a; exit !(d < 1e-12 && d > -1e-12) }'
-  ok $? "airfoil: the $np-rank checkpoint on 2 ranks: q back bit for bit, rms within 1e-12 of the $np-rank run ($a, $b)"
+  ok_rc $? "airfoil: the $np-rank checkpoint on 2 ranks: q back bit for bit, rms within 1e-12 of the $np-rank run ($a, $b)"
 done
 
 # ---- bad restarts and options: one line, exit 1, at 2 ranks, no hang
@@ -92,7 +90,7 @@ bad() { # bad WHAT PATTERN COMMAND...
   run 2 "$@" >"$dir/out" 2>"$dir/err"
   rc=$?
   [ $rc -eq 1 ] && [ "$(grep -c 'error:' "$dir/err")" -eq 1 ] && grep -q -- "$pat" "$dir/err"
-  ok $? "$what (exit $rc)"
+  ok_rc $? "$what (exit $rc)"
 }
 L="laplap --size 40x36x12 --iterations 7 --variant cpu/regular -q"
 H="hdiff --size 40x36x12 --variant cpu/regular -q"

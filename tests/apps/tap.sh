@@ -5,10 +5,12 @@
 # - tap_scratch NAME: t, a new folder NAME.XXXXXX under $TMPDIR, removed at
 #   exit (kept when KEEP is set, to look at after a failure);
 # - ok MSG, skip MSG and no MSG [FILE]: TAP lines numbered by n; no sets
-#   fail=1 and adds FILE (default $tap_log, when set) as comments, at most
-#   $tap_log_lines lines of it when that is set (its first lines), else
-#   $tap_log_tail (its last lines) when that is set. A script ends with
-#   exit $fail.
+#   fail=1 and adds FILE (default $tap_log, when set) as comments: its first
+#   $tap_log_lines lines when that is set, else its last $tap_log_tail lines
+#   when that is set, else all of it;
+# - ok_rc STATUS MSG [FILE]: ok MSG when STATUS is 0, else no MSG [FILE]
+#   (after a check written as a command: `...; ok_rc $? MSG`).
+# A script ends with exit $fail.
 B=${TSR_TOP_BUILDDIR:-.}
 MPIEXEC=${MPIEXEC:-mpiexec}
 n=0
@@ -30,4 +32,7 @@ no() {
   else
     sed 's/^/# /' "$tap_f"
   fi
+}
+ok_rc() {
+  if [ "$1" = 0 ]; then ok "$2"; else shift; no "$@"; fi
 }

@@ -37,6 +37,7 @@ typedef struct {
   airfoil_problem_t p;
   int64_t gcount[4];     /* cells, edges, bedges, nodes of the whole mesh */
   int standard;          /* OP2's standard mesh */
+  int small;             /* the 40x60 mesh of OP2's generator (tsr-mkairfoil --size 40x60) */
   int niter;
   size_t real;           /* bytes of a real */
   double *ref;           /* [niter] the CPU reference's rms history, or NULL */

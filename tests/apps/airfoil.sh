@@ -2,13 +2,14 @@
 # tests/apps/airfoil.sh: tsr-airfoil and tsr-mkairfoil end to end on a small
 # generated mesh (TAP). The rms history of a mesh read from HDF5, from a
 # converted new_grid.dat and generated in memory must be identical (same
-# double arithmetic on the same bits); bad inputs must fail with a message
-# naming the file, without a crash.
+# double arithmetic on the same bits); cpu/ref on the 40x60 mesh passes
+# OP2's own rms history and fails (exit 1) when one node of it moves; bad
+# inputs must fail with a message naming the file, without a crash.
 . "${TSR_TOP_SRCDIR:-$(dirname "$0")/../..}/tests/apps/tap.sh"
 af="$B/apps/tsr-airfoil"
 mk="$B/apps/tsr-mkairfoil"
 tap_scratch tsr-airfoil-test
-echo "1..14"
+echo "1..16"
 
 "$mk" -q --size 30x20 -o "$t/g.h5" --dat "$t/g.dat" && ok "tsr-mkairfoil writes HDF5 and new_grid.dat" || no "tsr-mkairfoil writes"
 "$mk" -q --from-dat "$t/g.dat" -o "$t/c.h5" && ok "tsr-mkairfoil converts new_grid.dat" || no "tsr-mkairfoil converts"
@@ -21,6 +22,20 @@ hist() { grep -E '^ [0-9]+  [0-9.e+-]+ $' "$1"; }
   ok "rms history identical: HDF5, converted .dat, generated" || no "rms histories differ"
 "$af" --device cpu --iterations 100 --size 30x20 --precision float > "$t/f.out" 2>&1 &&
   ok "float precision runs" || no "float precision"
+# the 40x60 mesh: OP2's history (1e-10 relative) at 1 and 3 ranks; one node moved by 0.1 % fails
+"$af" --device cpu --variant cpu/ref --iterations 200 --size 40x60 > "$t/s1.out" 2>&1 &&
+  "$MPIEXEC" -n 3 --oversubscribe "$af" --device cpu --variant cpu/ref --iterations 200 \
+    --size 40x60 --reorder gps > "$t/s3.out" 2>&1 &&
+  grep -q 'cpu/ref: PASSED OP2 reference (40x60 mesh)' "$t/s1.out" &&
+  grep -q 'cpu/ref: PASSED OP2 reference (40x60 mesh)' "$t/s3.out" &&
+  ok "cpu/ref on the 40x60 mesh passes OP2's rms history at 1 and 3 ranks" ||
+  no "OP2's 40x60 history" "$t/s3.out"
+"$mk" -q --size 40x60 -o "$t/s.h5" --dat "$t/s.dat" &&
+  awk 'NR == 1000 {$2 = $2 * 1.001} {print}' "$t/s.dat" > "$t/p.dat" &&
+  "$mk" -q --from-dat "$t/p.dat" -o "$t/p.h5" &&
+  { "$af" --device cpu --iterations 200 -i "$t/p.h5" > "$t/p.out" 2>&1; [ $? -eq 1 ]; } &&
+  grep -q 'cpu/ref: FAILED OP2 reference (40x60 mesh)' "$t/p.out" &&
+  ok "a moved node of the 40x60 mesh fails OP2's history (exit 1)" || no "moved node" "$t/p.out"
 # every CUDA variant against cpu/ref (PASSED), or "not run" without a GPU
 "$af" --iterations 100 --size 30x20 --variant 'cuda/*,cpu/ref' > "$t/v.out" 2>&1
 if grep -q FAILED "$t/v.out"; then no "CUDA variants match cpu/ref"; else ok "CUDA variants match cpu/ref or are not run"; fi

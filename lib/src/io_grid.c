@@ -84,7 +84,7 @@ static int tsr__grid_header_local(tsr_file_t *f, tsr_grid_t *g) {
   const tsr_idx_t want[3] = {g->nz, g->ny, g->nx};
   for (int i = 0; i < nf; i++) {
     char path[TSR_NAME_MAX + 16];
-    snprintf(path, sizeof path, "/fields/%s", names[i]);
+    snprintf(path, sizeof path, "/fields/%.*s", TSR_NAME_MAX - 1, names[i]);
     TSR_CALL(tsr__field_check(f, path, 3, want, 0, 0));
   }
   return TSR_SUCCESS;

@@ -8,9 +8,9 @@
  * iterations and checks each run: on OP2's standard mesh (in double)
  * against OP2's published history and pass test, otherwise against the rms
  * history of the CPU reference, which on the generator's 40x60 mesh (in
- * double) is itself checked against OP2's history there. -o writes the first variant's final q in
- * the original numbering with an XDMF sidecar. Exits non-zero when any
- * variant FAILED.
+ * double) is itself checked against OP2's history there. -o writes the
+ * first variant's final q in the original numbering with an XDMF sidecar.
+ * Exits non-zero when any variant FAILED.
  */
 #include "config.h"
 #include "apps/airfoil/airfoil_app.h"

@@ -429,8 +429,11 @@ static int ex_node_sum(void *ctx, const tsr_device_t *dev, int n, double *const 
   TSR_CHECK(n >= 1 && n <= 3, TSR_ERR_ARG, "lulesh: node sum of %d arrays (1..3)", n);
   TSR_CALL(side_get(d, dev, &s));
   tsr_idx_t m = d->nshared, st = d->nstride;
-  for (int c = 0; c < n && m; c++)
-    TSR_CALL(tsr_halo_pack_on(dev, d->stream, m, s->shared, 1, TSR_DOUBLE, a[c], s->nbuf + c * st));
+  double *part[3]; /* each array's part of nbuf */
+  for (int c = 0; c < n; c++) part[c] = s->nbuf + c * st;
+  /* one launch per step for all n arrays */
+  TSR_CALL(tsr_halo_pack_arrays_on(dev, d->stream, m, s->shared, TSR_DOUBLE, n,
+                                   (const void *const *)a, s->nbuf, st));
   /* the other holders' partial sums into the owner's slots; added to the
    * owner's own round by round (increasing holder rank; each node once per
    * round, so a GPU's atomic add meets no other add of the same node), then
@@ -438,14 +441,12 @@ static int ex_node_sum(void *ctx, const tsr_device_t *dev, int n, double *const 
   TSR_CALL(tsr_halo_exchange(d->hc[n - 1], dev, s->nbuf, 1, TSR_DOUBLE));
   for (int r = 0; r < d->nrounds; r++) {
     tsr_idx_t o = d->rnd_off[r], len = d->rnd_off[r + 1] - o;
-    for (int c = 0; c < n && len; c++)
-      TSR_CALL(tsr_halo_unpack_on(dev, d->stream, len, s->rnd + o, 1, TSR_DOUBLE,
-                                  s->nbuf + c * st + m + o, s->nbuf + c * st, 1));
+    TSR_CALL(tsr_halo_unpack_arrays_on(dev, d->stream, len, s->rnd + o, TSR_DOUBLE, n,
+                                       s->nbuf + m + o, st, (void *const *)part, 1));
   }
   TSR_CALL(tsr_halo_exchange(d->hf[n - 1], dev, s->nbuf, 1, TSR_DOUBLE));
-  for (int c = 0; c < n && m; c++)
-    TSR_CALL(tsr_halo_unpack_on(dev, d->stream, m, s->shared, 1, TSR_DOUBLE, s->nbuf + c * st,
-                                a[c], 0));
+  TSR_CALL(tsr_halo_unpack_arrays_on(dev, d->stream, m, s->shared, TSR_DOUBLE, n, s->nbuf, st,
+                                     (void *const *)a, 0));
   return 0;
 }
 
@@ -456,13 +457,12 @@ static int ex_elem_ghosts(void *ctx, const tsr_device_t *dev, int n, double *con
   TSR_CHECK(n >= 1 && n <= 3, TSR_ERR_ARG, "lulesh: ghost exchange of %d arrays (1..3)", n);
   TSR_CALL(side_get(d, dev, &s));
   tsr_idx_t ns = d->nsend, ng = d->ng, st = ns + ng > 0 ? ns + ng : 1;
-  for (int c = 0; c < n && ns; c++)
-    TSR_CALL(tsr_halo_pack_on(dev, d->stream, ns, s->send, 1, TSR_DOUBLE, a[c], s->ebuf + c * st));
+  TSR_CALL(tsr_halo_pack_arrays_on(dev, d->stream, ns, s->send, TSR_DOUBLE, n,
+                                   (const void *const *)a, s->ebuf, st));
   TSR_CALL(tsr_halo_begin(d->he[n - 1], dev, s->ebuf, 1, TSR_DOUBLE));
   TSR_CALL(tsr_halo_end(d->he[n - 1], dev, s->ebuf, 1, TSR_DOUBLE));
-  for (int c = 0; c < n && ng; c++)
-    TSR_CALL(tsr_halo_unpack_on(dev, d->stream, ng, s->ghost, 1, TSR_DOUBLE, s->ebuf + c * st + ns,
-                                a[c], 0));
+  TSR_CALL(tsr_halo_unpack_arrays_on(dev, d->stream, ng, s->ghost, TSR_DOUBLE, n, s->ebuf + ns, st,
+                                     (void *const *)a, 0));
   return 0;
 }
 

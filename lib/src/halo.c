@@ -17,6 +17,12 @@ int tsr__halo_pack_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dim, int elsize,
                         const void *data, void *buf, void *stream);
 int tsr__halo_unpack_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dim, int dtype,
                           const void *buf, void *data, int add, void *stream);
+int tsr__halo_pack_arrays_cuda(tsr_idx_t n, const tsr_idx_t *idx, int elsize, int narr,
+                               const void *const *data, void *buf, tsr_idx_t stride,
+                               void *stream);
+int tsr__halo_unpack_arrays_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dtype, int narr,
+                                 const void *buf, tsr_idx_t stride, void *const *data, int add,
+                                 void *stream);
 #endif
 
 #include "halo_internal.h"
@@ -118,6 +124,58 @@ int tsr_halo_unpack_on(const tsr_device_t *dev, void *stream, tsr_idx_t n, const
   }
 #ifdef TSR_HAVE_CUDA
   TSR_CALL(tsr__halo_unpack_cuda(n, idx, dim, (int)t, buf, data, add, stream));
+  return TSR_SUCCESS;
+#else
+  (void)stream;
+  return TSR_RAISE(TSR_ERR_NOCUDA, "halo unpack on a CUDA device: Tessera was built without CUDA");
+#endif
+}
+
+static int check_arrays_args(tsr_idx_t n, const tsr_idx_t *idx, tsr_dtype_t t, int narr,
+                             const void *const *data, tsr_idx_t stride) {
+  TSR_CALL(check_pack_args(n, idx, 1, t));
+  TSR_CHECK(narr >= 1 && narr <= TSR_HALO_MAX_ARRAYS && data, TSR_ERR_ARG,
+            "halo pack of %d arrays (1..%d)", narr, TSR_HALO_MAX_ARRAYS);
+  TSR_CHECK(narr == 1 || stride >= n, TSR_ERR_ARG, "halo pack: stride %lld < %lld elements",
+            (long long)stride, (long long)n);
+  return TSR_SUCCESS;
+}
+
+int tsr_halo_pack_arrays_on(const tsr_device_t *dev, void *stream, tsr_idx_t n,
+                            const tsr_idx_t *idx, tsr_dtype_t t, int narr,
+                            const void *const *data, void *buf, tsr_idx_t stride) {
+  TSR_CHECK(dev, TSR_ERR_ARG, "tsr_halo_pack_arrays: device is NULL");
+  TSR_CALL(check_arrays_args(n, idx, t, narr, data, stride));
+  if (n == 0) return TSR_SUCCESS;
+  const size_t es = tsr_dtype_size(t);
+  if (dev->kind == TSR_DEV_CPU) {
+    for (int a = 0; a < narr; a++)
+      pack_host(n, idx, 1, es, data[a], (char *)buf + (size_t)(a * stride) * es);
+    return TSR_SUCCESS;
+  }
+#ifdef TSR_HAVE_CUDA
+  TSR_CALL(tsr__halo_pack_arrays_cuda(n, idx, (int)es, narr, data, buf, stride, stream));
+  return TSR_SUCCESS;
+#else
+  (void)stream;
+  return TSR_RAISE(TSR_ERR_NOCUDA, "halo pack on a CUDA device: Tessera was built without CUDA");
+#endif
+}
+
+int tsr_halo_unpack_arrays_on(const tsr_device_t *dev, void *stream, tsr_idx_t n,
+                              const tsr_idx_t *idx, tsr_dtype_t t, int narr, const void *buf,
+                              tsr_idx_t stride, void *const *data, int add) {
+  TSR_CHECK(dev, TSR_ERR_ARG, "tsr_halo_unpack_arrays: device is NULL");
+  TSR_CALL(check_arrays_args(n, idx, t, narr, (const void *const *)data, stride));
+  if (n == 0) return TSR_SUCCESS;
+  const size_t es = tsr_dtype_size(t);
+  if (dev->kind == TSR_DEV_CPU) {
+    for (int a = 0; a < narr; a++)
+      unpack_host(n, idx, 1, t, (const char *)buf + (size_t)(a * stride) * es, data[a], add);
+    return TSR_SUCCESS;
+  }
+#ifdef TSR_HAVE_CUDA
+  TSR_CALL(tsr__halo_unpack_arrays_cuda(n, idx, (int)t, narr, buf, stride, data, add, stream));
   return TSR_SUCCESS;
 #else
   (void)stream;

@@ -1,6 +1,7 @@
 /* check_halo_pack: the CUDA pack/unpack kernels against the host loops on
  * random data, every element type, several component counts, index lists
- * with repeats (unpack-add must keep every contribution). Skips without a
+ * with repeats (unpack-add must keep every contribution); the kernels that
+ * move 1-4 arrays at once against one host loop per array. Skips without a
  * GPU. */
 #include <math.h>
 #include <unistd.h> /* getpid, used by tsr_check.h */
@@ -112,6 +113,92 @@ START_TEST(test_pack_unpack) {
 }
 END_TEST
 
+/* tsr_halo_pack_arrays_on / unpack_arrays_on on the GPU (one launch for
+ * all arrays) against tsr_halo_pack / unpack on the host, array by array:
+ * pack and unpack exactly, unpack-add within 1e-12 (double; atomics change
+ * the order of the sums where indices repeat) and exactly for int64. */
+START_TEST(test_pack_arrays) {
+  tsr_device_t cpu, gpu;
+  ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CPU, &cpu));
+  ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CUDA, &gpu));
+  unsigned long long seed = 20261126;
+  const tsr_idx_t nelem = 4000, n = 2501, stride = 2600;
+  tsr_idx_t *idx = malloc((size_t)n * sizeof *idx), *d_idx;
+  ck_assert_ptr_nonnull(idx);
+  for (tsr_idx_t j = 0; j < n; j++) idx[j] = (tsr_idx_t)tsr_test_rand(&seed, 0, (double)nelem);
+  ck_tsr(tsr_device_malloc(&gpu, (size_t)n * sizeof *idx, (void **)&d_idx));
+  ck_tsr(tsr_device_upload(&gpu, d_idx, idx, (size_t)n * sizeof *idx));
+  const tsr_dtype_t types[2] = {TSR_DOUBLE, TSR_INT64};
+  for (int ti = 0; ti < 2; ti++)
+    for (int narr = 1; narr <= TSR_HALO_MAX_ARRAYS; narr++) {
+      const tsr_dtype_t t = types[ti];
+      const size_t es = tsr_dtype_size(t), nd = (size_t)nelem * es, nb = (size_t)(narr * stride) * es;
+      char *data[TSR_HALO_MAX_ARRAYS], *ref[TSR_HALO_MAX_ARRAYS];
+      void *d_data[TSR_HALO_MAX_ARRAYS];
+      char *hbuf = calloc(1, nb), *buf = calloc(1, nb), *got = malloc(nd);
+      void *d_buf;
+      ck_assert(hbuf && buf && got);
+      ck_tsr(tsr_device_malloc(&gpu, nb, &d_buf));
+      ck_tsr(tsr_device_upload(&gpu, d_buf, hbuf, nb)); /* the gaps compare too */
+      for (int a = 0; a < narr; a++) {
+        data[a] = malloc(nd), ref[a] = malloc(nd);
+        ck_assert(data[a] && ref[a]);
+        fill_random(data[a], t, (size_t)nelem, &seed);
+        ck_tsr(tsr_device_malloc(&gpu, nd, &d_data[a]));
+        ck_tsr(tsr_device_upload(&gpu, d_data[a], data[a], nd));
+        ck_tsr(tsr_halo_pack(&cpu, n, idx, 1, t, data[a], hbuf + (size_t)(a * stride) * es));
+      }
+      ck_tsr(tsr_halo_pack_arrays_on(&gpu, NULL, n, d_idx, t, narr, (const void *const *)d_data,
+                                     d_buf, stride));
+      ck_tsr(tsr_device_download(&gpu, buf, d_buf, nb));
+      ck_assert_msg(memcmp(buf, hbuf, nb) == 0, "pack of %d arrays differs (%s)", narr,
+                    tsr_dtype_name(t));
+      /* unpack-add of new random parts: every repeat of an index adds */
+      fill_random(buf, t, (size_t)(narr * stride), &seed);
+      ck_tsr(tsr_device_upload(&gpu, d_buf, buf, nb));
+      for (int a = 0; a < narr; a++) {
+        memcpy(ref[a], data[a], nd);
+        ck_tsr(tsr_halo_unpack(&cpu, n, idx, 1, t, buf + (size_t)(a * stride) * es, ref[a], 1));
+      }
+      ck_tsr(tsr_halo_unpack_arrays_on(&gpu, NULL, n, d_idx, t, narr, d_buf, stride,
+                                       (void *const *)d_data, 1));
+      for (int a = 0; a < narr; a++) {
+        ck_tsr(tsr_device_download(&gpu, got, d_data[a], nd));
+        const double tol = t == TSR_DOUBLE ? 1e-12 : 0, d = maxdiff(got, ref[a], t, (size_t)nelem);
+        ck_assert_msg(d <= tol, "unpack-add of %d arrays: array %d differs by %g (%s)", narr, a, d,
+                      tsr_dtype_name(t));
+        ck_assert_msg(memcmp(ref[a], data[a], nd) != 0, "unpack-add changed nothing");
+      }
+      /* unpack (overwrite) through the first n/2 indices that do not repeat */
+      char *seen = calloc((size_t)nelem, 1);
+      tsr_idx_t *uidx = malloc((size_t)n * sizeof *uidx), m = 0, *d_uidx;
+      for (tsr_idx_t j = 0; j < n / 2; j++)
+        if (!seen[idx[j]]) seen[idx[j]] = 1, uidx[m++] = idx[j];
+      ck_tsr(tsr_device_malloc(&gpu, (size_t)m * sizeof *uidx, (void **)&d_uidx));
+      ck_tsr(tsr_device_upload(&gpu, d_uidx, uidx, (size_t)m * sizeof *uidx));
+      for (int a = 0; a < narr; a++) {
+        ck_tsr(tsr_device_upload(&gpu, d_data[a], data[a], nd));
+        memcpy(ref[a], data[a], nd);
+        ck_tsr(tsr_halo_unpack(&cpu, m, uidx, 1, t, buf + (size_t)(a * stride) * es, ref[a], 0));
+      }
+      ck_tsr(tsr_halo_unpack_arrays_on(&gpu, NULL, m, d_uidx, t, narr, d_buf, stride,
+                                       (void *const *)d_data, 0));
+      for (int a = 0; a < narr; a++) {
+        ck_tsr(tsr_device_download(&gpu, got, d_data[a], nd));
+        ck_assert_msg(memcmp(got, ref[a], nd) == 0, "unpack of %d arrays: array %d differs (%s)",
+                      narr, a, tsr_dtype_name(t));
+        ck_tsr(tsr_device_free(&gpu, &d_data[a]));
+        free(data[a]), free(ref[a]);
+      }
+      ck_tsr(tsr_device_free(&gpu, (void **)&d_uidx));
+      ck_tsr(tsr_device_free(&gpu, &d_buf));
+      free(seen), free(uidx), free(hbuf), free(buf), free(got);
+    }
+  ck_tsr(tsr_device_free(&gpu, (void **)&d_idx));
+  free(idx);
+}
+END_TEST
+
 /* A whole exchange on the GPU (rank with itself): the device result equals
  * the host result, host-staged and, where MPI reports it, CUDA-aware. */
 START_TEST(test_exchange_self) {
@@ -168,6 +255,7 @@ static Suite *pack_suite(void) {
   Suite *s = suite_create("halo_pack");
   TCase *tc = tcase_create("cuda");
   tcase_add_test(tc, test_pack_unpack);
+  tcase_add_test(tc, test_pack_arrays);
   tcase_add_test(tc, test_exchange_self);
   suite_add_tcase(s, tc);
   return s;

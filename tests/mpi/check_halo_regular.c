@@ -4,7 +4,9 @@
  * reverse mode adds every halo copy into its owner, the errors (grid too
  * small, inconsistent lists, misuse) reach every rank without a hang, and a
  * rank that fails alone between exchanges ends its neighbours' waits only
- * when it never posted their messages. */
+ * when it never posted their messages; on the CPU the pack and unpack of
+ * 1-4 arrays at once equal one call per array, and bad array counts and
+ * strides are refused. */
 #include <math.h>
 #include <unistd.h> /* getpid, used by tsr_check.h */
 #include "tsr_check.h"
@@ -401,6 +403,49 @@ START_TEST(test_rank_fails_after) {
 }
 END_TEST
 
+START_TEST(test_pack_arrays_cpu) {
+  tsr_device_t cpu;
+  ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CPU, &cpu));
+  unsigned long long seed = 11;
+  enum { NE = 300, N = 211, ST = 220 };
+  tsr_idx_t idx[N];
+  for (int j = 0; j < N; j++) idx[j] = (tsr_idx_t)tsr_test_rand(&seed, 0, NE); /* with repeats */
+  for (int narr = 1; narr <= TSR_HALO_MAX_ARRAYS; narr++) {
+    double a[TSR_HALO_MAX_ARRAYS][NE], b[TSR_HALO_MAX_ARRAYS][NE], buf[TSR_HALO_MAX_ARRAYS * ST],
+        ref[TSR_HALO_MAX_ARRAYS * ST];
+    void *pa[TSR_HALO_MAX_ARRAYS];
+    for (int k = 0; k < narr; k++) {
+      pa[k] = a[k];
+      for (int i = 0; i < NE; i++) a[k][i] = b[k][i] = tsr_test_rand(&seed, -1, 1);
+    }
+    memset(buf, 0, sizeof buf), memset(ref, 0, sizeof ref);
+    ck_tsr(tsr_halo_pack_arrays_on(&cpu, NULL, N, idx, TSR_DOUBLE, narr,
+                                   (const void *const *)pa, buf, ST));
+    for (int k = 0; k < narr; k++) ck_tsr(tsr_halo_pack(&cpu, N, idx, 1, TSR_DOUBLE, b[k], ref + k * ST));
+    ck_assert(memcmp(buf, ref, sizeof buf) == 0);
+    for (int add = 1; add >= 0; add--) { /* add: every repeat adds; then overwrite */
+      for (int i = 0; i < narr * ST; i++) buf[i] = tsr_test_rand(&seed, -1, 1);
+      ck_tsr(tsr_halo_unpack_arrays_on(&cpu, NULL, N, idx, TSR_DOUBLE, narr, buf, ST, pa, add));
+      for (int k = 0; k < narr; k++)
+        ck_tsr(tsr_halo_unpack(&cpu, N, idx, 1, TSR_DOUBLE, buf + k * ST, b[k], add));
+      for (int k = 0; k < narr; k++) ck_assert(memcmp(a[k], b[k], sizeof a[k]) == 0);
+    }
+  }
+  double x[4] = {0}, y[4 * 8];
+  const void *px[5] = {x, x, x, x, x};
+  ck_assert_int_eq(tsr_halo_pack_arrays_on(&cpu, NULL, 4, idx, TSR_DOUBLE, 0, px, y, 8),
+                   TSR_ERR_ARG);
+  tsr_error_clear();
+  ck_assert_int_eq(tsr_halo_pack_arrays_on(&cpu, NULL, 4, idx, TSR_DOUBLE, 5, px, y, 8),
+                   TSR_ERR_ARG);
+  tsr_error_clear();
+  ck_assert_int_eq(tsr_halo_pack_arrays_on(&cpu, NULL, 4, idx, TSR_DOUBLE, 2, px, y, 3),
+                   TSR_ERR_ARG);
+  ck_assert_msg(strstr(tsr_error_message(), "stride 3 < 4") != NULL, "%s", tsr_error_message());
+  tsr_error_clear();
+}
+END_TEST
+
 START_TEST(test_errors) {
   int size, rank;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -470,6 +515,7 @@ static Suite *halo_suite(void) {
   tcase_add_test(tc, test_stencil_sum);
   tcase_add_test(tc, test_reverse);
   tcase_add_test(tc, test_errors);
+  tcase_add_test(tc, test_pack_arrays_cpu);
   tcase_add_test(tc, test_rank_fails);
   tcase_add_test(tc, test_rank_fails_after);
   suite_add_tcase(s, tc);

@@ -154,6 +154,19 @@ int tsr_halo_pack_on(const tsr_device_t *dev, void *stream, tsr_idx_t n, const t
                      int dim, tsr_dtype_t t, const void *data, void *buf);
 int tsr_halo_unpack_on(const tsr_device_t *dev, void *stream, tsr_idx_t n, const tsr_idx_t *idx,
                        int dim, tsr_dtype_t t, const void *buf, void *data, int add);
+/* Several arrays of one element per index (dim 1) through the same index
+ * list in one pass (one kernel launch on a GPU instead of one per array):
+ * narr arrays, 1 <= narr <= TSR_HALO_MAX_ARRAYS; array a's part of buf
+ * starts at element a * stride (stride >= n).
+ * pack:   buf[a*stride + j] = data[a][idx[j]]
+ * unpack: data[a][idx[j]] = buf[a*stride + j]   (add: +=, as above) */
+#define TSR_HALO_MAX_ARRAYS 4
+int tsr_halo_pack_arrays_on(const tsr_device_t *dev, void *stream, tsr_idx_t n,
+                            const tsr_idx_t *idx, tsr_dtype_t t, int narr,
+                            const void *const *data, void *buf, tsr_idx_t stride);
+int tsr_halo_unpack_arrays_on(const tsr_device_t *dev, void *stream, tsr_idx_t n,
+                              const tsr_idx_t *idx, tsr_dtype_t t, int narr, const void *buf,
+                              tsr_idx_t stride, void *const *data, int add);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,7 @@
 #include "config.h"
 #include "tessera/common.h"
 #include "tessera/cuda.h"
+#include "tessera/halo.h"
 
 #include <stdint.h>
 
@@ -70,7 +71,91 @@ int unpack_add(tsr_idx_t n, const tsr_idx_t *idx, int dim, const void *buf, void
   return TSR_SUCCESS;
 }
 
+/* Several arrays through one index list (dim 1): one thread per index j,
+ * every array; the pointers travel by value. */
+template <typename T> struct arrays_t {
+  T *a[TSR_HALO_MAX_ARRAYS];
+};
+
+template <typename T>
+__global__ void pack_arrays_kernel(tsr_idx_t n, const tsr_idx_t *__restrict__ idx, int narr,
+                                   arrays_t<const T> data, T *__restrict__ buf, tsr_idx_t stride) {
+  for (tsr_idx_t j = (tsr_idx_t)blockIdx.x * blockDim.x + threadIdx.x; j < n;
+       j += (tsr_idx_t)gridDim.x * blockDim.x) {
+    const tsr_idx_t i = idx[j];
+#pragma unroll
+    for (int a = 0; a < TSR_HALO_MAX_ARRAYS; a++)
+      if (a < narr) buf[a * stride + j] = data.a[a][i];
+  }
+}
+
+template <typename T, bool Add>
+__global__ void unpack_arrays_kernel(tsr_idx_t n, const tsr_idx_t *__restrict__ idx, int narr,
+                                     const T *__restrict__ buf, tsr_idx_t stride,
+                                     arrays_t<T> data) {
+  for (tsr_idx_t j = (tsr_idx_t)blockIdx.x * blockDim.x + threadIdx.x; j < n;
+       j += (tsr_idx_t)gridDim.x * blockDim.x) {
+    const tsr_idx_t i = idx[j];
+#pragma unroll
+    for (int a = 0; a < TSR_HALO_MAX_ARRAYS; a++)
+      if (a < narr) {
+        if constexpr (Add) atomic_add(&data.a[a][i], buf[a * stride + j]);
+        else data.a[a][i] = buf[a * stride + j];
+      }
+  }
+}
+
+template <typename T>
+int pack_arrays(tsr_idx_t n, const tsr_idx_t *idx, int narr, const void *const *data, void *buf,
+                tsr_idx_t stride, cudaStream_t sm) {
+  arrays_t<const T> d = {};
+  for (int a = 0; a < narr; a++) d.a[a] = (const T *)data[a];
+  pack_arrays_kernel<T><<<grid_for(n), kBlock, 0, sm>>>(n, idx, narr, d, (T *)buf, stride);
+  TSR_CHECK_LAUNCH("halo pack kernel (arrays)");
+  return TSR_SUCCESS;
+}
+
+template <typename T, bool Add>
+int unpack_arrays(tsr_idx_t n, const tsr_idx_t *idx, int narr, const void *buf, tsr_idx_t stride,
+                  void *const *data, cudaStream_t sm) {
+  arrays_t<T> d = {};
+  for (int a = 0; a < narr; a++) d.a[a] = (T *)data[a];
+  unpack_arrays_kernel<T, Add><<<grid_for(n), kBlock, 0, sm>>>(n, idx, narr, (const T *)buf, stride,
+                                                              d);
+  TSR_CHECK_LAUNCH("halo unpack kernel (arrays)");
+  return TSR_SUCCESS;
+}
+
 } // namespace
+
+extern "C" int tsr__halo_pack_arrays_cuda(tsr_idx_t n, const tsr_idx_t *idx, int elsize, int narr,
+                                          const void *const *data, void *buf, tsr_idx_t stride,
+                                          void *stream) {
+  cudaStream_t sm = (cudaStream_t)stream;
+  if (n == 0) return TSR_SUCCESS;
+  if (elsize == 4) return pack_arrays<uint32_t>(n, idx, narr, data, buf, stride, sm);
+  return pack_arrays<uint64_t>(n, idx, narr, data, buf, stride, sm);
+}
+
+extern "C" int tsr__halo_unpack_arrays_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dtype, int narr,
+                                            const void *buf, tsr_idx_t stride, void *const *data,
+                                            int add, void *stream) {
+  cudaStream_t sm = (cudaStream_t)stream;
+  if (n == 0) return TSR_SUCCESS;
+  if (add) {
+    switch ((tsr_dtype_t)dtype) {
+      case TSR_INT32: return unpack_arrays<int32_t, true>(n, idx, narr, buf, stride, data, sm);
+      case TSR_INT64: return unpack_arrays<int64_t, true>(n, idx, narr, buf, stride, data, sm);
+      case TSR_FLOAT: return unpack_arrays<float, true>(n, idx, narr, buf, stride, data, sm);
+      case TSR_DOUBLE: return unpack_arrays<double, true>(n, idx, narr, buf, stride, data, sm);
+    }
+    return tsr_error_raise(TSR_ERR_ARG, __FILE__, __LINE__, __func__,
+                           "halo unpack: unknown type %d", dtype);
+  }
+  if (tsr_dtype_size((tsr_dtype_t)dtype) == 4)
+    return unpack_arrays<uint32_t, false>(n, idx, narr, buf, stride, data, sm);
+  return unpack_arrays<uint64_t, false>(n, idx, narr, buf, stride, data, sm);
+}
 
 extern "C" int tsr__halo_pack_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dim, int elsize,
                                    const void *data, void *buf, void *stream) {

@@ -540,8 +540,6 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, 
   if (cuda && h->ipc) {
     TSR_CALL(tsr__halo_ipc_setup(h, dev, es));
     TSR_CALL(device_prepare(h, dev, es));
-    /* the pack overwrites the message buffer the last copies read */
-    TSR_CALL_CUDA(cudaStreamWaitEvent((cudaStream_t)h->stream, h->ipc_copied, 0));
     TSR_CALL(tsr__halo_pack_cuda(nout, out->d_idx, dim, (int)tsr_dtype_size(t), data, out->dbuf,
                                  h->stream));
     TSR_CALL(tsr__halo_ipc_post(h, state, out, es));
@@ -617,7 +615,7 @@ static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data,
 #ifdef TSR_HAVE_CUDA
   if (dev->kind == TSR_DEV_CUDA && h->ipc) {
     TSR_CALL(tsr__halo_ipc_ready(h, state));
-    h->seq = tsr__halo_posted(); /* this rank's copies are queued and told */
+    h->seq = tsr__halo_posted(); /* this rank's copies are done and told */
   }
 #endif
   /* ends early when a rank that failed will never send this exchange */
@@ -632,10 +630,8 @@ static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data,
   }
 #ifdef TSR_HAVE_CUDA
   if (h->ipc) {
-    TSR_CALL(tsr__halo_ipc_arrived(h, state, in));
     TSR_CALL(tsr__halo_unpack_cuda(nin, in->d_idx, dim, (int)t, tsr__halo_ipc_received(h, state),
                                    data, add, h->stream));
-    TSR_CALL(tsr__halo_ipc_unpacked(h, state));
     return TSR_SUCCESS;
   }
   if (!h->cuda_aware && nin > 0) {

@@ -55,19 +55,12 @@ struct tsr_halo {
   cudaStream_t ipc_stream; /* the device copies, beside the caller's work */
   cudaEvent_t ipc_packed, ipc_copied;
 #endif
-  /* GPU-side ordering between ranks, no host waiting on the device: per
-     direction and half, this rank's interprocess events cop (its copies into
-     the neighbours' half are done) and unp (its unpack of its own half is
-     done), and the neighbours' events opened here, rcop[p][k] and unp[p][k]
-     (cudaEvent_t; NULL where never opened). */
   struct {
     char *buf;
     size_t half;
     char **rem;
     size_t *roff, *rhalf;
     unsigned long n;
-    void *cop[2], *unp[2];
-    void **rcop[2], **runp[2];
   } ipx[2];
 };
 
@@ -80,17 +73,11 @@ int tsr__halo_ipc_setup(tsr_halo_t *h, const tsr_device_t *dev, size_t es);
    neighbours' buffers on the halo's stream, and the "ready" receives posted
    in h->req[0 .. nneigh). */
 int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, size_t es);
-/* In end, before the wait: "ready" sent to each neighbour (h->req[nneigh ..])
-   as soon as this rank's copies are queued (no device wait). */
+/* In end, before the wait: once this rank's copies are done, "ready" sent to
+   each neighbour (h->req[nneigh ..]). */
 int tsr__halo_ipc_ready(tsr_halo_t *h, int state);
-/* After the wait: h->stream waits on the device for the senders' copies into
-   this exchange's receive half (`in`: the receive lists). */
-int tsr__halo_ipc_arrived(tsr_halo_t *h, int state, const side_t *in);
-/* This exchange's receive half. */
+/* After the wait: this exchange's receive half (and the next one's turn). */
 void *tsr__halo_ipc_received(tsr_halo_t *h, int state);
-/* After the unpack is queued on h->stream: its event recorded for the
-   senders, and the next exchange's turn. */
-int tsr__halo_ipc_unpacked(tsr_halo_t *h, int state);
 /* Unmap and free; the barrier is taken when this rank holds anything, or
    always. Collective. */
 void tsr__halo_ipc_release(tsr_halo_t *h, int always);

@@ -1,9 +1,7 @@
 /* halo_ipc.c: the halo's CUDA IPC transport (tsr_halo_set_ipc): each rank
  * maps its neighbours' device receive buffers once and copies its messages
  * into them device to device; MPI carries a zero-byte "ready" per neighbour
- * and interprocess events order the copies and unpacks on the devices, so no
- * host waits for a device (lib/include/tessera/halo.h says how buffers
- * alternate and fail). */
+ * (lib/include/tessera/halo.h says how buffers alternate and fail). */
 #include "config.h"
 #include "halo_internal.h"
 #include "tessera/error.h"
@@ -30,16 +28,6 @@ void tsr__halo_ipc_release(tsr_halo_t *h, int always) {
         while (j < k && (h->ranks[j] != h->ranks[k] || !h->ipx[d].rem[j])) j++;
         if (j == k && h->ipx[d].rem[k] && h->ranks[k] != me) cudaIpcCloseMemHandle(h->ipx[d].rem[k]);
       }
-    for (int p = 0; p < 2; p++)
-      for (int k = 0; k < h->nneigh; k++) { /* opened once per rank, as the buffers */
-        void **ev[2] = {h->ipx[d].rcop[p], h->ipx[d].runp[p]};
-        for (int e = 0; e < 2; e++) {
-          if (!ev[e] || !ev[e][k] || h->ranks[k] == me) continue;
-          int j = 0;
-          while (j < k && (h->ranks[j] != h->ranks[k] || !ev[e][j])) j++;
-          if (j == k) cudaEventDestroy((cudaEvent_t)ev[e][k]);
-        }
-      }
     any |= h->ipx[d].buf != NULL || h->ipx[d].rem != NULL;
   }
   if (any || always) MPI_Barrier(h->comm);
@@ -53,12 +41,6 @@ void tsr__halo_ipc_release(tsr_halo_t *h, int always) {
     free(h->ipx[d].rem);
     free(h->ipx[d].roff);
     free(h->ipx[d].rhalf);
-    for (int p = 0; p < 2; p++) {
-      if (h->ipx[d].cop[p]) cudaEventDestroy((cudaEvent_t)h->ipx[d].cop[p]);
-      if (h->ipx[d].unp[p]) cudaEventDestroy((cudaEvent_t)h->ipx[d].unp[p]);
-      free(h->ipx[d].rcop[p]);
-      free(h->ipx[d].runp[p]);
-    }
     memset(&h->ipx[d], 0, sizeof h->ipx[d]);
   }
   h->ipc_es = 0;
@@ -79,7 +61,6 @@ static int ipc_active(const tsr_halo_t *h, int k) {
    messages land in them. */
 typedef struct {
   cudaIpcMemHandle_t hd[2];
-  cudaIpcEventHandle_t cop[2][2], unp[2][2]; /* [direction][half] */
   unsigned long long off[2], half[2];
 } ipc_msg_t;
 
@@ -103,13 +84,7 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
     h->ipx[d].rem = calloc((size_t)TSR_MAX(nn, 1), sizeof(char *));
     h->ipx[d].roff = calloc((size_t)TSR_MAX(nn, 1), sizeof(size_t));
     h->ipx[d].rhalf = calloc((size_t)TSR_MAX(nn, 1), sizeof(size_t));
-    int evok = 1;
-    for (int p = 0; p < 2; p++) {
-      h->ipx[d].rcop[p] = calloc((size_t)TSR_MAX(nn, 1), sizeof(void *));
-      h->ipx[d].runp[p] = calloc((size_t)TSR_MAX(nn, 1), sizeof(void *));
-      evok &= h->ipx[d].rcop[p] && h->ipx[d].runp[p];
-    }
-    if (!h->ipx[d].rem || !h->ipx[d].roff || !h->ipx[d].rhalf || !evok) {
+    if (!h->ipx[d].rem || !h->ipx[d].roff || !h->ipx[d].rhalf) {
       err = TSR_RAISE(TSR_ERR_ALLOC, "halo IPC: no memory");
       break;
     }
@@ -125,26 +100,7 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
                       dev->id);
       break;
     }
-    cudaIpcEventHandle_t eh[2][2];
-    for (int p = 0; p < 2 && !err; p++)
-      for (int e = 0; e < 2 && !err; e++) {
-        cudaEvent_t ev = NULL;
-        if (tsr_cuda_fault(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming | cudaEventInterprocess)) !=
-            cudaSuccess) {
-          err = TSR_RAISE(TSR_ERR_CUDA, "halo IPC: cannot create an interprocess event on device %d",
-                          dev->id);
-          break;
-        }
-        if (e == 0) h->ipx[d].cop[p] = ev;
-        else h->ipx[d].unp[p] = ev;
-        if (tsr_cuda_fault(cudaIpcGetEventHandle(&eh[e][p], ev)) != cudaSuccess)
-          err = TSR_RAISE(TSR_ERR_UNSUPPORTED, "halo IPC: cudaIpcGetEventHandle failed on device %d",
-                          dev->id);
-      }
-    if (err) break;
     for (int k = 0; k < nn; k++) {
-      memcpy(mine[k].cop[d], eh[0], sizeof eh[0]);
-      memcpy(mine[k].unp[d], eh[1], sizeof eh[1]);
       mine[k].hd[d] = hd;
       mine[k].off[d] = (unsigned long long)in[d]->off[k];
       mine[k].half[d] = h->ipx[d].half;
@@ -174,36 +130,14 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
       h->ipx[d].rhalf[k] = (size_t)theirs[k].half[d];
       if (h->ranks[k] == me) {
         h->ipx[d].rem[k] = h->ipx[d].buf;
-        for (int p = 0; p < 2; p++) {
-          h->ipx[d].rcop[p][k] = h->ipx[d].cop[p];
-          h->ipx[d].runp[p][k] = h->ipx[d].unp[p];
-        }
         continue;
       }
       int j = 0; /* a rank named twice (periodic sides): its buffer is mapped once */
       while (j < k && (h->ranks[j] != h->ranks[k] || !h->ipx[d].rem[j])) j++;
       if (j < k) {
         h->ipx[d].rem[k] = h->ipx[d].rem[j];
-        for (int p = 0; p < 2; p++) {
-          h->ipx[d].rcop[p][k] = h->ipx[d].rcop[p][j];
-          h->ipx[d].runp[p][k] = h->ipx[d].runp[p][j];
-        }
         continue;
       }
-      for (int p = 0; p < 2 && !err; p++) {
-        cudaEvent_t a = NULL, b = NULL;
-        cudaError_t ce = tsr_cuda_fault(cudaIpcOpenEventHandle(&a, theirs[k].cop[d][p]));
-        if (ce == cudaSuccess) h->ipx[d].rcop[p][k] = a;
-        if (ce == cudaSuccess) ce = tsr_cuda_fault(cudaIpcOpenEventHandle(&b, theirs[k].unp[d][p]));
-        if (ce == cudaSuccess) h->ipx[d].runp[p][k] = b;
-        if (ce != cudaSuccess) {
-          (void)cudaGetLastError();
-          err = TSR_RAISE(TSR_ERR_UNSUPPORTED,
-                          "halo IPC: cannot open the events of rank %d on device %d (%s): "
-                          "use the host-staged exchange", h->ranks[k], dev->id, cudaGetErrorString(ce));
-        }
-      }
-      if (err) break;
       void *p = NULL;
       cudaError_t ce =
           tsr_cuda_fault(cudaIpcOpenMemHandle(&p, theirs[k].hd[d], cudaIpcMemLazyEnablePeerAccess));
@@ -236,23 +170,19 @@ int tsr__halo_ipc_setup(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
 }
 int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, size_t es) {
   /* the copies run on the halo's own stream, after the pack, beside whatever
-     the caller launches before end; a copy into a neighbour's half waits on
-     the device for that neighbour's unpack of the exchange before last, the
-     one that read this half (its event was recorded before the neighbour
-     told this rank "ready" for the last exchange, which end waited for) */
+     the caller launches before end (which waits for them and only then tells
+     the neighbours) */
   const int d = state - 1; /* the receive buffers of this direction */
-  const int p = (int)(h->ipx[d].n & 1);
+  const size_t par = (size_t)(h->ipx[d].n & 1);
   TSR_CALL_CUDA(cudaEventRecord(h->ipc_packed, (cudaStream_t)h->stream));
   TSR_CALL_CUDA(cudaStreamWaitEvent(h->ipc_stream, h->ipc_packed, 0));
   for (int k = 0; k < h->nneigh; k++) {
     size_t n = (size_t)(out->off[k + 1] - out->off[k]) * es;
     if (n == 0) continue;
-    TSR_CALL_CUDA(cudaStreamWaitEvent(h->ipc_stream, (cudaEvent_t)h->ipx[d].runp[p][k], 0));
-    TSR_CALL_CUDA(cudaMemcpyAsync(h->ipx[d].rem[k] + (size_t)p * h->ipx[d].rhalf[k] + h->ipx[d].roff[k] * es,
+    TSR_CALL_CUDA(cudaMemcpyAsync(h->ipx[d].rem[k] + par * h->ipx[d].rhalf[k] + h->ipx[d].roff[k] * es,
                                   (char *)out->dbuf + (size_t)out->off[k] * es, n,
                                   cudaMemcpyDeviceToDevice, h->ipc_stream));
   }
-  TSR_CALL_CUDA(cudaEventRecord((cudaEvent_t)h->ipx[d].cop[p], h->ipc_stream));
   TSR_CALL_CUDA(cudaEventRecord(h->ipc_copied, h->ipc_stream));
   for (int k = 0; k < h->nneigh; k++) {
     h->req[k] = h->req[h->nneigh + k] = MPI_REQUEST_NULL;
@@ -264,9 +194,8 @@ int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, size_t es) {
 }
 
 int tsr__halo_ipc_ready(tsr_halo_t *h, int state) {
-  /* this rank's copies are queued and their event recorded: "ready" to each
-     neighbour at once (the neighbour's device waits for the event, its host
-     does not) */
+  /* this rank's copies are in the neighbours' buffers: "ready" to each */
+  TSR_CALL_CUDA(cudaEventSynchronize(h->ipc_copied));
   for (int k = 0; k < h->nneigh; k++)
     if (ipc_active(h, k))
       TSR_CALL_MPI(MPI_Isend(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state, h->comm,
@@ -274,29 +203,10 @@ int tsr__halo_ipc_ready(tsr_halo_t *h, int state) {
   return TSR_SUCCESS;
 }
 
-int tsr__halo_ipc_arrived(tsr_halo_t *h, int state, const side_t *in) {
-  /* after the "ready"s: the unpack (on h->stream) waits on the device for
-     each sender's copies */
-  const int d = state - 1, p = (int)(h->ipx[d].n & 1);
-  for (int k = 0; k < h->nneigh; k++)
-    if (in->off[k + 1] > in->off[k])
-      TSR_CALL_CUDA(cudaStreamWaitEvent((cudaStream_t)h->stream, (cudaEvent_t)h->ipx[d].rcop[p][k], 0));
-  return TSR_SUCCESS;
-}
-
 void *tsr__halo_ipc_received(tsr_halo_t *h, int state) {
   const int d = state - 1;
-  const size_t par = (size_t)(h->ipx[d].n & 1);
+  const size_t par = (size_t)(h->ipx[d].n++ & 1);
   return h->ipx[d].buf + par * h->ipx[d].half;
-}
-
-int tsr__halo_ipc_unpacked(tsr_halo_t *h, int state) {
-  /* the unpack is queued: its event tells the senders when this half is free
-     (and the next exchange takes the other half) */
-  const int d = state - 1;
-  const int p = (int)(h->ipx[d].n++ & 1);
-  TSR_CALL_CUDA(cudaEventRecord((cudaEvent_t)h->ipx[d].unp[p], (cudaStream_t)h->stream));
-  return TSR_SUCCESS;
 }
 #endif
 

@@ -97,13 +97,10 @@ int tsr_halo_uses_cuda_aware(const tsr_halo_t *h);
  * asks): each rank maps its neighbours' device receive buffers
  * (cudaIpcOpenMemHandle) and copies its messages into them device to device
  * on a stream of its own (begin returns at once; the caller's kernels on the
- * default stream run beside the copies); MPI carries only a zero-byte
- * "ready" per neighbour, sent as soon as the copies are queued, and
- * interprocess CUDA events order the work on the devices: the receiver's
- * unpack waits for the sender's copies, and receive buffers alternate
- * between two halves, a copy into a half waiting for the receiver's unpack
- * of the exchange before last from that half. No host waits for a device:
- * end returns once the neighbours' "ready"s are in and the unpack queued. The mapping is made at the first CUDA
+ * default stream run beside the copies; end waits for them); MPI carries
+ * only a zero-byte "ready" per neighbour, and receive buffers
+ * alternate between two halves so that a copy never lands in a half its
+ * receiver may still be unpacking. The mapping is made at the first CUDA
  * exchange (again when the element size grows); when any rank cannot map a
  * neighbour's buffer (ranks on other nodes, no peer access) that exchange
  * fails on every rank with TSR_ERR_UNSUPPORTED and the halo goes back to the

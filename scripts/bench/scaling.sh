@@ -11,8 +11,8 @@
 #   reference's rms history), IPC;
 # - lulesh (tsr-lulesh cuda/atomic-fma, 100 cycles, IPC): weak -s 150 per GPU with the METIS
 #   partition of the cube of 1, 2, 4 x 150^3 zones (-s 150, 189, 238) and on 2 and 4 GPUs with
-#   its block grid (--decomp block: plane cuts; -s 190, 240: equal boxes), strong -s 200 (METIS,
-#   and the block grid);
+#   its block grid (--decomp block: plane cuts; -s 190, 240: equal boxes; with and without
+#   --no-overlap), strong -s 200 (METIS, and the block grid);
 #   with 4 GPUs also LULESH's own decomposition on 8 ranks (two per GPU): -s 75 per rank, the
 #   global -s 150 of one GPU spread over 4 (strong), and -s 119 per rank, global 238^3 = 4 x
 #   150^3 (weak).
@@ -84,6 +84,8 @@ for np in $NPS; do
     --csv "$RAW/lulesh-weak-$h-np$np.csv"
   [ "$np" -gt 1 ] && step "lulesh-weakblock-$h-np$np" 90 $MPIRUN -np $np "$TL" -q -s $lb --decomp block "${LA[@]}" "${hx[@]}" \
     --csv "$RAW/lulesh-weakblock-$h-np$np.csv"
+  [ "$np" -gt 1 ] && step "lulesh-weakblocknov-$h-np$np" 90 $MPIRUN -np $np "$TL" -q -s $lb --decomp block "${LA[@]}" \
+    "${hx[@]}" --no-overlap --csv "$RAW/lulesh-weakblocknov-$h-np$np.csv"
   step "lulesh-strong-$h-np$np" 120 $MPIRUN -np $np "$TL" -q -s $LSTRONG --decomp metis "${LA[@]}" "${hx[@]}" \
     --csv "$RAW/lulesh-strong-$h-np$np.csv"
   [ "$np" -gt 1 ] && step "lulesh-strongblock-$h-np$np" 120 $MPIRUN -np $np "$TL" -q -s $LSTRONG --decomp block \

@@ -182,6 +182,7 @@ SCALING = {
     "lulesh-strongblock": ("lulesh strong, block grid (ms per run)", False, "lulesh-strong"),
     "lulesh-weak": ("lulesh weak, METIS (ms per run)", True, "lulesh-weak"),
     "lulesh-weakblock": ("lulesh weak, block grid (ms per run)", True, "lulesh-weak"),
+    "lulesh-weakblocknov": ("lulesh weak, block grid, --no-overlap (ms per run)", True, "lulesh-weak"),
     "lulesh-cube": ("lulesh 8 ranks, LULESH's cube, global -s of one GPU (ms per run)", False,
                     "lulesh-weak"),
     "lulesh-cubeweak": ("lulesh 8 ranks, LULESH's cube, 4 x one GPU's zones (ms per run)", True,

@@ -6,8 +6,6 @@
 exe=$B/apps/tsr-fastsg
 mpi="$MPIEXEC --oversubscribe"
 OMP_NUM_THREADS=1; export OMP_NUM_THREADS
-OMPI_ALLOW_RUN_AS_ROOT=1; export OMPI_ALLOW_RUN_AS_ROOT
-OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 tap_scratch tsr-fastsg-test
 tmp=$t
 tap_log=$tmp/out

@@ -20,10 +20,11 @@ for a in "$work"/art/*; do
   case "$a" in *.txt) continue ;; esac # a replay's report (from an earlier run)
   "$h" "$a" >"$a.txt" 2>&1
   # the first stack frame outside libFuzzer, the sanitizers' interceptors and
-  # glibc's string functions (a memcpy reading past a buffer is its caller's
-  # fault; an out-of-memory is the allocating caller's)
+  # the C library's string functions, also where the sanitizer's interceptor
+  # shows under the plain name (strdup, memcpy: a read past a buffer is its
+  # caller's fault; an out-of-memory is the allocating caller's)
   f=$(grep -E '^ +#[0-9]+ ' "$a.txt" |
-    grep -v -E '__interceptor_|__asan|__ubsan|__sanitizer| in fuzzer::| in (malloc|calloc|realloc|free) | in __(mem|str)[a-z_0-9]+ |sysdeps/|libc\.so' |
+    grep -v -E '__interceptor_|__asan|__ubsan|__sanitizer| in fuzzer::| in (malloc|calloc|realloc|free) | in (__)?(mem|str|wcs)[a-z_0-9]* |sysdeps/|libc\.so' |
     head -1)
   case "$f" in
   *libhdf5*) hdf5=$((hdf5 + 1)) ;;

@@ -211,7 +211,21 @@ static int af_prepare(af_app_t *A) {
            block, (long long)pi.nblocks, pi.max_block, pi.reuse_mean, pi.reuse_min,
            pi.nblock_colours, pi.max_thread_colours, pi.smem);
   }
-  return tsr_error_agree(MPI_COMM_WORLD, rc);
+  rc = tsr_error_agree(MPI_COMM_WORLD, rc);
+  if (!rc && nranks > 1) { /* the partition's balance: the slowest rank sets the pace */
+    long long mine[3] = {(long long)p->ncell_owned, (long long)p->nedge_exec,
+                         (long long)(p->ncell - p->ncell_owned)};
+    long long mx[3], sum[3];
+    TSR_CALL_MPI(MPI_Allreduce(mine, mx, 3, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD));
+    TSR_CALL_MPI(MPI_Allreduce(mine, sum, 3, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD));
+    if (say)
+      printf("partition: owned cells per rank %.0f mean, %lld max (%.3f); executed edges %.0f mean, "
+             "%lld max (%.3f); halo cells %.0f mean, %lld max\n",
+             (double)sum[0] / nranks, mx[0], mx[0] * (double)nranks / (double)TSR_MAX(sum[0], 1),
+             (double)sum[1] / nranks, mx[1], mx[1] * (double)nranks / (double)TSR_MAX(sum[1], 1),
+             (double)sum[2] / nranks, mx[2]);
+  }
+  return rc;
 }
 
 /* The CPU reference history, needed to check other variants off the

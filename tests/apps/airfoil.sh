@@ -28,7 +28,8 @@ hist() { grep -E '^ [0-9]+  [0-9.e+-]+ $' "$1"; }
     --size 40x60 --reorder gps > "$t/s3.out" 2>&1 &&
   grep -q 'cpu/ref: PASSED OP2 reference (40x60 mesh)' "$t/s1.out" &&
   grep -q 'cpu/ref: PASSED OP2 reference (40x60 mesh)' "$t/s3.out" &&
-  ok "cpu/ref on the 40x60 mesh passes OP2's rms history at 1 and 3 ranks" ||
+  grep -q '^partition: owned cells per rank 2400 mean, 2[45][0-9][0-9] max (1\.[0-9]*); executed edges' "$t/s3.out" &&
+  ok "cpu/ref on the 40x60 mesh passes OP2's rms history at 1 and 3 ranks; the partition's balance printed" ||
   no "OP2's 40x60 history" "$t/s3.out"
 "$mk" -q --size 40x60 -o "$t/s.h5" --dat "$t/s.dat" &&
   awk 'NR == 1000 {$2 = $2 * 1.001} {print}' "$t/s.dat" > "$t/p.dat" &&

@@ -257,9 +257,16 @@ int tsr_file_create(MPI_Comm comm, const char *path, tsr_file_t **out) {
   }
   MPI_Bcast(f->tmp, (int)sizeof f->tmp, MPI_CHAR, 0, f->comm);
   if (f->rank != 0) tsr_tmp_register(f->tmp); /* every rank removes it on a signal */
+  /* OpenMPI's MPI_File_open makes TMP.locktest.RANK for a moment (its
+     sharedfp lockedfile component's test) and removes it: a signal in that
+     moment removes it too */
+  char lock[PATH_MAX + 32];
+  const int haslock = snprintf(lock, sizeof lock, "%s.locktest.%d", f->tmp, f->rank) < PATH_MAX;
+  if (haslock) tsr_tmp_register(lock);
   hid_t fapl = tsr__fapl(f->comm);
   f->id = fapl >= 0 ? H5Fcreate(f->tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl) : -1;
   tsr__pclose(fapl);
+  if (haslock) tsr_tmp_forget(lock);
   rc = f->id >= 0 ? 0 : TSR_RAISE(TSR_ERR_HDF5, "%s: HDF5 cannot create %s", path, f->tmp);
   rc = tsr_error_agree(f->comm, rc);
   if (rc) {

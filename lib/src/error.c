@@ -328,7 +328,7 @@ int tsr_error_agree(MPI_Comm comm, int code) {
   return rec.code;
 }
 
-void tsr__tmp_remove_all(void); /* io_file.c: temporary outputs left open */
+void tsr__tmp_remove_all(void); /* io_tmp.c: temporary outputs left open */
 
 void tsr_abort(MPI_Comm comm, int code) {
   tsr__tmp_remove_all();

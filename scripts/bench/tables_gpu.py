@@ -160,8 +160,8 @@ def t_tblock(rep):
             t2.add(st, str(x), str(j), str(w), *[g.get(k, "-") for k in (2, 3, 4)])
     t1.text = ["k = 1: single steps (the best of cuda/regular/jwindow and jwindow-shfl over the "
                "blocks and rows per thread run, and tblock at one step per pass); k = 2..4: the "
-               "best tile of the sweep (float: of tblock's points per lane, 1 or 2, at the default strip and "
-               "warps). The single-step floor is one step's minimum traffic "
+               "best tile of the sweep (float: of tblock's points per lane, 1 or 2, at the "
+               "default strip and warps). The single-step floor is one step's minimum traffic "
                "(input and output once; hdiff also its coefficients) over the measured copy "
                "bandwidth; time / floor < 1 moves less than one step's compulsory traffic per step "
                "(goal for laplap in double: <= 0.5). Every row verified bit for bit against the "

@@ -7,10 +7,10 @@
 # steps per pass for each tile of points per lane (--tb-xpt 1, 2), strip rows (--tb-rows 16, 32,
 # 64; 128 at xpt 2) and warps per block (--tb-warps 2, 4; 8 at xpt 2 and 32 rows): 14 tiles x 3
 # = 42 points per stencil; then float: the single-step kernels again and tblock at k = 1..4 with
-# points per lane 1 and 2 (default strip and warps). The table gives the best per k as microseconds per step and as a
-# fraction of the single-step floor (the input and output of one step, once, at the measured copy
-# bandwidth; the goal for laplap is <= 0.5), beside the best single-step kernel, and the whole
-# sweep as a grid. Writes $OUT/tblock.csv and $OUT/tblock.md; see common.sh. About 3 minutes on
+# points per lane 1 and 2 (default strip and warps). The table gives the best per k as
+# microseconds per step and as a fraction of the single-step floor (the input and output of one
+# step, once, at the measured copy bandwidth; the goal for laplap is <= 0.5), beside the best
+# single-step kernel, and the whole sweep as a grid. Writes $OUT/tblock.csv and $OUT/tblock.md; see common.sh. About 3 minutes on
 # an H100 (BUDGET 230 s).
 . "$(dirname "$0")/common.sh"
 bench_init tblock 230 "$@"

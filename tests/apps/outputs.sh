@@ -62,7 +62,9 @@ sigtest() {
   env --default-signal=INT,TERM "$@" >"$dir/log" 2>&1 &
   pid=$!
   w=0
-  while [ $w -lt 3000 ] && ! ls "$final".tmp-* >/dev/null 2>&1 && kill -0 $pid 2>/dev/null; do
+  # up to 120 s: the writer opens its output after its reference run, which
+  # the other tests beside it on a loaded machine can slow past 30 s
+  while [ $w -lt 12000 ] && ! ls "$final".tmp-* >/dev/null 2>&1 && kill -0 $pid 2>/dev/null; do
     sleep 0.01
     w=$((w + 1))
   done

@@ -10,7 +10,9 @@
  *   unfused  begin q; adt_calc (owned); end q; begin adt;
  *            res/bres core; end adt; res/bres rest; update
  *   fused    begin q; begin adt; res/bres core; end q; end adt;
- *            res/bres rest; update + adt_calc (+ save_soln in stage 2)
+ *            res/bres rest; update + adt_calc (+ save_soln in stage 2);
+ *            AoS: q and adt in one message per neighbour
+ *            (tsr_halo_begin_arrays)
  * The GPU runs the core while the host waits for the messages. Each rank
  * keeps its sums of del^2 on the device; one MPI_Allreduce after the last
  * iteration gives the rms history (the iterations do not depend on it). */
@@ -312,6 +314,34 @@ static int af_setup(af_mem_t *m, const airfoil_problem_t *p, const airfoil_cuda_
   return 0;
 }
 
+/* The exchanges of q and adt that the fused stage starts together: with
+   AoS dats in one message per neighbour (tsr_halo_begin_arrays: q's 4
+   values and adt per cell), else q's planes and adt apart. */
+static int af_qa_begin(af_host_t *h, const tsr_device_t *dev, airfoil_cuda_t *d, int qdim,
+                       tsr_dtype_t T) {
+  if (qdim == 4) {
+    void *a[2] = {d->q, d->adt};
+    const int dims[2] = {4, 1};
+    TSR_CALL(tsr_halo_begin_arrays(h->hq, dev, 2, a, dims, T));
+    return 0;
+  }
+  TSR_CALL(tsr_halo_begin(h->hq, dev, d->q, qdim, T));
+  TSR_CALL(tsr_halo_begin(h->ha, dev, d->adt, 1, T));
+  return 0;
+}
+static int af_qa_end(af_host_t *h, const tsr_device_t *dev, airfoil_cuda_t *d, int qdim,
+                     tsr_dtype_t T) {
+  if (qdim == 4) {
+    void *a[2] = {d->q, d->adt};
+    const int dims[2] = {4, 1};
+    TSR_CALL(tsr_halo_end_arrays(h->hq, dev, 2, a, dims, T));
+    return 0;
+  }
+  TSR_CALL(tsr_halo_end(h->hq, dev, d->q, qdim, T));
+  TSR_CALL(tsr_halo_end(h->ha, dev, d->adt, 1, T));
+  return 0;
+}
+
 /* The iterations (timed by the caller). Ping-pong (d->pingpong): q is A,
  * qold is B on entry and on return; in between each stage points q (what
  * the edges and the halo exchange read), qold and qout (what update writes)
@@ -344,17 +374,13 @@ static int af_iterate(const airfoil_problem_t *p, airfoil_cuda_t *d, af_host_t *
            exec-halo edges after both */
         TSR_CALL(tsr_queue_wait_default(h->q));
         TSR_CALL(airfoil_cuda_incr(d, 0));
-        TSR_CALL(tsr_halo_begin(h->hq, dev, d->q, qdim, T));
-        TSR_CALL(tsr_halo_begin(h->ha, dev, d->adt, 1, T));
-        TSR_CALL(tsr_halo_end(h->hq, dev, d->q, qdim, T));
-        TSR_CALL(tsr_halo_end(h->ha, dev, d->adt, 1, T));
+        TSR_CALL(af_qa_begin(h, dev, d, qdim, T));
+        TSR_CALL(af_qa_end(h, dev, d, qdim, T));
         TSR_CALL(tsr_queue_join_default(h->q));
       } else {
-        if (halo) TSR_CALL(tsr_halo_begin(h->hq, dev, d->q, qdim, T));
-        if (halo) TSR_CALL(tsr_halo_begin(h->ha, dev, d->adt, 1, T));
+        if (halo) TSR_CALL(af_qa_begin(h, dev, d, qdim, T));
         TSR_CALL(airfoil_cuda_incr(d, 0));
-        if (halo) TSR_CALL(tsr_halo_end(h->hq, dev, d->q, qdim, T));
-        if (halo) TSR_CALL(tsr_halo_end(h->ha, dev, d->adt, 1, T));
+        if (halo) TSR_CALL(af_qa_end(h, dev, d, qdim, T));
       }
       TSR_CALL(airfoil_cuda_incr(d, 1));
       TSR_CALL(airfoil_cuda_update(d, stage, it));

@@ -23,6 +23,10 @@ int tsr__halo_pack_arrays_cuda(tsr_idx_t n, const tsr_idx_t *idx, int elsize, in
 int tsr__halo_unpack_arrays_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dtype, int narr,
                                  const void *buf, tsr_idx_t stride, void *const *data, int add,
                                  void *stream);
+int tsr__halo_pack_multi_cuda(tsr_idx_t n, const tsr_idx_t *idx, int elsize, int narr,
+                              const void *const *data, const int *dims, void *buf, void *stream);
+int tsr__halo_unpack_multi_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dtype, int narr,
+                                const void *buf, void *const *data, const int *dims, void *stream);
 #endif
 
 #include "halo_internal.h"
@@ -500,14 +504,17 @@ static int device_prepare(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
 
 /* ------------------------------------------------------------ exchange */
 
-static int check_call(tsr_halo_t *h, const tsr_device_t *dev, const void *data, int dim,
-                      tsr_dtype_t t) {
+static int check_call(tsr_halo_t *h, const tsr_device_t *dev, const tsr__hd_t *D, tsr_dtype_t t) {
   TSR_CHECK(h && dev, TSR_ERR_ARG, "halo exchange: NULL halo or device");
-  TSR_CHECK(dim > 0, TSR_ERR_ARG, "halo exchange: dim = %d, must be positive", dim);
+  TSR_CHECK(D->n >= 1 && D->n <= TSR_HALO_MAX_ARRAYS, TSR_ERR_ARG,
+            "halo exchange: %d arrays, expected 1 .. %d", D->n, TSR_HALO_MAX_ARRAYS);
+  for (int a = 0; a < D->n; a++) {
+    TSR_CHECK(D->dim[a] > 0, TSR_ERR_ARG, "halo exchange: dim = %d, must be positive", D->dim[a]);
+    TSR_CHECK(D->p[a] || (h->s.off[h->nneigh] == 0 && h->r.off[h->nneigh] == 0), TSR_ERR_ARG,
+              "halo exchange: data is NULL");
+  }
   TSR_CHECK(t >= TSR_INT32 && t <= TSR_DOUBLE, TSR_ERR_ARG, "halo exchange: unknown type %d",
             (int)t);
-  TSR_CHECK(data || (h->s.off[h->nneigh] == 0 && h->r.off[h->nneigh] == 0), TSR_ERR_ARG,
-            "halo exchange: data is NULL");
 #ifndef TSR_HAVE_CUDA
   TSR_CHECK(dev->kind == TSR_DEV_CPU, TSR_ERR_NOCUDA,
             "halo exchange on a CUDA device: Tessera was built without CUDA");
@@ -516,34 +523,92 @@ static int check_call(tsr_halo_t *h, const tsr_device_t *dev, const void *data, 
 }
 
 /* Record the exchange now in flight (end checks that it gets the same). */
-static void in_flight(tsr_halo_t *h, int state, const tsr_device_t *dev, const void *data, int dim,
+static void in_flight(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__hd_t *D,
                       tsr_dtype_t t) {
   h->state = state;
-  h->data = data;
-  h->dim = dim;
+  h->hd = *D;
   h->type = t;
   h->kind = dev->kind;
 }
 
+/* Whether D is the exchange in flight. */
+static int same_arrays(const tsr_halo_t *h, const tsr__hd_t *D) {
+  if (h->hd.n != D->n) return 0;
+  for (int a = 0; a < D->n; a++)
+    if (h->hd.p[a] != D->p[a] || h->hd.dim[a] != D->dim[a]) return 0;
+  return 1;
+}
+
+/* Host pack / unpack of D through the list (one array: as before). */
+static void pack_host_hd(tsr_idx_t n, const tsr_idx_t *idx, const tsr__hd_t *D, size_t esz, void *buf) {
+  if (D->n == 1) {
+    pack_host(n, idx, D->dim[0], esz, D->p[0], buf);
+    return;
+  }
+  char *b = buf;
+  const size_t es = esz * (size_t)D->sum;
+  for (tsr_idx_t j = 0; j < n; j++) {
+    size_t o = 0;
+    for (int a = 0; a < D->n; a++) {
+      const size_t w = esz * (size_t)D->dim[a];
+      memcpy(b + (size_t)j * es + o, (const char *)D->p[a] + (size_t)idx[j] * w, w);
+      o += w;
+    }
+  }
+}
+
+static void unpack_host_hd(tsr_idx_t n, const tsr_idx_t *idx, const tsr__hd_t *D, tsr_dtype_t t,
+                           const void *buf, int add) {
+  if (D->n == 1) {
+    unpack_host(n, idx, D->dim[0], t, buf, D->p[0], add);
+    return;
+  }
+  /* several arrays: forward exchanges only (copies) */
+  const size_t esz = tsr_dtype_size(t), es = esz * (size_t)D->sum;
+  size_t o = 0;
+  for (int a = 0; a < D->n; a++) {
+    const size_t w = esz * (size_t)D->dim[a];
+    for (tsr_idx_t j = 0; j < n; j++)
+      memcpy((char *)D->p[a] + (size_t)idx[j] * w, (const char *)buf + (size_t)j * es + o, w);
+    o += w;
+  }
+}
+
+#ifdef TSR_HAVE_CUDA
+static int pack_cuda_hd(tsr_idx_t n, const tsr_idx_t *idx, const tsr__hd_t *D, tsr_dtype_t t,
+                        void *buf, void *stream) {
+  if (D->n == 1)
+    return tsr__halo_pack_cuda(n, idx, D->dim[0], (int)tsr_dtype_size(t), D->p[0], buf, stream);
+  return tsr__halo_pack_multi_cuda(n, idx, (int)tsr_dtype_size(t), D->n, (const void *const *)D->p,
+                                   D->dim, buf, stream);
+}
+
+static int unpack_cuda_hd(tsr_idx_t n, const tsr_idx_t *idx, const tsr__hd_t *D, tsr_dtype_t t,
+                          const void *buf, int add, void *stream) {
+  if (D->n == 1) return tsr__halo_unpack_cuda(n, idx, D->dim[0], (int)t, buf, D->p[0], add, stream);
+  (void)add; /* several arrays: forward exchanges only (copies) */
+  return tsr__halo_unpack_multi_cuda(n, idx, (int)t, D->n, buf, (void *const *)D->p, D->dim, stream);
+}
+#endif
+
 /* Pack `out`, post receives into `in` and sends from `out`. */
-static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, int dim,
+static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__hd_t *D,
                  tsr_dtype_t t) {
-  TSR_CALL(check_call(h, dev, data, dim, t));
+  TSR_CALL(check_call(h, dev, D, t));
   TSR_CHECK(h->state == 0, TSR_ERR_ARG,
             "halo: a %s exchange is already in flight; call its end first",
             h->state == 1 ? "forward" : "reverse");
   side_t *out = state == 1 ? &h->s : &h->r, *in = state == 1 ? &h->r : &h->s;
-  size_t es = (size_t)dim * tsr_dtype_size(t);
+  size_t es = (size_t)D->sum * tsr_dtype_size(t);
   tsr_idx_t nout = out->off[h->nneigh], nin = in->off[h->nneigh];
   int cuda = dev->kind == TSR_DEV_CUDA, direct = cuda && h->cuda_aware;
 #ifdef TSR_HAVE_CUDA
   if (cuda && h->ipc) {
     TSR_CALL(tsr__halo_ipc_setup(h, dev, es));
     TSR_CALL(device_prepare(h, dev, es));
-    TSR_CALL(tsr__halo_pack_cuda(nout, out->d_idx, dim, (int)tsr_dtype_size(t), data, out->dbuf,
-                                 h->stream));
+    TSR_CALL(pack_cuda_hd(nout, out->d_idx, D, t, out->dbuf, h->stream));
     TSR_CALL(tsr__halo_ipc_post(h, state, out, es));
-    in_flight(h, state, dev, data, dim, t);
+    in_flight(h, state, dev, D, t);
     return TSR_SUCCESS;
   }
 #endif
@@ -553,14 +618,13 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, 
     TSR_CALL(host_buf(in, (size_t)nin * es, cuda));
   }
   if (!cuda) {
-    pack_host(nout, out->idx, dim, tsr_dtype_size(t), data, out->hbuf);
+    pack_host_hd(nout, out->idx, D, tsr_dtype_size(t), out->hbuf);
     sbuf = out->hbuf;
     rbuf = in->hbuf;
   } else {
 #ifdef TSR_HAVE_CUDA
     TSR_CALL(device_prepare(h, dev, es));
-    TSR_CALL(tsr__halo_pack_cuda(nout, out->d_idx, dim, (int)tsr_dtype_size(t), data, out->dbuf,
-                                 h->stream));
+    TSR_CALL(pack_cuda_hd(nout, out->d_idx, D, t, out->dbuf, h->stream));
     if (direct) {
       /* packed before MPI reads it */
       if (h->stream) TSR_CALL_CUDA(cudaStreamSynchronize((cudaStream_t)h->stream));
@@ -600,16 +664,16 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, 
   }
   for (int k = nreq; k < 2 * h->nneigh; k++) h->req[k] = MPI_REQUEST_NULL;
   h->seq = tsr__halo_posted(); /* this rank's messages are out */
-  in_flight(h, state, dev, data, dim, t);
+  in_flight(h, state, dev, D, t);
   return TSR_SUCCESS;
 }
 
-static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data, int dim,
+static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__hd_t *D,
                   tsr_dtype_t t) {
-  TSR_CALL(check_call(h, dev, data, dim, t));
+  TSR_CALL(check_call(h, dev, D, t));
   TSR_CHECK(h->state == state, TSR_ERR_ARG, "halo: end of a %s exchange that was not begun",
             state == 1 ? "forward" : "reverse");
-  TSR_CHECK(h->data == data && h->dim == dim && h->type == t && h->kind == dev->kind,
+  TSR_CHECK(same_arrays(h, D) && h->type == t && h->kind == dev->kind,
             TSR_ERR_ARG, "halo: end called with other data, dim, type or device than begin");
   h->state = 0;
 #ifdef TSR_HAVE_CUDA
@@ -621,17 +685,16 @@ static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data,
   /* ends early when a rank that failed will never send this exchange */
   TSR_CALL(tsr__wait_all(2 * h->nneigh, h->req, h->seq));
   side_t *in = state == 1 ? &h->r : &h->s;
-  size_t es = (size_t)dim * tsr_dtype_size(t);
+  size_t es = (size_t)D->sum * tsr_dtype_size(t);
   tsr_idx_t nin = in->off[h->nneigh];
   int add = state == 2;
   if (dev->kind == TSR_DEV_CPU) {
-    unpack_host(nin, in->idx, dim, t, in->hbuf, data, add);
+    unpack_host_hd(nin, in->idx, D, t, in->hbuf, add);
     return TSR_SUCCESS;
   }
 #ifdef TSR_HAVE_CUDA
   if (h->ipc) {
-    TSR_CALL(tsr__halo_unpack_cuda(nin, in->d_idx, dim, (int)t, tsr__halo_ipc_received(h, state),
-                                   data, add, h->stream));
+    TSR_CALL(unpack_cuda_hd(nin, in->d_idx, D, t, tsr__halo_ipc_received(h, state), add, h->stream));
     return TSR_SUCCESS;
   }
   if (!h->cuda_aware && nin > 0) {
@@ -642,7 +705,7 @@ static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data,
     else
       TSR_CALL_CUDA(cudaMemcpy(in->dbuf, in->hbuf, (size_t)nin * es, cudaMemcpyHostToDevice));
   }
-  TSR_CALL(tsr__halo_unpack_cuda(nin, in->d_idx, dim, (int)t, in->dbuf, data, add, h->stream));
+  TSR_CALL(unpack_cuda_hd(nin, in->d_idx, D, t, in->dbuf, add, h->stream));
   return TSR_SUCCESS;
 #else
   (void)es;
@@ -650,28 +713,70 @@ static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, void *data,
 #endif
 }
 
+/* One array as an exchange's arrays. */
+static tsr__hd_t one(void *data, int dim) {
+  tsr__hd_t D;
+  memset(&D, 0, sizeof D);
+  D.n = 1, D.p[0] = data, D.dim[0] = dim, D.sum = dim;
+  return D;
+}
+
 int tsr_halo_begin(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim, tsr_dtype_t t) {
-  TSR_CALL(start(h, 1, dev, data, dim, t));
+  const tsr__hd_t D = one(data, dim);
+  TSR_CALL(start(h, 1, dev, &D, t));
   return TSR_SUCCESS;
 }
 int tsr_halo_end(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim, tsr_dtype_t t) {
-  TSR_CALL(finish(h, 1, dev, data, dim, t));
+  const tsr__hd_t D = one(data, dim);
+  TSR_CALL(finish(h, 1, dev, &D, t));
   return TSR_SUCCESS;
 }
 int tsr_halo_exchange(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim,
                       tsr_dtype_t t) {
-  TSR_CALL(start(h, 1, dev, data, dim, t));
-  TSR_CALL(finish(h, 1, dev, data, dim, t));
+  const tsr__hd_t D = one(data, dim);
+  TSR_CALL(start(h, 1, dev, &D, t));
+  TSR_CALL(finish(h, 1, dev, &D, t));
   return TSR_SUCCESS;
 }
 int tsr_halo_reverse_begin(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim,
                            tsr_dtype_t t) {
-  TSR_CALL(start(h, 2, dev, data, dim, t));
+  const tsr__hd_t D = one(data, dim);
+  TSR_CALL(start(h, 2, dev, &D, t));
   return TSR_SUCCESS;
 }
 int tsr_halo_reverse_end(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim,
                          tsr_dtype_t t) {
-  TSR_CALL(finish(h, 2, dev, data, dim, t));
+  const tsr__hd_t D = one(data, dim);
+  TSR_CALL(finish(h, 2, dev, &D, t));
+  return TSR_SUCCESS;
+}
+
+/* Several arrays in one message per neighbour. */
+static int arrays(int narr, void *const *data, const int *dims, tsr__hd_t *D) {
+  memset(D, 0, sizeof *D);
+  TSR_CHECK(narr >= 1 && narr <= TSR_HALO_MAX_ARRAYS && data && dims, TSR_ERR_ARG,
+            "halo exchange of arrays: %d arrays (1 .. %d), data and dims needed", narr,
+            TSR_HALO_MAX_ARRAYS);
+  D->n = narr;
+  for (int a = 0; a < narr; a++) {
+    TSR_CHECK(dims[a] > 0 && dims[a] <= INT_MAX / TSR_HALO_MAX_ARRAYS, TSR_ERR_ARG,
+              "halo exchange of arrays: array %d has dim %d", a, dims[a]);
+    D->p[a] = data[a], D->dim[a] = dims[a], D->sum += dims[a];
+  }
+  return TSR_SUCCESS;
+}
+int tsr_halo_begin_arrays(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
+                          const int *dims, tsr_dtype_t t) {
+  tsr__hd_t D;
+  TSR_CALL(arrays(narr, data, dims, &D));
+  TSR_CALL(start(h, 1, dev, &D, t));
+  return TSR_SUCCESS;
+}
+int tsr_halo_end_arrays(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
+                        const int *dims, tsr_dtype_t t) {
+  tsr__hd_t D;
+  TSR_CALL(arrays(narr, data, dims, &D));
+  TSR_CALL(finish(h, 1, dev, &D, t));
   return TSR_SUCCESS;
 }
 

@@ -25,6 +25,16 @@ typedef struct {
   size_t dcap;
 } side_t;
 
+/* The arrays of one exchange: n (1 .. TSR_HALO_MAX_ARRAYS) arrays of the
+   same type, array a with dim[a] values per element; a message element
+   holds every array's values in turn (sum of the dims). */
+typedef struct {
+  int n;
+  void *p[TSR_HALO_MAX_ARRAYS];
+  int dim[TSR_HALO_MAX_ARRAYS];
+  int sum;
+} tsr__hd_t;
+
 struct tsr_halo {
   MPI_Comm comm;
   int nneigh;
@@ -37,8 +47,7 @@ struct tsr_halo {
                        the default stream (tsr_halo_set_stream) */
   /* the exchange in flight */
   int state;        /* 0 idle, 1 forward, 2 reverse */
-  const void *data;
-  int dim;
+  tsr__hd_t hd;     /* its arrays */
   tsr_dtype_t type;
   tsr_devkind_t kind;
   long long seq;    /* its number in this process's exchanges (tsr__halo_posted) */

@@ -9,7 +9,9 @@
  * int64, and within 1e-4 (float) / 1e-12 (double) of max(|ref|, 1) in floating
  * point (values in [-100, 100], a few contributions per cell), where the CUDA
  * unpack adds a cell's contributions in another order
- * than the host. Skips without a GPU. */
+ * than the host. A second test exchanges two arrays (4 values and 1 per
+ * cell) in one message (tsr_halo_begin_arrays) by IPC and host-staged, bit
+ * for bit the host's exchange. Skips without a GPU. */
 #include <math.h>
 #include <unistd.h> /* getpid, used by tsr_check.h */
 #include "tsr_check.h"
@@ -100,11 +102,67 @@ START_TEST(test_ipc_equals_host) {
 }
 END_TEST
 
+/* tsr_halo_begin_arrays / end_arrays on the GPU, by CUDA IPC and by the
+ * host-staged path: a 4-value and a 1-value array (random, float and
+ * double) in one message per neighbour, bit for bit what the host's
+ * exchange of the same arrays gives. */
+START_TEST(test_arrays_equal_host) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  tsr_device_t cpu, gpu;
+  ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CPU, &cpu));
+  ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CUDA, &gpu));
+  const tsr_dtype_t ts[2] = {TSR_DOUBLE, TSR_FLOAT};
+  for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++)
+    for (int ipc = 0; ipc <= 1; ipc++)
+      for (int k = 0; k < 2; k++) {
+        tsr_grid_part_t p;
+        ck_tsr(tsr_grid_part_init(MPI_COMM_WORLD, cfgs[c].n, cfgs[c].halo, cfgs[c].periodic, &p));
+        tsr_grid_box_t b = tsr_grid_part_local(&p, 1);
+        tsr_halo_t *h = NULL;
+        ck_tsr(tsr_halo_create_regular(&p, &b, &h));
+        ck_tsr(tsr_halo_set_ipc(h, ipc));
+        const tsr_dtype_t t = ts[k];
+        const size_t n = (size_t)(b.nx * b.ny * b.nz), es = tsr_dtype_size(t);
+        void *q = malloc(4 * n * es), *a = malloc(n * es), *gq = malloc(4 * n * es), *ga = malloc(n * es);
+        void *dq = NULL, *da = NULL;
+        ck_assert(q && a && gq && ga);
+        unsigned long long seed = 1000003ULL * (unsigned long long)(rank + 1) + 17 * c + 5 * (unsigned)ipc + (unsigned)k;
+        fill_random(q, t, 4 * n, &seed);
+        fill_random(a, t, n, &seed);
+        ck_tsr(tsr_device_malloc(&gpu, 4 * n * es, &dq));
+        ck_tsr(tsr_device_malloc(&gpu, n * es, &da));
+        ck_tsr(tsr_device_upload(&gpu, dq, q, 4 * n * es));
+        ck_tsr(tsr_device_upload(&gpu, da, a, n * es));
+        const int dims[2] = {4, 1};
+        void *hd[2] = {q, a}, *dd[2] = {dq, da};
+        for (int rep = 0; rep < 3; rep++) { /* both halves of the IPC buffers, reused */
+          ck_tsr(tsr_halo_begin_arrays(h, &gpu, 2, dd, dims, t));
+          ck_tsr(tsr_halo_end_arrays(h, &gpu, 2, dd, dims, t));
+        }
+        ck_tsr(tsr_halo_begin_arrays(h, &cpu, 2, hd, dims, t));
+        ck_tsr(tsr_halo_end_arrays(h, &cpu, 2, hd, dims, t));
+        ck_tsr(tsr_device_sync(&gpu));
+        ck_tsr(tsr_device_download(&gpu, gq, dq, 4 * n * es));
+        ck_tsr(tsr_device_download(&gpu, ga, da, n * es));
+        ck_assert_msg(tsr_halo_uses_ipc(h) == ipc, "IPC switched");
+        ck_assert_msg(!memcmp(gq, q, 4 * n * es) && !memcmp(ga, a, n * es),
+                      "rank %d grid %zu %s %s: the GPU's exchange of two arrays differs from the host's",
+                      rank, c, ipc ? "ipc" : "staged", t == TSR_FLOAT ? "float" : "double");
+        ck_tsr(tsr_device_free(&gpu, &dq));
+        ck_tsr(tsr_device_free(&gpu, &da));
+        free(q), free(a), free(gq), free(ga);
+        ck_tsr(tsr_halo_destroy(&h));
+      }
+}
+END_TEST
+
 static Suite *halo_ipc_suite(void) {
   Suite *s = suite_create("halo_ipc");
   TCase *tc = tcase_create("ipc");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_ipc_equals_host);
+  tcase_add_test(tc, test_arrays_equal_host);
   suite_add_tcase(s, tc);
   return s;
 }

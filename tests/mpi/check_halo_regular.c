@@ -403,6 +403,53 @@ START_TEST(test_rank_fails_after) {
 }
 END_TEST
 
+/* tsr_halo_begin_arrays / end_arrays on the host: q-like (4 values) and
+ * adt-like (1 value) random doubles in one message per neighbour give
+ * exactly what two exchanges give, on every grid (periodic sides too). */
+START_TEST(test_exchange_arrays_cpu) {
+  tsr_device_t cpu;
+  ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CPU, &cpu));
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (int c = 0; c < NCFG; c++) {
+    tsr_grid_part_t p;
+    tsr_grid_box_t b;
+    tsr_halo_t *h = NULL;
+    ck_tsr(setup(&cfgs[c], &p, &b));
+    ck_tsr(tsr_halo_create_regular(&p, &b, &h));
+    const size_t n = (size_t)(b.nx * b.ny * b.nz);
+    double *q = malloc(4 * n * sizeof *q), *a = malloc(n * sizeof *a);
+    double *q2 = malloc(4 * n * sizeof *q2), *a2 = malloc(n * sizeof *a2);
+    ck_assert(q && a && q2 && a2);
+    unsigned long long s = 0x9e3779b97f4a7c15ULL * (unsigned long long)(rank + 1) + (unsigned)c;
+    for (size_t i = 0; i < 4 * n; i++) {
+      s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+      q[i] = q2[i] = (double)(s >> 11) / 9007199254740992.0 - 0.5;
+    }
+    for (size_t i = 0; i < n; i++) {
+      s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+      a[i] = a2[i] = (double)(s >> 11) / 9007199254740992.0 + 1;
+    }
+    void *data[2] = {q, a};
+    const int dims[2] = {4, 1};
+    ck_tsr(tsr_halo_begin_arrays(h, &cpu, 2, data, dims, TSR_DOUBLE));
+    ck_tsr(tsr_halo_end_arrays(h, &cpu, 2, data, dims, TSR_DOUBLE));
+    ck_tsr(tsr_halo_exchange(h, &cpu, q2, 4, TSR_DOUBLE));
+    ck_tsr(tsr_halo_exchange(h, &cpu, a2, 1, TSR_DOUBLE));
+    ck_assert_msg(!memcmp(q, q2, 4 * n * sizeof *q) && !memcmp(a, a2, n * sizeof *a),
+                  "grid %d rank %d: one message for two arrays differs from two exchanges", c, rank);
+    /* end with other arrays than begin: refused */
+    ck_tsr(tsr_halo_begin_arrays(h, &cpu, 2, data, dims, TSR_DOUBLE));
+    const int dims1[2] = {4, 2};
+    ck_tsr_fails(tsr_halo_end_arrays(h, &cpu, 2, data, dims1, TSR_DOUBLE), TSR_ERR_ARG);
+    ck_tsr(tsr_halo_end_arrays(h, &cpu, 2, data, dims, TSR_DOUBLE));
+    ck_tsr_fails(tsr_halo_begin_arrays(h, &cpu, 0, data, dims, TSR_DOUBLE), TSR_ERR_ARG);
+    free(q), free(a), free(q2), free(a2);
+    ck_tsr(tsr_halo_destroy(&h));
+  }
+}
+END_TEST
+
 START_TEST(test_pack_arrays_cpu) {
   tsr_device_t cpu;
   ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CPU, &cpu));
@@ -516,6 +563,7 @@ static Suite *halo_suite(void) {
   tcase_add_test(tc, test_reverse);
   tcase_add_test(tc, test_errors);
   tcase_add_test(tc, test_pack_arrays_cpu);
+  tcase_add_test(tc, test_exchange_arrays_cpu);
   tcase_add_test(tc, test_rank_fails);
   tcase_add_test(tc, test_rank_fails_after);
   suite_add_tcase(s, tc);

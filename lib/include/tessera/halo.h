@@ -83,6 +83,16 @@ int tsr_halo_reverse_begin(tsr_halo_t *h, const tsr_device_t *dev, void *data, i
                            tsr_dtype_t t);
 int tsr_halo_reverse_end(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim,
                          tsr_dtype_t t);
+/* Forward exchange of narr arrays (1 .. TSR_HALO_MAX_ARRAYS) of one type
+ * through the same lists in one message per neighbour: array a holds
+ * dims[a] values per element (data[a][i * dims[a] + c]); a message element
+ * carries the element's values of every array in turn. One pack, one
+ * transfer and one unpack instead of narr of each. end gets the same
+ * arrays, dims and type. */
+int tsr_halo_begin_arrays(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
+                          const int *dims, tsr_dtype_t t);
+int tsr_halo_end_arrays(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
+                        const int *dims, tsr_dtype_t t);
 
 /* 1 when the MPI library reports CUDA-aware support at run time
  * (OpenMPI's MPIX_Query_cuda_support), else 0. */

@@ -126,7 +126,76 @@ int unpack_arrays(tsr_idx_t n, const tsr_idx_t *idx, int narr, const void *buf, 
   return TSR_SUCCESS;
 }
 
+/* Several arrays of dims[a] values per element in one message (element j:
+ * every array's values in turn, sum values): one thread per message value. */
+struct multi_t {
+  const void *p[TSR_HALO_MAX_ARRAYS];
+  int dim[TSR_HALO_MAX_ARRAYS];
+  int narr, sum;
+};
+
+template <typename T>
+__global__ void pack_multi_kernel(tsr_idx_t n, const tsr_idx_t *__restrict__ idx, multi_t m,
+                                  T *__restrict__ buf) {
+  const tsr_idx_t total = n * m.sum;
+  for (tsr_idx_t t = (tsr_idx_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+       t += (tsr_idx_t)gridDim.x * blockDim.x) {
+    const tsr_idx_t j = t / m.sum;
+    int r = (int)(t - j * m.sum), a = 0;
+    while (r >= m.dim[a]) r -= m.dim[a++];
+    buf[t] = ((const T *)m.p[a])[idx[j] * m.dim[a] + r];
+  }
+}
+
+template <typename T>
+__global__ void unpack_multi_kernel(tsr_idx_t n, const tsr_idx_t *__restrict__ idx, multi_t m,
+                                    const T *__restrict__ buf) {
+  const tsr_idx_t total = n * m.sum;
+  for (tsr_idx_t t = (tsr_idx_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+       t += (tsr_idx_t)gridDim.x * blockDim.x) {
+    const tsr_idx_t j = t / m.sum;
+    int r = (int)(t - j * m.sum), a = 0;
+    while (r >= m.dim[a]) r -= m.dim[a++];
+    ((T *)m.p[a])[idx[j] * m.dim[a] + r] = buf[t];
+  }
+}
+
+multi_t make_multi(int narr, const void *const *data, const int *dims) {
+  multi_t m = {};
+  m.narr = narr;
+  for (int a = 0; a < narr; a++) m.p[a] = data[a], m.dim[a] = dims[a], m.sum += dims[a];
+  return m;
+}
+
 } // namespace
+
+extern "C" int tsr__halo_pack_multi_cuda(tsr_idx_t n, const tsr_idx_t *idx, int elsize, int narr,
+                                         const void *const *data, const int *dims, void *buf,
+                                         void *stream) {
+  cudaStream_t sm = (cudaStream_t)stream;
+  if (n == 0) return TSR_SUCCESS;
+  const multi_t m = make_multi(narr, data, dims);
+  if (elsize == 4)
+    pack_multi_kernel<uint32_t><<<grid_for(n * m.sum), kBlock, 0, sm>>>(n, idx, m, (uint32_t *)buf);
+  else
+    pack_multi_kernel<uint64_t><<<grid_for(n * m.sum), kBlock, 0, sm>>>(n, idx, m, (uint64_t *)buf);
+  TSR_CHECK_LAUNCH("halo pack kernel (several arrays)");
+  return TSR_SUCCESS;
+}
+
+extern "C" int tsr__halo_unpack_multi_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dtype, int narr,
+                                           const void *buf, void *const *data, const int *dims,
+                                           void *stream) {
+  cudaStream_t sm = (cudaStream_t)stream;
+  if (n == 0) return TSR_SUCCESS;
+  const multi_t m = make_multi(narr, (const void *const *)data, dims);
+  if (tsr_dtype_size((tsr_dtype_t)dtype) == 4)
+    unpack_multi_kernel<uint32_t><<<grid_for(n * m.sum), kBlock, 0, sm>>>(n, idx, m, (const uint32_t *)buf);
+  else
+    unpack_multi_kernel<uint64_t><<<grid_for(n * m.sum), kBlock, 0, sm>>>(n, idx, m, (const uint64_t *)buf);
+  TSR_CHECK_LAUNCH("halo unpack kernel (several arrays)");
+  return TSR_SUCCESS;
+}
 
 extern "C" int tsr__halo_pack_arrays_cuda(tsr_idx_t n, const tsr_idx_t *idx, int elsize, int narr,
                                           const void *const *data, void *buf, tsr_idx_t stride,

@@ -111,7 +111,7 @@ int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, airfoil
                airfoil_profile_t *prof) {
   if (vid == AIRFOIL_V_CPU_REF) TSR_CALL(airfoil_cpu_ref_profile(p, r, prof));
   else {
-    airfoil_cuda_opts_t o = {af_incr[vid], af_layout[vid], block, fuse};
+    airfoil_cuda_opts_t o = {af_incr[vid], af_layout[vid], block, fuse, AIRFOIL_SPLIT_AUTO};
     TSR_CALL(airfoil_cuda_run_profile(p, &o, r, prof));
   }
   return 0;

@@ -331,13 +331,17 @@ __global__ void k_update(KC k, int nco, int nc, int nn, const int32_t *__restric
                          const int32_t *__restrict__ cb_elem, const R *__restrict__ eflux,
                          const R *__restrict__ bflux, const int32_t *__restrict__ cmap, int ck,
                          int fuse, int last, int rms, double *partial, unsigned int *counter,
-                         double *sum) {
+                         double *sum, const int32_t *__restrict__ list, int nlist,
+                         const unsigned char *__restrict__ skip, int pbase, int ntotal) {
   constexpr bool FUSED_GATHER = GM != GM_RES;
   __shared__ double s[1024];
   __shared__ bool final_block;
-  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  /* thread i's row: the i-th of list, then the halo rows; else row i (its
+     cell skipped where skip says another launch updates it) */
+  const int c = !list ? i : i < nlist ? __ldg(list + i) : nco + (i - nlist);
   double del2 = 0;
-  if (c < nco) {
+  if (c < nco && !(skip && !list && __ldg(skip + c))) {
     R qo[4], qn[4], r[4] = {0, 0, 0, 0};
     load<R, SOA, 4>(qold, c, nc, qo);
     if (GM == GM_CSR) gather<R>(c, ce_off, ce_elem, cb_off, cb_elem, eflux, bflux, r);
@@ -358,7 +362,7 @@ __global__ void k_update(KC k, int nco, int nc, int nn, const int32_t *__restric
         else store<R, SOA, 4>(qold, c, nc, qn);
       }
     }
-  } else if (!FUSED_GATHER && c < nc) {
+  } else if (!FUSED_GATHER && c >= nco && c < nc) {
     for (int m = 0; m < 4; m++) res[at<SOA>(c, m, nc, 4)] = 0;
   }
   if (!rms) return;
@@ -370,14 +374,14 @@ __global__ void k_update(KC k, int nco, int nc, int nn, const int32_t *__restric
     __syncthreads();
   }
   if (t == 0) {
-    partial[blockIdx.x] = s[0];
+    partial[pbase + blockIdx.x] = s[0];
     __threadfence();
-    final_block = atomicAdd(counter, 1u) == gridDim.x - 1;
+    final_block = atomicAdd(counter, 1u) == (unsigned)ntotal - 1;
   }
   __syncthreads();
   if (!final_block) return;
   double a = 0;
-  for (int i = t; i < (int)gridDim.x; i += blockDim.x) a += __ldcg(partial + i);
+  for (int j = t; j < ntotal; j += blockDim.x) a += __ldcg(partial + j);
   s[t] = a;
   __syncthreads();
   for (int h = blockDim.x / 2; h > 0; h /= 2) {
@@ -518,11 +522,20 @@ int adt(const airfoil_cuda_t *d, KC k, int) {
   return 0;
 }
 
-/* arg: stage * 2^30 + it */
+/* arg: stage * 2^30 + part * 2^28 + it; part 0 all rows, 1 the listed
+   (exported) cells and the halo rows, 2 the other owned cells */
 template <typename R, bool SOA, typename KC>
 int update(const airfoil_cuda_t *d, KC k, int arg) {
-  const int stage = arg >> 30, it = arg & ((1 << 30) - 1), B = d->block, nc = d->ncell;
+  const int stage = arg >> 30, part = (arg >> 28) & 3, it = arg & ((1 << 28) - 1), B = d->block,
+            nc = d->ncell, nco = d->ncell_owned;
   if (nc == 0) return 0;
+  /* the launch's rows and its blocks' slots among the rms partial sums */
+  const int ga = grid(d->nulist + (nc - nco), B), gb = grid(nco, B);
+  const int32_t *list = part == 1 ? d->ulist : NULL;
+  const unsigned char *skip = part == 2 ? d->uskip : NULL;
+  const int nrows = part == 0 ? nc : part == 1 ? d->nulist + (nc - nco) : nco;
+  const int pbase = part == 2 ? ga : 0, ntotal = part == 0 ? grid(nc, B) : ga + gb;
+  if (nrows == 0) return 0; /* the other part's blocks are all of ntotal */
   /* how the increments arrive: res, or gathered here (CSR, fixed map) */
   const int gm = !d->fuse                        ? GM_RES
                  : d->incr == AIRFOIL_GATHER     ? GM_CSR
@@ -537,11 +550,11 @@ int update(const airfoil_cuda_t *d, KC k, int arg) {
                      : (last ? AIRFOIL_K_GUPDATE_ADT_SAVE : AIRFOIL_K_GUPDATE_ADT);
   TSR_CALL(airfoil_cuda_prof_begin(d));
 #define AF_UPDATE(GM, VEC)                                                                   \
-  k_update<R, SOA, GM, VEC><<<grid(nc, B), B>>>(                                             \
+  k_update<R, SOA, GM, VEC><<<grid(nrows, B), B>>>(                                          \
       k, d->ncell_owned, nc, d->nnode, d->pcell, (const R *)d->x, (R *)d->qold, (R *)qout,   \
       (R *)d->res, (R *)d->adt, d->ce_off, d->ce_elem, d->cb_off, d->cb_elem,                \
       (const R *)d->eflux, (const R *)d->bflux, d->cmap, d->ck, d->fuse, last, rms,          \
-      d->partial, d->counter, d->sums + it)
+      d->partial, d->counter, d->sums + it, list, d->nulist, skip, pbase, ntotal)
   const bool vec = d->incr == AIRFOIL_ATOMIC1 || d->incr == AIRFOIL_GATHER4;
   switch (gm) {
   case GM_RES:
@@ -599,9 +612,16 @@ extern "C" int airfoil_cuda_incr(const airfoil_cuda_t *d, int part) {
 }
 
 extern "C" int airfoil_cuda_update(const airfoil_cuda_t *d, int stage, int it) {
+  TSR_CALL(airfoil_cuda_update_part(d, stage, it, 0));
+  return 0;
+}
+
+extern "C" int airfoil_cuda_update_part(const airfoil_cuda_t *d, int stage, int it, int part) {
   TSR_CALL(af_check_block(d));
-  TSR_CHECK((stage == 0 || stage == 1) && it >= 0 && it < (1 << 30), TSR_ERR_ARG,
-            "airfoil CUDA: update of stage %d, iteration %d", stage, it);
-  AF_DISPATCH(update, d, stage * (1 << 30) + it);
+  TSR_CHECK((stage == 0 || stage == 1) && it >= 0 && it < (1 << 28) && part >= 0 && part <= 2,
+            TSR_ERR_ARG, "airfoil CUDA: update of stage %d, iteration %d, part %d", stage, it, part);
+  TSR_CHECK(part == 0 || d->ulist || d->nulist == 0, TSR_ERR_ARG,
+            "airfoil CUDA: update by parts without the exported cells' list");
+  AF_DISPATCH(update, d, stage * (1 << 30) + part * (1 << 28) + it);
   return 0;
 }

@@ -81,6 +81,12 @@ typedef struct {
   double *partial;         /* [ceil(ncell / block)]                          */
   unsigned int *counter;   /* [1], zero between launches                     */
   double *sums;            /* [niter] this rank's sum of del^2 per iteration */
+  /* update by parts (airfoil_cuda_update_part): the owned cells other ranks
+   * receive, ascending, and a flag per owned cell (1: in ulist) */
+  int split;               /* 1: the host driver updates by parts            */
+  const int32_t *ulist;    /* [nulist]                                       */
+  int nulist;
+  const unsigned char *uskip; /* [ncell_owned]                               */
   struct airfoil_cuda_prof *prof; /* host: per-kernel timing, or NULL (off)  */
 } airfoil_cuda_t;
 
@@ -104,6 +110,11 @@ int airfoil_cuda_incr(const airfoil_cuda_t *d, int part);
  * res zeroed); stage 1 stores the sum of del^2 in sums[it]. Fused (d->fuse):
  * adt_calc of the new q, and in stage 1 qold = q. */
 int airfoil_cuda_update(const airfoil_cuda_t *d, int stage, int it);
+/* The same in two launches, so that the halo exchange can start after the
+ * first: part 1 the cells of ulist (and res zeroed on the halo rows), part 2
+ * the other owned cells; the rms sum is complete after both (part 0: one
+ * launch, as airfoil_cuda_update). */
+int airfoil_cuda_update_part(const airfoil_cuda_t *d, int stage, int it, int part);
 /* res_calc and bres_calc of one part with shared-memory staging
  * (airfoil_cuda_shared.cu). */
 int airfoil_shared_cuda(const airfoil_cuda_t *d, int part);

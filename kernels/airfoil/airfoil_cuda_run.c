@@ -10,10 +10,13 @@
  *   unfused  begin q; adt_calc (owned); end q; begin adt;
  *            res/bres core; end adt; res/bres rest; update
  *   fused    begin q; begin adt; res/bres core; end q; end adt;
- *            res/bres rest; update + adt_calc (+ save_soln in stage 2);
+ *            res/bres rest; update + adt_calc (+ save_soln in stage 2)
+ *            of the cells other ranks read; [the next stage's exchange
+ *            may start] update of the other owned cells;
  *            AoS: q and adt in one message per neighbour
  *            (tsr_halo_begin_arrays)
- * The GPU runs the core while the host waits for the messages. Each rank
+ * The exchange runs on its own (high-priority) queue: the GPU runs the
+ * second update and the core while the host waits for the messages. Each rank
  * keeps its sums of del^2 on the device; one MPI_Allreduce after the last
  * iteration gives the rms history (the iterations do not depend on it). */
 #include "config.h"
@@ -303,13 +306,42 @@ static int af_setup(af_mem_t *m, const airfoil_problem_t *p, const airfoil_cuda_
   if (!rc) rc = af_alloc(m, &d->qold, R * 4 * (size_t)nc);
   if (!rc) rc = af_alloc(m, &d->res, R * 4 * (size_t)nc);
   if (!rc) rc = af_alloc(m, &d->adt, R * (size_t)nc);
-  if (!rc) rc = af_alloc(m, &d->partial, sizeof(double) * (size_t)((nc + o->block - 1) / o->block));
+  /* rms partial sums: one update launch over the rows, or two (by parts) */
+  if (!rc) rc = af_alloc(m, &d->partial, sizeof(double) * (size_t)(2 * ((nc + o->block - 1) / o->block) + 2));
   if (!rc) rc = af_alloc(m, &d->counter, sizeof(unsigned int));
   if (!rc) rc = af_alloc(m, &d->sums, sizeof(double) * (size_t)r->niter);
   if (!rc) rc = tsr_device_memset(&m->dev, d->res, 0, R * 4 * (size_t)nc);
   if (!rc) rc = tsr_device_memset(&m->dev, d->adt, 0, R * (size_t)nc);
   if (!rc) rc = tsr_device_memset(&m->dev, d->counter, 0, sizeof(unsigned int));
   if (!rc) rc = af_setup_incr(m, p, o, R, d, h);
+  TSR_CALL(rc);
+  return 0;
+}
+
+/* The owned cells the halo sends (ulist, ascending, each once) and their
+   flags (uskip): update runs them first, and the exchange starts after them
+   (airfoil_cuda_update_part; d->split). */
+static int af_setup_exported(af_mem_t *m, const airfoil_problem_t *p, airfoil_cuda_t *d) {
+  const tsr_idx_t ns = tsr_halo_send_count(p->halo), *send = tsr_halo_send_list(p->halo);
+  const int64_t nco = p->ncell_owned;
+  unsigned char *flag = calloc((size_t)nco + 1, 1);
+  int32_t *list = malloc(sizeof(int32_t) * (size_t)(nco + 1));
+  int rc = flag && list ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "airfoil CUDA: no memory for the exported cells");
+  for (tsr_idx_t j = 0; !rc && j < ns; j++) {
+    if (send[j] < 0 || send[j] >= nco)
+      rc = TSR_RAISE(TSR_ERR_INTERNAL, "airfoil CUDA: the halo sends cell %lld, not an owned "
+                     "cell (0 .. %lld)", (long long)send[j], (long long)nco - 1);
+    else flag[send[j]] = 1;
+  }
+  int n = 0;
+  for (int64_t c = 0; !rc && c < nco; c++)
+    if (flag[c]) list[n++] = (int32_t)c;
+  d->nulist = n;
+  d->split = 1;
+  if (!rc) rc = af_up(m, &d->ulist, list, sizeof(int32_t) * (size_t)n);
+  if (!rc) rc = af_up(m, &d->uskip, flag, (size_t)nco);
+  free(flag);
+  free(list);
   TSR_CALL(rc);
   return 0;
 }
@@ -357,6 +389,7 @@ static int af_iterate(const airfoil_problem_t *p, airfoil_cuda_t *d, af_host_t *
     if (!d->pingpong) TSR_CALL(airfoil_cuda_save(d));
     TSR_CALL(airfoil_cuda_adt(d));
   }
+  if (d->split) TSR_CALL(tsr_queue_wait_default(h->q));
   for (int it = 0; it < niter; it++) {
     if (!d->fuse) TSR_CALL(airfoil_cuda_save(d));
     for (int stage = 0; stage < 2; stage++) {
@@ -370,11 +403,17 @@ static int af_iterate(const airfoil_problem_t *p, airfoil_cuda_t *d, af_host_t *
         if (halo) TSR_CALL(tsr_halo_end(h->ha, dev, d->adt, 1, T));
       } else if (h->q) {
         /* the exchanges of q and adt on their own queue, after the previous
-           update, beside the core edges (which read owned cells only); the
-           exec-halo edges after both */
-        TSR_CALL(tsr_queue_wait_default(h->q));
-        TSR_CALL(airfoil_cuda_incr(d, 0));
-        TSR_CALL(af_qa_begin(h, dev, d, qdim, T));
+           update of the exported cells (the queue's wait below), beside the
+           rest of that update and the core edges (which read owned cells
+           only); the exec-halo edges after both */
+        if (d->split) {
+          TSR_CALL(af_qa_begin(h, dev, d, qdim, T));
+          TSR_CALL(airfoil_cuda_incr(d, 0));
+        } else { /* after the whole previous update */
+          TSR_CALL(tsr_queue_wait_default(h->q));
+          TSR_CALL(airfoil_cuda_incr(d, 0));
+          TSR_CALL(af_qa_begin(h, dev, d, qdim, T));
+        }
         TSR_CALL(af_qa_end(h, dev, d, qdim, T));
         TSR_CALL(tsr_queue_join_default(h->q));
       } else {
@@ -383,7 +422,13 @@ static int af_iterate(const airfoil_problem_t *p, airfoil_cuda_t *d, af_host_t *
         if (halo) TSR_CALL(af_qa_end(h, dev, d, qdim, T));
       }
       TSR_CALL(airfoil_cuda_incr(d, 1));
-      TSR_CALL(airfoil_cuda_update(d, stage, it));
+      if (d->split) { /* the exported cells first, then the next exchange may start */
+        TSR_CALL(airfoil_cuda_update_part(d, stage, it, 1));
+        TSR_CALL(tsr_queue_wait_default(h->q));
+        TSR_CALL(airfoil_cuda_update_part(d, stage, it, 2));
+      } else {
+        TSR_CALL(airfoil_cuda_update(d, stage, it));
+      }
     }
   }
   if (d->pingpong) d->q = qa, d->qold = qb, d->qout = NULL;
@@ -445,6 +490,10 @@ int airfoil_cuda_run_profile(const airfoil_problem_t *p, const airfoil_cuda_opts
     if (!rc) rc = tsr_halo_create_planes(p->halo, soa ? 4 : 1, p->ncell, &h.hq);
     if (!rc) rc = tsr_halo_create_planes(p->halo, 1, p->ncell, &h.ha);
     if (!rc && d.fuse) rc = tsr_queue_create(&m->dev, &h.q);
+    const int64_t lim = o->incr == AIRFOIL_GATHER4 ? (int64_t)1 << 19 : (int64_t)1 << 18;
+    if (!rc && h.q && (o->split == AIRFOIL_SPLIT_ON ||
+                       (o->split == AIRFOIL_SPLIT_AUTO && p->ncell_owned <= lim)))
+      rc = af_setup_exported(m, p, &d);
     if (!rc && h.q) rc = tsr_halo_set_stream(h.hq, tsr_queue_stream(h.q));
     if (!rc && h.q) rc = tsr_halo_set_stream(h.ha, tsr_queue_stream(h.q));
   }

@@ -115,6 +115,12 @@ int airfoil_cpu_ref(const airfoil_problem_t *p, airfoil_run_t *r);
 /* The same, each loop timed into *prof (added to it; NULL: not timed). */
 int airfoil_cpu_ref_profile(const airfoil_problem_t *p, airfoil_run_t *r, airfoil_profile_t *prof);
 
+/* Whether update runs the cells other ranks read first (airfoil_cuda_opts_t).
+ * AUTO: below a size per rank where it pays on 2 and 4 H200s (NVLink, CUDA
+ * IPC): up to 2^19 owned cells with cuda/gather4, 2^18 otherwise (above, the
+ * extra launch costs more than the exchange it hides; docs/AIRFOIL.md). */
+typedef enum { AIRFOIL_SPLIT_AUTO = 0, AIRFOIL_SPLIT_ON, AIRFOIL_SPLIT_OFF } airfoil_split_t;
+
 typedef struct {
   airfoil_incr_t incr;
   airfoil_layout_t layout;
@@ -123,6 +129,9 @@ typedef struct {
                           update + the next adt_calc (+ save_soln), gather's
                           sum inside update (no res array); 0: one kernel
                           per loop, as OP2                                  */
+  airfoil_split_t split; /* several ranks, fused: update in two launches, the
+                            exported cells first (the exchange starts after
+                            them, beside the rest of update), or one       */
 } airfoil_cuda_opts_t;
 
 /* A CUDA variant (TSR_ERR_NOCUDA in a build without CUDA). On a

@@ -279,6 +279,7 @@ int tsr_halo_create(MPI_Comm comm, int nneigh, const int *ranks, tsr_idx_t nloca
   if (h) {
     h->d_id = -1;
     h->ipc_dev = -1;
+    h->put_limit = TSR_HALO_PUT_LIMIT;
     h->comm = MPI_COMM_NULL;
     if (MPI_Comm_dup(comm, &h->comm) != MPI_SUCCESS)
       err = TSR_RAISE(TSR_ERR_MPI, "halo: MPI_Comm_dup failed");
@@ -346,6 +347,7 @@ int tsr_halo_create_planes(const tsr_halo_t *h, int nplanes, tsr_idx_t stride, t
   if (!err) { /* the transport asked for on h carries over */
     (*out)->cuda_aware = h->cuda_aware;
     (*out)->ipc = h->ipc;
+    (*out)->put_limit = h->put_limit;
     (*out)->stream = h->stream;
   }
   free(cnt);
@@ -359,6 +361,7 @@ static void side_free(side_t *sd) {
   free(sd->idx);
 #ifdef TSR_HAVE_CUDA
   if (sd->d_idx) cudaFree(sd->d_idx);
+  if (sd->d_nb) cudaFree(sd->d_nb);
   if (sd->dbuf) cudaFree(sd->dbuf);
   if (sd->hbuf && sd->hpinned) {
     cudaFreeHost(sd->hbuf);
@@ -395,6 +398,7 @@ int tsr_halo_set_stream(tsr_halo_t *h, void *stream) {
 }
 tsr_idx_t tsr_halo_send_count(const tsr_halo_t *h) { return h ? h->s.off[h->nneigh] : 0; }
 tsr_idx_t tsr_halo_recv_count(const tsr_halo_t *h) { return h ? h->r.off[h->nneigh] : 0; }
+const tsr_idx_t *tsr_halo_send_list(const tsr_halo_t *h) { return h ? h->s.idx : NULL; }
 
 int tsr_halo_cuda_aware_available(void) {
 #if defined(MPIX_CUDA_AWARE_SUPPORT)
@@ -474,6 +478,23 @@ static int device_side(tsr_halo_t *h, side_t *sd, int nneigh, size_t bytes) {
     TSR_CALL_CUDA(cudaMalloc((void **)&sd->d_idx, ib));
     TSR_CALL_CUDA(cudaMemcpy(sd->d_idx, sd->idx, ib, cudaMemcpyHostToDevice));
   }
+  if (!sd->d_nb && h->ipc) { /* the IPC put's neighbour of each entry */
+    const tsr_idx_t n = sd->off[nneigh];
+    int *nb = malloc(sizeof(int) * (size_t)TSR_MAX(n, 1));
+    TSR_CHECK(nb, TSR_ERR_ALLOC, "halo: no memory for the neighbour list");
+    for (int k = 0; k < nneigh; k++)
+      for (tsr_idx_t j = sd->off[k]; j < sd->off[k + 1]; j++) nb[j] = k;
+    cudaError_t e = tsr_cuda_fault(cudaMalloc((void **)&sd->d_nb, sizeof(int) * (size_t)TSR_MAX(n, 1)));
+    if (e == cudaSuccess)
+      e = tsr_cuda_fault(cudaMemcpy(sd->d_nb, nb, sizeof(int) * (size_t)TSR_MAX(n, 1), cudaMemcpyHostToDevice));
+    free(nb);
+    if (e != cudaSuccess) {
+      if (sd->d_nb) cudaFree(sd->d_nb);
+      sd->d_nb = NULL;
+      return TSR_RAISE(TSR_ERR_CUDA, "halo: cannot put the neighbour list on the device (%s)",
+                       cudaGetErrorString(e));
+    }
+  }
   if (sd->dcap < bytes) {
     if (sd->dbuf) TSR_CALL_CUDA(cudaFree(sd->dbuf));
     sd->dbuf = NULL;
@@ -489,9 +510,12 @@ static int device_prepare(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
   if (h->d_id != dev->id) { /* index copies belong to another GPU: redo */
     if (h->s.d_idx) cudaFree(h->s.d_idx);
     if (h->r.d_idx) cudaFree(h->r.d_idx);
+    if (h->s.d_nb) cudaFree(h->s.d_nb);
+    if (h->r.d_nb) cudaFree(h->r.d_nb);
     if (h->s.dbuf) cudaFree(h->s.dbuf);
     if (h->r.dbuf) cudaFree(h->r.dbuf);
     h->s.d_idx = h->r.d_idx = NULL;
+    h->s.d_nb = h->r.d_nb = NULL;
     h->s.dbuf = h->r.dbuf = NULL;
     h->s.dcap = h->r.dcap = 0;
     h->d_id = dev->id;
@@ -606,8 +630,9 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__h
   if (cuda && h->ipc) {
     TSR_CALL(tsr__halo_ipc_setup(h, dev, es));
     TSR_CALL(device_prepare(h, dev, es));
-    TSR_CALL(pack_cuda_hd(nout, out->d_idx, D, t, out->dbuf, h->stream));
-    TSR_CALL(tsr__halo_ipc_post(h, state, out, es));
+    const int put = h->nneigh <= TSR__HALO_PUT_MAX && (size_t)nout * es <= h->put_limit;
+    if (!put) TSR_CALL(pack_cuda_hd(nout, out->d_idx, D, t, out->dbuf, h->stream));
+    TSR_CALL(tsr__halo_ipc_post(h, state, out, D, t, es, put));
     in_flight(h, state, dev, D, t);
     return TSR_SUCCESS;
   }

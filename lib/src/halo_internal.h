@@ -9,6 +9,10 @@
 #include <cuda_runtime_api.h>
 #endif
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TSR__HALO_TAG 7301
 
 /* One direction's view of the lists: what a rank packs and sends (out) or
@@ -18,6 +22,7 @@ typedef struct {
   tsr_idx_t *off;   /* [nneigh+1] offsets into idx */
   tsr_idx_t *idx;   /* host index list */
   tsr_idx_t *d_idx; /* device copy (CUDA) or NULL */
+  int *d_nb;        /* device: the neighbour (0 .. nneigh-1) of each entry */
   void *hbuf;       /* host message buffer */
   size_t hcap;
   int hpinned;
@@ -58,6 +63,7 @@ struct tsr_halo {
      rhalf[k]: its half size (bytes); n: exchanges done (the half in use is
      n & 1). es: the largest element size the buffers hold. */
   int ipc;
+  size_t put_limit; /* tsr_halo_set_put_limit */
   size_t ipc_es;
   int ipc_dev;
 #ifdef TSR_HAVE_CUDA
@@ -73,15 +79,30 @@ struct tsr_halo {
   } ipx[2];
 };
 
+/* The IPC put (halo_pack.cu): per neighbour, the byte address in its mapped
+   receive buffer where entry 0 of this rank's list would land (entry j of
+   the list, value c, at base[nb[j]] + (j * sum + c) * size). Exchanges with
+   more neighbours or more bytes out than h->put_limit pack and copy. */
+#define TSR__HALO_PUT_MAX 32
+typedef struct {
+  unsigned long long base[TSR__HALO_PUT_MAX];
+} tsr__halo_put_t;
+
 #ifdef TSR_HAVE_CUDA
+int tsr__halo_put_multi_cuda(tsr_idx_t n, const tsr_idx_t *idx, const int *nb, int elsize,
+                             int narr, const void *const *data, const int *dims,
+                             const tsr__halo_put_t *dst, void *stream);
+
 /* CUDA IPC (halo_ipc.c). Collective over h->comm where noted. */
 /* Map the neighbours' receive buffers for element size es on dev (again when
    es grows or the device changes); failures agreed on every rank. Collective. */
 int tsr__halo_ipc_setup(tsr_halo_t *h, const tsr_device_t *dev, size_t es);
-/* After the pack into out->dbuf (on h->stream): the device copies into the
-   neighbours' buffers on the halo's stream, and the "ready" receives posted
-   in h->req[0 .. nneigh). */
-int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, size_t es);
+/* This rank's messages of D into the neighbours' buffers, and the "ready"
+   receives posted in h->req[0 .. nneigh): put, one kernel on h->stream packs
+   straight into them (at most TSR__HALO_PUT_MAX neighbours); else after the
+   caller's pack into out->dbuf on h->stream, a device copy per neighbour. */
+int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, const tsr__hd_t *D,
+                       tsr_dtype_t t, size_t es, int put);
 /* In end, before the wait: once this rank's copies are done, "ready" sent to
    each neighbour (h->req[nneigh ..]). */
 int tsr__halo_ipc_ready(tsr_halo_t *h, int state);
@@ -100,5 +121,9 @@ long long tsr__halo_posted(void);
    (TSR_ERR_MPI, the requests withdrawn) when another rank's failure notice
    says it will never post exchange k. */
 int tsr__wait_all(int n, MPI_Request *req, long long k);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

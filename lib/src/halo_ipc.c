@@ -6,6 +6,7 @@
 #include "halo_internal.h"
 #include "tessera/error.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef TSR_HAVE_CUDA
@@ -168,12 +169,33 @@ int tsr__halo_ipc_setup(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
   h->ipc_dev = dev->id;
   return TSR_SUCCESS;
 }
-int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, size_t es) {
-  /* the copies run on the halo's own stream, after the pack, beside whatever
+int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, const tsr__hd_t *D,
+                       tsr_dtype_t t, size_t es, int put) {
+  /* the put, or the copies on the IPC stream after the pack, beside whatever
      the caller launches before end (which waits for them and only then tells
      the neighbours) */
   const int d = state - 1; /* the receive buffers of this direction */
   const size_t par = (size_t)(h->ipx[d].n & 1);
+  if (put && h->nneigh <= TSR__HALO_PUT_MAX) {
+    tsr__halo_put_t dst;
+    memset(&dst, 0, sizeof dst);
+    for (int k = 0; k < h->nneigh; k++)
+      if (out->off[k + 1] > out->off[k])
+        dst.base[k] = (unsigned long long)(uintptr_t)(h->ipx[d].rem[k] + par * h->ipx[d].rhalf[k] +
+                                                      h->ipx[d].roff[k] * es) -
+                      (unsigned long long)out->off[k] * es;
+    TSR_CALL(tsr__halo_put_multi_cuda(out->off[h->nneigh], out->d_idx, out->d_nb,
+                                      (int)tsr_dtype_size(t), D->n, (const void *const *)D->p,
+                                      D->dim, &dst, h->stream));
+    TSR_CALL_CUDA(cudaEventRecord(h->ipc_copied, (cudaStream_t)h->stream));
+    for (int k = 0; k < h->nneigh; k++) {
+      h->req[k] = h->req[h->nneigh + k] = MPI_REQUEST_NULL;
+      if (ipc_active(h, k))
+        TSR_CALL_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state, h->comm,
+                               &h->req[k]));
+    }
+    return TSR_SUCCESS;
+  }
   TSR_CALL_CUDA(cudaEventRecord(h->ipc_packed, (cudaStream_t)h->stream));
   TSR_CALL_CUDA(cudaStreamWaitEvent(h->ipc_stream, h->ipc_packed, 0));
   for (int k = 0; k < h->nneigh; k++) {
@@ -224,3 +246,9 @@ int tsr_halo_set_ipc(tsr_halo_t *h, int on) {
 }
 
 int tsr_halo_uses_ipc(const tsr_halo_t *h) { return h ? h->ipc : 0; }
+
+int tsr_halo_set_put_limit(tsr_halo_t *h, size_t bytes) {
+  TSR_CHECK(h, TSR_ERR_ARG, "tsr_halo_set_put_limit: halo is NULL");
+  h->put_limit = bytes;
+  return TSR_SUCCESS;
+}

@@ -241,8 +241,10 @@ START_TEST(test_cuda_histories) {
     double *q = malloc(sizeof(double) * (4 * l.p.ncell + 1));
     for (int incr = 0; incr < AIRFOIL_NINCR; incr++)
       for (int layout = 0; layout < 2; layout++)
-        for (int fuse = 0; fuse < 2; fuse++) {
-          airfoil_cuda_opts_t o = {(airfoil_incr_t)incr, (airfoil_layout_t)layout, 64, fuse};
+        for (int fs = 0; fs < 3; fs++) { /* unfused; fused, update in one or two launches */
+          const int fuse = fs > 0;
+          airfoil_cuda_opts_t o = {(airfoil_incr_t)incr, (airfoil_layout_t)layout, 64, fuse,
+                                   fs == 2 ? AIRFOIL_SPLIT_ON : AIRFOIL_SPLIT_OFF};
           airfoil_run_t g = {NG, AIRFOIL_DOUBLE, gref, qs, 0};
           ck_tsr(airfoil_cuda_run(&ps, &o, &g)); /* serial, whole mesh */
           airfoil_run_t r = {NG, AIRFOIL_DOUBLE, rms, q, 0};
@@ -254,9 +256,9 @@ START_TEST(test_cuda_histories) {
             for (int n = 0; n < 4; n++)
               wq = fmax(wq, fabs(q[4 * i + n] - qs[4 * (gid ? gid[i] : i) + n]) / qmax);
           if (!tsr_test_all(rc == 0 && wg < TOL && wc < 1e-9 && wq < TOL))
-            ck_abort_msg("reorder %d halo %s incr %d layout %d fuse %d: rc %d (%s), vs serial "
-                         "GPU %.3e, vs CPU %.3e, q %.3e", how, ipc ? "ipc" : "staged", incr,
-                         layout, fuse, rc,
+            ck_abort_msg("reorder %d halo %s incr %d layout %d fuse %d split %d: rc %d (%s), "
+                         "vs serial GPU %.3e, vs CPU %.3e, q %.3e", how, ipc ? "ipc" : "staged",
+                         incr, layout, fuse, fs == 2, rc,
                          rc ? tsr_error_message() : "", wg, wc, wq);
         }
     free(q);

@@ -4,15 +4,18 @@
  * row (both halves of the receive buffers, each reused), then reverse
  * exchanges, in three element types and component counts (the buffers are
  * remade when the element size grows, and reused when it shrinks), on regular grids with and without
- * periodic sides (a rank may be its own neighbour, or a neighbour twice).
+ * periodic sides (a rank may be its own neighbour, or a neighbour twice), each
+ * with the put kernel and packed and copied (tsr_halo_set_put_limit).
  * Forward results must be bit-identical (copies); reverse results too in
  * int64, and within 1e-4 (float) / 1e-12 (double) of max(|ref|, 1) in floating
  * point (values in [-100, 100], a few contributions per cell), where the CUDA
  * unpack adds a cell's contributions in another order
  * than the host. A second test exchanges two arrays (4 values and 1 per
- * cell) in one message (tsr_halo_begin_arrays) by IPC and host-staged, bit
- * for bit the host's exchange. Skips without a GPU. */
+ * cell) in one message (tsr_halo_begin_arrays) by IPC (put, and packed and
+ * copied) and host-staged, bit for bit the host's exchange. Skips without a
+ * GPU. */
 #include <math.h>
+#include <stdint.h>
 #include <unistd.h> /* getpid, used by tsr_check.h */
 #include "tsr_check.h"
 
@@ -43,13 +46,15 @@ START_TEST(test_ipc_equals_host) {
   tsr_device_t cpu, gpu;
   ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CPU, &cpu));
   ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CUDA, &gpu));
-  for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
+  for (size_t c = 0; c < 2 * (sizeof cfgs / sizeof cfgs[0]); c++) {
+    const size_t g = c / 2; /* c odd: every message packed and copied, else put */
     tsr_grid_part_t p;
-    ck_tsr(tsr_grid_part_init(MPI_COMM_WORLD, cfgs[c].n, cfgs[c].halo, cfgs[c].periodic, &p));
+    ck_tsr(tsr_grid_part_init(MPI_COMM_WORLD, cfgs[g].n, cfgs[g].halo, cfgs[g].periodic, &p));
     tsr_grid_box_t b = tsr_grid_part_local(&p, 1);
     tsr_halo_t *h = NULL;
     ck_tsr(tsr_halo_create_regular(&p, &b, &h));
     ck_tsr(tsr_halo_set_ipc(h, 1));
+    ck_tsr(tsr_halo_set_put_limit(h, c % 2 ? 0 : SIZE_MAX));
     for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
       const tsr_dtype_t t = types[k].t;
       const int dim = types[k].dim;
@@ -89,9 +94,10 @@ START_TEST(test_ipc_equals_host) {
             if (e > worst) worst = e;
           }
           ck_assert_msg(worst <= tol,
-                        "rank %d grid %zu type %d dim %d %s exchange %d: IPC result differs from "
-                        "the host exchange by %.3e (tolerance %.0e)", rank, c, (int)t, dim,
-                        rev ? "reverse" : "forward", it, worst, tol);
+                        "rank %d grid %zu (%s) type %d dim %d %s exchange %d: IPC result differs "
+                        "from the host exchange by %.3e (tolerance %.0e)", rank, g,
+                        c % 2 ? "copies" : "put", (int)t, dim, rev ? "reverse" : "forward", it,
+                        worst, tol);
         }
       ck_tsr(tsr_device_free(&gpu, &d));
       free(ref);
@@ -114,20 +120,22 @@ START_TEST(test_arrays_equal_host) {
   ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CUDA, &gpu));
   const tsr_dtype_t ts[2] = {TSR_DOUBLE, TSR_FLOAT};
   for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++)
-    for (int ipc = 0; ipc <= 1; ipc++)
+    for (int mode = 0; mode < 3; mode++) /* staged, IPC put, IPC packed and copied */
       for (int k = 0; k < 2; k++) {
+        const int ipc = mode > 0;
         tsr_grid_part_t p;
         ck_tsr(tsr_grid_part_init(MPI_COMM_WORLD, cfgs[c].n, cfgs[c].halo, cfgs[c].periodic, &p));
         tsr_grid_box_t b = tsr_grid_part_local(&p, 1);
         tsr_halo_t *h = NULL;
         ck_tsr(tsr_halo_create_regular(&p, &b, &h));
         ck_tsr(tsr_halo_set_ipc(h, ipc));
+        ck_tsr(tsr_halo_set_put_limit(h, mode == 2 ? 0 : SIZE_MAX));
         const tsr_dtype_t t = ts[k];
         const size_t n = (size_t)(b.nx * b.ny * b.nz), es = tsr_dtype_size(t);
         void *q = malloc(4 * n * es), *a = malloc(n * es), *gq = malloc(4 * n * es), *ga = malloc(n * es);
         void *dq = NULL, *da = NULL;
         ck_assert(q && a && gq && ga);
-        unsigned long long seed = 1000003ULL * (unsigned long long)(rank + 1) + 17 * c + 5 * (unsigned)ipc + (unsigned)k;
+        unsigned long long seed = 1000003ULL * (unsigned long long)(rank + 1) + 17 * c + 5 * (unsigned)mode + (unsigned)k;
         fill_random(q, t, 4 * n, &seed);
         fill_random(a, t, n, &seed);
         ck_tsr(tsr_device_malloc(&gpu, 4 * n * es, &dq));
@@ -148,7 +156,8 @@ START_TEST(test_arrays_equal_host) {
         ck_assert_msg(tsr_halo_uses_ipc(h) == ipc, "IPC switched");
         ck_assert_msg(!memcmp(gq, q, 4 * n * es) && !memcmp(ga, a, n * es),
                       "rank %d grid %zu %s %s: the GPU's exchange of two arrays differs from the host's",
-                      rank, c, ipc ? "ipc" : "staged", t == TSR_FLOAT ? "float" : "double");
+                      rank, c, mode == 2 ? "ipc (copies)" : ipc ? "ipc (put)" : "staged",
+                      t == TSR_FLOAT ? "float" : "double");
         ck_tsr(tsr_device_free(&gpu, &dq));
         ck_tsr(tsr_device_free(&gpu, &da));
         free(q), free(a), free(gq), free(ga);

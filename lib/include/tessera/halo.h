@@ -105,9 +105,12 @@ int tsr_halo_uses_cuda_aware(const tsr_halo_t *h);
 
 /* Ask for CUDA IPC on CUDA devices (collective: every rank of the halo
  * asks): each rank maps its neighbours' device receive buffers
- * (cudaIpcOpenMemHandle) and copies its messages into them device to device
- * on a stream of its own (begin returns at once; the caller's kernels on the
- * default stream run beside the copies; end waits for them); MPI carries
+ * (cudaIpcOpenMemHandle) and writes its messages into them device to device
+ * (begin returns at once; the caller's kernels on the default stream run
+ * beside the writes; end waits for them): an exchange of at most the put
+ * limit's bytes out (tsr_halo_set_put_limit) by one kernel that packs
+ * straight into the neighbours' buffers, a larger one packed here and
+ * copied by the copy engines, on a stream of its own; MPI carries
  * only a zero-byte "ready" per neighbour, and receive buffers
  * alternate between two halves so that a copy never lands in a half its
  * receiver may still be unpacking. The mapping is made at the first CUDA
@@ -118,6 +121,13 @@ int tsr_halo_uses_cuda_aware(const tsr_halo_t *h);
 int tsr_halo_set_ipc(tsr_halo_t *h, int on);
 /* 1 when CUDA IPC was asked for and has not failed. */
 int tsr_halo_uses_ipc(const tsr_halo_t *h);
+/* The most bytes an IPC exchange sends (all neighbours) with the put kernel
+ * (default TSR_HALO_PUT_LIMIT; 0: always pack and copy). The put saves a
+ * launch and a copy per neighbour; its stores take SMs from the kernels
+ * running beside it, where the copy engines take none, so large messages
+ * go by copies. Not collective (each rank's own sends). */
+#define TSR_HALO_PUT_LIMIT ((size_t)256 << 10)
+int tsr_halo_set_put_limit(tsr_halo_t *h, size_t bytes);
 
 /* The transport of exchanges on CUDA devices, as the programs' --halo
  * option names it: staged (pinned host buffers; works everywhere), ipc
@@ -145,6 +155,11 @@ int tsr_halo_set_stream(tsr_halo_t *h, void *stream);
 int tsr_halo_nneigh(const tsr_halo_t *h);
 tsr_idx_t tsr_halo_send_count(const tsr_halo_t *h);
 tsr_idx_t tsr_halo_recv_count(const tsr_halo_t *h);
+/* The send lists, neighbour after neighbour (host; tsr_halo_send_count
+ * entries; an element sent to several neighbours is listed for each): the
+ * rows other ranks read, for schedules that compute them first. NULL when
+ * h is NULL. */
+const tsr_idx_t *tsr_halo_send_list(const tsr_halo_t *h);
 
 /* Building blocks (used by begin/end, exposed for tests and custom
  * schedules). idx[n] and both arrays live on dev.

@@ -5,6 +5,7 @@
 #include "tessera/common.h"
 #include "tessera/cuda.h"
 #include "tessera/halo.h"
+#include "../halo_internal.h"
 
 #include <stdint.h>
 
@@ -160,6 +161,23 @@ __global__ void unpack_multi_kernel(tsr_idx_t n, const tsr_idx_t *__restrict__ i
   }
 }
 
+/* pack_multi_kernel with each element's values stored in its neighbour's
+   message: value t of the list goes to base[nb[j]] + t values (base: byte
+   addresses, CUDA IPC mappings of the neighbours' receive buffers). */
+template <typename T>
+__global__ void put_multi_kernel(tsr_idx_t n, const tsr_idx_t *__restrict__ idx,
+                                 const int *__restrict__ nb, multi_t m, tsr__halo_put_t dst) {
+  const tsr_idx_t total = n * m.sum;
+  for (tsr_idx_t t = (tsr_idx_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
+       t += (tsr_idx_t)gridDim.x * blockDim.x) {
+    const tsr_idx_t j = t / m.sum;
+    int r = (int)(t - j * m.sum), a = 0;
+    while (r >= m.dim[a]) r -= m.dim[a++];
+    T *b = reinterpret_cast<T *>(dst.base[__ldg(nb + j)] + (unsigned long long)t * sizeof(T));
+    *b = ((const T *)m.p[a])[idx[j] * m.dim[a] + r];
+  }
+}
+
 multi_t make_multi(int narr, const void *const *data, const int *dims) {
   multi_t m = {};
   m.narr = narr;
@@ -180,6 +198,20 @@ extern "C" int tsr__halo_pack_multi_cuda(tsr_idx_t n, const tsr_idx_t *idx, int 
   else
     pack_multi_kernel<uint64_t><<<grid_for(n * m.sum), kBlock, 0, sm>>>(n, idx, m, (uint64_t *)buf);
   TSR_CHECK_LAUNCH("halo pack kernel (several arrays)");
+  return TSR_SUCCESS;
+}
+
+extern "C" int tsr__halo_put_multi_cuda(tsr_idx_t n, const tsr_idx_t *idx, const int *nb, int elsize,
+                                        int narr, const void *const *data, const int *dims,
+                                        const tsr__halo_put_t *dst, void *stream) {
+  cudaStream_t sm = (cudaStream_t)stream;
+  if (n == 0) return TSR_SUCCESS;
+  const multi_t m = make_multi(narr, data, dims);
+  if (elsize == 4)
+    put_multi_kernel<uint32_t><<<grid_for(n * m.sum), kBlock, 0, sm>>>(n, idx, nb, m, *dst);
+  else
+    put_multi_kernel<uint64_t><<<grid_for(n * m.sum), kBlock, 0, sm>>>(n, idx, nb, m, *dst);
+  TSR_CHECK_LAUNCH("halo IPC put kernel");
   return TSR_SUCCESS;
 }
 

@@ -420,6 +420,8 @@ static int app(int argc, char **argv) {
   TSR_CHECK(!strcmp(A.reorder, "none") || !strcmp(A.reorder, "gps") ||
                 !strcmp(A.reorder, "metis"),
             TSR_ERR_ARG, "--reorder: '%s', expected none, gps or metis", A.reorder);
+  tsr_halo_transport_t halo_t; /* checked up front (used on several ranks, CUDA) */
+  TSR_CALL(tsr_halo_transport_parse(A.halo, &halo_t));
   int nranks;
   MPI_Comm_size(comm, &nranks);
   TSR_CALL(lulesh_io_opts_end(comm, &A.o, input, A.cli.output));

@@ -59,7 +59,9 @@ bad=0
 for c in "$ST laplap -q --variant bogus" "$B/apps/tsr-airfoil -q --variant bogus" \
   "$B/apps/tsr-airfoil -q --reorder bogus" "$B/apps/tsr-fastsg -q --mode bogus" \
   "$B/apps/tsr-lulesh -q --decomp bogus" "$B/apps/tsr-copybench -q --variant bogus" \
-  "$B/apps/tsr-halobench -q --variant bogus" "$B/apps/tsr-layoutbench -q --variant bogus"; do
+  "$B/apps/tsr-halobench -q --variant bogus" "$B/apps/tsr-layoutbench -q --variant bogus" \
+  "$ST laplap -q --halo bogus" "$B/apps/tsr-airfoil -q --halo bogus" \
+  "$B/apps/tsr-lulesh -q --halo bogus"; do
   # shellcheck disable=SC2086
   timeout -k 5 "$LIMIT" "$MPIEXEC" -n 2 --oversubscribe $c >"$dir/out" 2>"$dir/err"
   rc=$?

@@ -2,7 +2,8 @@
 # plot.sh: scripts/tsr-plot on small CSVs in the common schema (docs/CSV.md)
 # and in an older column set: rows told apart by config and precision, the
 # best row of repeated labels, speed-up over the default and a chosen
-# baseline, a FAILED row marked, scaling when ranks differ; the PNGs are
+# baseline, a FAILED row marked, scaling when ranks differ, scaling.sh's
+# table as parallel efficiency at 2 and 4 GPUs; the PNGs are
 # real images of a readable size; bad arguments are one-line errors. The
 # drawing needs Debian's python3-matplotlib (those checks skip without it).
 # Also scripts/demo-summary, the demo's one-screen summary, on the same CSVs.
@@ -14,7 +15,7 @@ py=/usr/bin/python3
 tap_scratch tsr-plot
 tap_log=$t/out
 tap_log_tail=20
-echo "1..9"
+echo "1..11"
 H=app,variant,version,commit,date,host,device,ranks,precision,nx,ny,nz,runs,median_us,min_us,max_us,mean_us,bytes,gbs,ceiling_gbs,pct_floor,figure,verify,config,note,mpi,hdf5,cuda,compiler
 P0='0.1.0,abc1234,2026-01-31T12:00:00Z,node1'
 L='Open MPI v4.1.4,1.10.8,none (built without CUDA),gcc 12.2.0'
@@ -82,8 +83,24 @@ sh "$D" "$t/all.txt" "$t/halo.csv" > "$t/out" 2>&1 &&
   grep -Eq '^halo +cpu +400 us +- +CPU \(2 threads\) +PASS: all 5 rows$' "$t/out" &&
   ok "demo-summary without a FOM line: the fastest row" || no "demo-summary without a FOM line"
 
+# scaling.sh's table: each experiment's parallel efficiency at 2 and 4 GPUs
+cat > "$t/scaling.csv" <<'END_CSV'
+experiment,halo,ranks,variant,size,median_us,floor_us,pct_floor,speedup_vs_1_rank,verify,gpus,efficiency
+laplap-weak,ipc,1,cuda/regular/jwindow,512x512x64,76.2,62.8,82.4,-,PASS,1,-
+laplap-weak,ipc,2,cuda/regular/jwindow,512x1024x64,80.8,128.2,158.6,1.886,PASS,2,0.943
+laplap-weak,ipc,4,cuda/regular/jwindow,512x2048x64,83.5,252.7,302.5,3.650,PASS,4,0.913
+airfoil,ipc,1,cuda/atomic1/aos,720000 cells,348600,134600,38.6,-,PASS,1,-
+airfoil,ipc,4,cuda/atomic1/aos,720000 cells,118700,134200,113.0,2.937,FAIL,4,0.734
+END_CSV
+$py "$P" --text "$t/scaling.csv" > "$t/out" 2>&1 &&
+  grep -q '^parallel efficiency (%) at 2 and 4 GPUs$' "$t/out" &&
+  grep -Eq '^  laplap-weak, ipc, cuda/regular/jwindow +94 +91$' "$t/out" &&
+  grep -Eq '^  airfoil, ipc, cuda/atomic1/aos +- +73$' "$t/out" &&
+  ok "scaling.sh's table: each experiment's parallel efficiency at 2 and 4 GPUs" ||
+  no "--text on the scaling table"
+
 if ! $py -c 'import matplotlib' >/dev/null 2>&1; then
-  for k in 7 8 9; do skip "no matplotlib (Debian: python3-matplotlib)"; done
+  for k in 8 9 10 11; do skip "no matplotlib (Debian: python3-matplotlib)"; done
   exit 0
 fi
 $py "$P" -o "$t/png" "$t/fw.csv" "$t/halo.csv" "$t/old.csv" > "$t/out" 2>&1 &&
@@ -105,3 +122,7 @@ $py "$t/size.py" "$t/png"/*.png > "$t/out" 2>&1 && [ "$(wc -l < "$t/out")" = 7 ]
 $py "$P" -o "$t/png2" --weak "$t/halo.csv" > "$t/out" 2>&1 && grep -q 'halo-scaling.png' "$t/out" &&
   ! cmp -s "$t/png/halo-scaling.png" "$t/png2/halo-scaling.png" &&
   ok "--weak draws weak scaling (another ideal line)" || no "--weak"
+$py "$P" -o "$t/png3" "$t/scaling.csv" > "$t/out" 2>&1 && grep -q 'scaling-efficiency.png$' "$t/out" &&
+  $py "$t/size.py" "$t/png3/scaling-efficiency.png" >> "$t/out" 2>&1 &&
+  ok "scaling.sh's table: scaling-efficiency.png, weak and strong with their goals" ||
+  no "scaling-efficiency.png"

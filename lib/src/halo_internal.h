@@ -88,7 +88,34 @@ typedef struct {
   unsigned long long base[TSR__HALO_PUT_MAX];
 } tsr__halo_put_t;
 
+/* halo_packing.c: the exchange's arrays D packed into buf / unpacked from it
+   through idx[n] (several arrays: copies only, add ignored); on the device,
+   asynchronous on stream. */
+void tsr__halo_pack_host_hd(tsr_idx_t n, const tsr_idx_t *idx, const tsr__hd_t *D, size_t esz,
+                            void *buf);
+void tsr__halo_unpack_host_hd(tsr_idx_t n, const tsr_idx_t *idx, const tsr__hd_t *D,
+                              tsr_dtype_t t, const void *buf, int add);
 #ifdef TSR_HAVE_CUDA
+int tsr__halo_pack_cuda_hd(tsr_idx_t n, const tsr_idx_t *idx, const tsr__hd_t *D, tsr_dtype_t t,
+                           void *buf, void *stream);
+int tsr__halo_unpack_cuda_hd(tsr_idx_t n, const tsr_idx_t *idx, const tsr__hd_t *D, tsr_dtype_t t,
+                             const void *buf, int add, void *stream);
+
+/* cuda/halo_pack.cu */
+int tsr__halo_pack_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dim, int elsize,
+                        const void *data, void *buf, void *stream);
+int tsr__halo_unpack_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dim, int dtype,
+                          const void *buf, void *data, int add, void *stream);
+int tsr__halo_pack_arrays_cuda(tsr_idx_t n, const tsr_idx_t *idx, int elsize, int narr,
+                               const void *const *data, void *buf, tsr_idx_t stride,
+                               void *stream);
+int tsr__halo_unpack_arrays_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dtype, int narr,
+                                 const void *buf, tsr_idx_t stride, void *const *data, int add,
+                                 void *stream);
+int tsr__halo_pack_multi_cuda(tsr_idx_t n, const tsr_idx_t *idx, int elsize, int narr,
+                              const void *const *data, const int *dims, void *buf, void *stream);
+int tsr__halo_unpack_multi_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dtype, int narr,
+                                const void *buf, void *const *data, const int *dims, void *stream);
 int tsr__halo_put_multi_cuda(tsr_idx_t n, const tsr_idx_t *idx, const int *nb, int elsize,
                              int narr, const void *const *data, const int *dims,
                              const tsr__halo_put_t *dst, void *stream);

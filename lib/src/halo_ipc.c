@@ -169,6 +169,18 @@ int tsr__halo_ipc_setup(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
   h->ipc_dev = dev->id;
   return TSR_SUCCESS;
 }
+/* The neighbours' "ready" for this exchange, received into h->req[0 ..
+   nneigh) (the send slots cleared for tsr__halo_ipc_ready). */
+static int post_ready_recvs(tsr_halo_t *h, int state) {
+  for (int k = 0; k < h->nneigh; k++) {
+    h->req[k] = h->req[h->nneigh + k] = MPI_REQUEST_NULL;
+    if (ipc_active(h, k))
+      TSR_CALL_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state, h->comm,
+                             &h->req[k]));
+  }
+  return TSR_SUCCESS;
+}
+
 int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, const tsr__hd_t *D,
                        tsr_dtype_t t, size_t es, int put) {
   /* the put, or the copies on the IPC stream after the pack, beside whatever
@@ -188,12 +200,7 @@ int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, const tsr__h
                                       (int)tsr_dtype_size(t), D->n, (const void *const *)D->p,
                                       D->dim, &dst, h->stream));
     TSR_CALL_CUDA(cudaEventRecord(h->ipc_copied, (cudaStream_t)h->stream));
-    for (int k = 0; k < h->nneigh; k++) {
-      h->req[k] = h->req[h->nneigh + k] = MPI_REQUEST_NULL;
-      if (ipc_active(h, k))
-        TSR_CALL_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state, h->comm,
-                               &h->req[k]));
-    }
+    TSR_CALL(post_ready_recvs(h, state));
     return TSR_SUCCESS;
   }
   TSR_CALL_CUDA(cudaEventRecord(h->ipc_packed, (cudaStream_t)h->stream));
@@ -206,12 +213,7 @@ int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, const tsr__h
                                   cudaMemcpyDeviceToDevice, h->ipc_stream));
   }
   TSR_CALL_CUDA(cudaEventRecord(h->ipc_copied, h->ipc_stream));
-  for (int k = 0; k < h->nneigh; k++) {
-    h->req[k] = h->req[h->nneigh + k] = MPI_REQUEST_NULL;
-    if (ipc_active(h, k))
-      TSR_CALL_MPI(MPI_Irecv(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state, h->comm,
-                             &h->req[k]));
-  }
+  TSR_CALL(post_ready_recvs(h, state));
   return TSR_SUCCESS;
 }
 

@@ -534,6 +534,21 @@ int tsr_halo_end(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim, ts
   TSR_CALL(finish(h, 1, dev, &D, t));
   return TSR_SUCCESS;
 }
+int tsr_halo_prepare(tsr_halo_t *h, const tsr_device_t *dev, size_t elem_bytes) {
+  TSR_CHECK(h && dev, TSR_ERR_ARG, "tsr_halo_prepare: NULL halo or device");
+  TSR_CHECK(h->state == 0, TSR_ERR_ARG, "tsr_halo_prepare: an exchange is in flight");
+  TSR_CHECK(elem_bytes > 0, TSR_ERR_ARG, "tsr_halo_prepare: elem_bytes is 0");
+  if (dev->kind != TSR_DEV_CUDA) return TSR_SUCCESS;
+#ifdef TSR_HAVE_CUDA
+  /* the device's lists and buffers (local), agreed before the collective part */
+  TSR_CALL(tsr_error_agree(h->comm, device_prepare(h, dev, elem_bytes)));
+  if (h->ipc) TSR_CALL(tsr__halo_ipc_setup(h, dev, elem_bytes));
+  return TSR_SUCCESS;
+#else
+  return TSR_RAISE(TSR_ERR_NOCUDA, "halo exchange on a CUDA device: Tessera was built without CUDA");
+#endif
+}
+
 int tsr_halo_exchange(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim,
                       tsr_dtype_t t) {
   const tsr__hd_t D = one(data, dim);

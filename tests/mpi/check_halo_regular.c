@@ -541,14 +541,21 @@ START_TEST(test_errors) {
   double d[5] = {1, 2, 3, 4, 5};
   ck_tsr(tsr_halo_create(MPI_COMM_WORLD, 1, &rank, 5, &one, sidx, &one, ridx, &h));
   ck_tsr_fails(tsr_halo_end(h, &cpu, d, 1, TSR_DOUBLE), TSR_ERR_ARG);
+  ck_tsr_fails(tsr_halo_prepare(NULL, &cpu, 8), TSR_ERR_ARG);
+  ck_tsr_fails(tsr_halo_prepare(h, &cpu, 0), TSR_ERR_ARG);
+  ck_tsr(tsr_halo_prepare(h, &cpu, 8)); /* nothing to make ready on the CPU */
   ck_tsr(tsr_halo_begin(h, &cpu, d, 1, TSR_DOUBLE));
   ck_tsr_fails(tsr_halo_begin(h, &cpu, d, 1, TSR_DOUBLE), TSR_ERR_ARG);
+  ck_tsr_fails(tsr_halo_prepare(h, &cpu, 8), TSR_ERR_ARG); /* an exchange in flight */
   ck_tsr_fails(tsr_halo_reverse_end(h, &cpu, d, 1, TSR_DOUBLE), TSR_ERR_ARG);
   ck_tsr(tsr_halo_end(h, &cpu, d, 1, TSR_DOUBLE));
   ck_assert(d[2] == 1.0 && d[0] == 1.0 && d[1] == 2.0); /* self message: d[2] = d[0] */
   tsr_device_t gpu = cpu;
   gpu.kind = TSR_DEV_CUDA;
-  if (!tsr_device_cuda_built()) ck_tsr_fails(tsr_halo_exchange(h, &gpu, d, 1, TSR_DOUBLE), TSR_ERR_NOCUDA);
+  if (!tsr_device_cuda_built()) {
+    ck_tsr_fails(tsr_halo_exchange(h, &gpu, d, 1, TSR_DOUBLE), TSR_ERR_NOCUDA);
+    ck_tsr_fails(tsr_halo_prepare(h, &gpu, 8), TSR_ERR_NOCUDA);
+  }
   ck_tsr(tsr_halo_destroy(&h));
   MPI_Barrier(MPI_COMM_WORLD);
 }

@@ -71,6 +71,18 @@ int tsr_halo_create_planes(const tsr_halo_t *h, int nplanes, tsr_idx_t stride, t
 
 int tsr_halo_destroy(tsr_halo_t **h); /* sets *h = NULL */
 
+/* Make ready, ahead of the run, what exchanges of elements of up to
+ * elem_bytes bytes (dim values of one type, or the arrays of
+ * tsr_halo_begin_arrays together) on dev need: on a CUDA device the index
+ * lists and message buffers there, and with CUDA IPC the neighbours' buffers
+ * mapped, so that the first begin does none of it (a program times its
+ * exchanges without the setup). Collective over the halo's ranks (every rank
+ * calls it with the same elem_bytes); errors agreed (IPC refused: as at
+ * begin, TSR_ERR_UNSUPPORTED on every rank and the halo host-staged).
+ * Optional: begin does the same at the first exchange that needs it. On the
+ * CPU it does nothing. */
+int tsr_halo_prepare(tsr_halo_t *h, const tsr_device_t *dev, size_t elem_bytes);
+
 /* Forward exchange: owners' values into halo copies. */
 int tsr_halo_begin(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim, tsr_dtype_t t);
 int tsr_halo_end(tsr_halo_t *h, const tsr_device_t *dev, void *data, int dim, tsr_dtype_t t);

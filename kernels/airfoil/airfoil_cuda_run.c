@@ -498,10 +498,10 @@ int airfoil_cuda_run_profile(const airfoil_problem_t *p, const airfoil_cuda_opts
     if (!rc && h.q) rc = tsr_halo_set_stream(h.ha, tsr_queue_stream(h.q));
     /* the exchanges' setup (device lists and buffers, IPC mappings) before
        the clock starts: q (AoS: with adt, 5 values a cell; SoA: planes of
-       one) and adt */
+       one), and adt where it goes on its own (unfused, or SoA) */
     rc = tsr_error_agree(p->comm, rc);
     if (!rc) rc = tsr_halo_prepare(h.hq, &m->dev, R * (soa ? 1 : 5));
-    if (!rc) rc = tsr_halo_prepare(h.ha, &m->dev, R);
+    if (!rc && (!d.fuse || soa)) rc = tsr_halo_prepare(h.ha, &m->dev, R);
   }
   if (!rc) rc = tsr_device_sync(&m->dev);
   if (p->halo) rc = tsr_error_agree(p->comm, rc);

@@ -135,16 +135,26 @@ struct multi_t {
   int narr, sum;
 };
 
+/* Value t of a message: entry j = t / sum of the list, the address of its
+   value in m's arrays (array a, component r of element idx[j]). */
+template <typename T>
+__device__ inline T *multi_at(const multi_t &m, const tsr_idx_t *__restrict__ idx, tsr_idx_t t,
+                              tsr_idx_t *j_out) {
+  const tsr_idx_t j = t / m.sum;
+  int r = (int)(t - j * m.sum), a = 0;
+  while (r >= m.dim[a]) r -= m.dim[a++];
+  *j_out = j;
+  return (T *)m.p[a] + idx[j] * m.dim[a] + r;
+}
+
 template <typename T>
 __global__ void pack_multi_kernel(tsr_idx_t n, const tsr_idx_t *__restrict__ idx, multi_t m,
                                   T *__restrict__ buf) {
   const tsr_idx_t total = n * m.sum;
   for (tsr_idx_t t = (tsr_idx_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
        t += (tsr_idx_t)gridDim.x * blockDim.x) {
-    const tsr_idx_t j = t / m.sum;
-    int r = (int)(t - j * m.sum), a = 0;
-    while (r >= m.dim[a]) r -= m.dim[a++];
-    buf[t] = ((const T *)m.p[a])[idx[j] * m.dim[a] + r];
+    tsr_idx_t j;
+    buf[t] = *multi_at<T>(m, idx, t, &j);
   }
 }
 
@@ -154,10 +164,8 @@ __global__ void unpack_multi_kernel(tsr_idx_t n, const tsr_idx_t *__restrict__ i
   const tsr_idx_t total = n * m.sum;
   for (tsr_idx_t t = (tsr_idx_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
        t += (tsr_idx_t)gridDim.x * blockDim.x) {
-    const tsr_idx_t j = t / m.sum;
-    int r = (int)(t - j * m.sum), a = 0;
-    while (r >= m.dim[a]) r -= m.dim[a++];
-    ((T *)m.p[a])[idx[j] * m.dim[a] + r] = buf[t];
+    tsr_idx_t j;
+    *multi_at<T>(m, idx, t, &j) = buf[t];
   }
 }
 
@@ -170,11 +178,9 @@ __global__ void put_multi_kernel(tsr_idx_t n, const tsr_idx_t *__restrict__ idx,
   const tsr_idx_t total = n * m.sum;
   for (tsr_idx_t t = (tsr_idx_t)blockIdx.x * blockDim.x + threadIdx.x; t < total;
        t += (tsr_idx_t)gridDim.x * blockDim.x) {
-    const tsr_idx_t j = t / m.sum;
-    int r = (int)(t - j * m.sum), a = 0;
-    while (r >= m.dim[a]) r -= m.dim[a++];
-    T *b = reinterpret_cast<T *>(dst.base[__ldg(nb + j)] + (unsigned long long)t * sizeof(T));
-    *b = ((const T *)m.p[a])[idx[j] * m.dim[a] + r];
+    tsr_idx_t j;
+    const T v = *multi_at<T>(m, idx, t, &j);
+    *reinterpret_cast<T *>(dst.base[__ldg(nb + j)] + (unsigned long long)t * sizeof(T)) = v;
   }
 }
 

@@ -65,10 +65,11 @@ static int af_options(af_app_t *A, int argc, char **argv, int *done) {
        "synchronised per launcher; CPU timers): calls, seconds, bytes, GB/s, % of floor"},
       {"profile-csv", 0, TSR_OPT_STRING, &A->profile_csv, "FILE",
        "--profile's rows as CSV (docs/CSV.md); implies --profile"},
-      {"halo", 0, TSR_OPT_STRING, &A->halo, "staged|ipc|aware|auto",
+      {"halo", 0, TSR_OPT_STRING, &A->halo, "staged|ipc|aware|nccl|auto",
        "CUDA halo exchange between ranks: pinned host buffers (staged), device to device by CUDA "
-       "IPC (ranks on one node), device buffers to a CUDA-aware MPI (aware; across nodes), or "
-       "auto (aware where the MPI is CUDA-aware, else staged) (default staged)"},
+       "IPC (ranks on one node), device buffers to a CUDA-aware MPI (aware; across nodes), NCCL's "
+       "send and receive on the GPU's stream (nccl; where built), or auto (aware where the MPI "
+       "is CUDA-aware, else staged) (default staged)"},
   };
   TSR_CALL(tsr_error_agree(MPI_COMM_WORLD,
                            tsr_cli_parse(cli, argc, argv, opts, (int)(sizeof opts / sizeof opts[0]),

@@ -11,7 +11,9 @@
  * buffers handed to a CUDA-aware MPI; skipped when the MPI library does not
  * report CUDA support), cuda/ipc (device arrays, messages copied device to
  * device into the neighbours' receive buffers mapped by CUDA IPC, MPI only
- * for a zero-byte "ready"; ranks on one node). Bytes = message payload summed over all ranks per
+ * for a zero-byte "ready"; ranks on one node), cuda/nccl (device buffers by
+ * NCCL's send and receive on the stream; skipped in a build without NCCL).
+ * Bytes = message payload summed over all ranks per
  * exchange; GB/s = bytes / median time.
  *
  * Verification (unless --no-verify): after one exchange every halo cell
@@ -23,12 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { HB_CPU, HB_STAGED, HB_AWARE, HB_IPC };
+enum { HB_CPU, HB_STAGED, HB_AWARE, HB_IPC, HB_NCCL };
 static const tsr_variant_t variants[] = {
     {"cpu", TSR_DEV_CPU, "host arrays, host pack/unpack, MPI on host buffers", HB_CPU},
     {"cuda/staged", TSR_DEV_CUDA, "device arrays, CUDA pack/unpack, MPI through pinned host buffers", HB_STAGED},
     {"cuda/aware", TSR_DEV_CUDA, "device arrays, CUDA pack/unpack, CUDA-aware MPI on device buffers", HB_AWARE},
     {"cuda/ipc", TSR_DEV_CUDA, "device arrays, CUDA pack/unpack, device-to-device copies into the neighbours' buffers (CUDA IPC), MPI for a zero-byte ready", HB_IPC},
+    {"cuda/nccl", TSR_DEV_CUDA, "device arrays, CUDA pack/unpack, NCCL send and receive on the stream (no host wait)", HB_NCCL},
 };
 #define NVAR ((int)(sizeof variants / sizeof variants[0]))
 
@@ -94,6 +97,7 @@ static int run_variant(bench_t *B, const tsr_variant_t *v, int required, tsr_rep
   memcpy(row.size, B->size, sizeof row.size);
   const char *why = tsr_variant_unavailable(v);
   if (!why && v->id == HB_AWARE && !tsr_halo_cuda_aware_available()) why = "MPI is not CUDA-aware";
+  if (!why && v->id == HB_NCCL && !tsr_halo_nccl_available()) why = "built without NCCL";
   if (why) {
     tsr_result_notrun(&row, "%s", why);
     return tsr_report_add(rep, &row);
@@ -103,6 +107,7 @@ static int run_variant(bench_t *B, const tsr_variant_t *v, int required, tsr_rep
   snprintf(row.device, sizeof row.device, "%s", dev.name);
   TSR_CALL(tsr_halo_set_cuda_aware(B->h, v->id == HB_AWARE));
   TSR_CALL(tsr_halo_set_ipc(B->h, v->id == HB_IPC));
+  TSR_CALL(tsr_halo_set_nccl(B->h, v->id == HB_NCCL));
   size_t bytes = B->cells * sizeof(double);
   double *u = NULL;
   int rc = tsr_device_malloc(&dev, bytes, (void **)&u);
@@ -113,11 +118,12 @@ static int run_variant(bench_t *B, const tsr_variant_t *v, int required, tsr_rep
     return tsr_error_code();
   }
   rc = tsr_halo_exchange(B->h, &dev, u, 1, TSR_DOUBLE);
-  if (rc == TSR_ERR_UNSUPPORTED && v->id == HB_IPC) { /* agreed on every rank */
+  if (rc == TSR_ERR_UNSUPPORTED && (v->id == HB_IPC || v->id == HB_NCCL)) { /* agreed on every rank */
     tsr_result_notrun(&row, "%s", tsr_error_message());
     tsr_error_clear();
     TSR_CALL(tsr_device_free(&dev, (void **)&u));
     TSR_CALL(tsr_halo_set_ipc(B->h, 0));
+    TSR_CALL(tsr_halo_set_nccl(B->h, 0));
     return tsr_report_add(rep, &row);
   }
   TSR_CALL(rc);
@@ -146,6 +152,7 @@ static int run_variant(bench_t *B, const tsr_variant_t *v, int required, tsr_rep
   TSR_CALL(tsr_device_free(&dev, (void **)&u));
   TSR_CALL(tsr_halo_set_cuda_aware(B->h, 0));
   TSR_CALL(tsr_halo_set_ipc(B->h, 0));
+  TSR_CALL(tsr_halo_set_nccl(B->h, 0));
   TSR_CALL(tsr_report_add(rep, &row));
   return TSR_SUCCESS;
 }

@@ -396,7 +396,7 @@ static int app(int argc, char **argv) {
        "(128)"},
       {"profile", 0, TSR_OPT_FLAG, &A.profile, NULL,
        "CUDA: after the timed runs, one more run timing every stage against its floor (one rank)"},
-      {"halo", 0, TSR_OPT_STRING, &A.halo, "staged|ipc|aware|auto",
+      {"halo", 0, TSR_OPT_STRING, &A.halo, "staged|ipc|aware|nccl|auto",
        "CUDA on several ranks: the exchanges' transport (staged)"},
       {"no-fuse", 0, TSR_OPT_FLAG, &A.nofuse, NULL,
        "CUDA: one kernel per stage (default: node gather + update fused, monotonic Q + EOS + dt "

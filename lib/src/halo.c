@@ -178,6 +178,7 @@ int tsr_halo_create_planes(const tsr_halo_t *h, int nplanes, tsr_idx_t stride, t
     (*out)->cuda_aware = h->cuda_aware;
     (*out)->ipc = h->ipc;
     (*out)->put_limit = h->put_limit;
+    (*out)->nccl = h->nccl;
     (*out)->stream = h->stream;
   }
   free(cnt);
@@ -207,6 +208,9 @@ int tsr_halo_destroy(tsr_halo_t **hp) {
   tsr_halo_t *h = *hp;
 #ifdef TSR_HAVE_CUDA
   if (h->comm != MPI_COMM_NULL && (h->ipx[0].buf || h->ipx[1].buf)) tsr__halo_ipc_release(h, 0);
+#endif
+#ifdef TSR_HAVE_NCCL
+  tsr__halo_nccl_release(h);
 #endif
   side_free(&h->s);
   side_free(&h->r);
@@ -243,24 +247,32 @@ int tsr_halo_transport_parse(const char *name, tsr_halo_transport_t *out) {
   if (!strcmp(name, "staged")) *out = TSR_HALO_STAGED;
   else if (!strcmp(name, "ipc")) *out = TSR_HALO_IPC;
   else if (!strcmp(name, "aware")) *out = TSR_HALO_AWARE;
+  else if (!strcmp(name, "nccl")) *out = TSR_HALO_NCCL;
   else if (!strcmp(name, "auto"))
     *out = tsr_halo_cuda_aware_available() ? TSR_HALO_AWARE : TSR_HALO_STAGED;
   else
-    return TSR_RAISE(TSR_ERR_ARG, "--halo: '%s', expected staged, ipc, aware or auto", name);
+    return TSR_RAISE(TSR_ERR_ARG, "--halo: '%s', expected staged, ipc, aware, nccl or auto", name);
   TSR_CHECK(*out != TSR_HALO_AWARE || tsr_halo_cuda_aware_available(), TSR_ERR_UNSUPPORTED,
             "--halo aware: this MPI library does not report CUDA support "
-            "(MPIX_Query_cuda_support); use staged, ipc (one node) or auto");
+            "(MPIX_Query_cuda_support); use staged, ipc (one node), nccl or auto");
+  TSR_CHECK(*out != TSR_HALO_NCCL || tsr_halo_nccl_available(), TSR_ERR_UNSUPPORTED,
+            "--halo nccl: Tessera was built without NCCL (configure found no nccl.h and "
+            "libnccl.so in the CUDA installation; --with-nccl=DIR); use staged, ipc or auto");
   return TSR_SUCCESS;
 }
 
 const char *tsr_halo_transport_name(tsr_halo_transport_t t) {
-  return t == TSR_HALO_IPC ? "ipc" : t == TSR_HALO_AWARE ? "aware" : "staged";
+  return t == TSR_HALO_IPC     ? "ipc"
+         : t == TSR_HALO_AWARE ? "aware"
+         : t == TSR_HALO_NCCL  ? "nccl"
+                               : "staged";
 }
 
 int tsr_halo_set_transport(tsr_halo_t *h, tsr_halo_transport_t t) {
   TSR_CHECK(h, TSR_ERR_ARG, "tsr_halo_set_transport: halo is NULL");
   TSR_CALL(tsr_halo_set_cuda_aware(h, t == TSR_HALO_AWARE));
   if (t == TSR_HALO_IPC || h->ipc) TSR_CALL(tsr_halo_set_ipc(h, t == TSR_HALO_IPC));
+  if (t == TSR_HALO_NCCL || h->nccl) TSR_CALL(tsr_halo_set_nccl(h, t == TSR_HALO_NCCL));
   return TSR_SUCCESS;
 }
 
@@ -404,6 +416,17 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__h
   size_t es = (size_t)D->sum * tsr_dtype_size(t);
   tsr_idx_t nout = out->off[h->nneigh], nin = in->off[h->nneigh];
   int cuda = dev->kind == TSR_DEV_CUDA, direct = cuda && h->cuda_aware;
+#ifdef TSR_HAVE_NCCL
+  if (cuda && h->nccl) { /* all on the stream: nothing here waits for the device */
+    TSR_CALL(tsr__halo_nccl_setup(h, dev));
+    TSR_CALL(device_prepare(h, dev, es));
+    TSR_CALL(tsr__halo_pack_cuda_hd(nout, out->d_idx, D, t, out->dbuf, h->stream));
+    TSR_CALL(tsr__halo_nccl_post(h, out, in, es));
+    h->seq = tsr__halo_posted();
+    in_flight(h, state, dev, D, t);
+    return TSR_SUCCESS;
+  }
+#endif
 #ifdef TSR_HAVE_CUDA
   if (cuda && h->ipc) {
     TSR_CALL(tsr__halo_ipc_setup(h, dev, es));
@@ -479,6 +502,13 @@ static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__
   TSR_CHECK(same_arrays(h, D) && h->type == t && h->kind == dev->kind,
             TSR_ERR_ARG, "halo: end called with other data, dim, type or device than begin");
   h->state = 0;
+#ifdef TSR_HAVE_NCCL
+  if (dev->kind == TSR_DEV_CUDA && h->nccl) { /* the receives are ordered on the stream */
+    side_t *in = state == 1 ? &h->r : &h->s;
+    TSR_CALL(tsr__halo_unpack_cuda_hd(in->off[h->nneigh], in->d_idx, D, t, in->dbuf, state == 2, h->stream));
+    return TSR_SUCCESS;
+  }
+#endif
 #ifdef TSR_HAVE_CUDA
   if (dev->kind == TSR_DEV_CUDA && h->ipc) {
     TSR_CALL(tsr__halo_ipc_ready(h, state));

@@ -62,6 +62,8 @@ struct tsr_halo {
      lands in each half (elements: times the exchange's element size),
      rhalf[k]: its half size (bytes); n: exchanges done (the half in use is
      n & 1). es: the largest element size the buffers hold. */
+  int nccl;         /* tsr_halo_set_nccl */
+  void *nccl_comm;  /* the shared NCCL communicator's entry (halo_nccl.c), or NULL */
   int ipc;
   size_t put_limit; /* tsr_halo_set_put_limit */
   size_t ipc_es;
@@ -139,6 +141,15 @@ void *tsr__halo_ipc_received(tsr_halo_t *h, int state);
    always. Collective. */
 void tsr__halo_ipc_release(tsr_halo_t *h, int always);
 #endif
+
+/* NCCL (halo_nccl.c; TSR_HAVE_NCCL). setup: the shared communicator for
+   h's ranks on dev, made at the first call (collective over h->comm, errors
+   agreed). post: this exchange's receives into in->dbuf and sends from
+   out->dbuf (packed) as one NCCL group on h->stream. release: drop h's
+   reference (the last one destroys the communicator). */
+int tsr__halo_nccl_setup(tsr_halo_t *h, const tsr_device_t *dev);
+int tsr__halo_nccl_post(tsr_halo_t *h, const side_t *out, const side_t *in, size_t es);
+void tsr__halo_nccl_release(tsr_halo_t *h);
 
 /* error.c: failure notices (the protocol is described there). Count one more
    exchange whose outgoing messages this process has posted; returns its

@@ -232,9 +232,11 @@ START_TEST(test_cuda_histories) {
   double *qs = malloc(sizeof(double) * 4 * ps.ncell);
   airfoil_run_t rc_ = {NG, AIRFOIL_DOUBLE, cref, NULL, 0};
   ck_tsr(airfoil_cpu_ref(&ps, &rc_));
-  for (int k = 0; k < 4; k++) { /* reorder none / partition, halo staged / CUDA IPC */
-    const int how = k % 2 ? AIRFOIL_REORDER_PARTITION : AIRFOIL_REORDER_NONE, ipc = k / 2;
-    airfoil_setup_t so = {(airfoil_reorder_t)how, 64, 1.001, 0, TSR_PARTITIONER_METIS, ipc};
+  for (int k = 0; k < 6; k++) { /* reorder none / partition, halo staged / CUDA IPC / NCCL */
+    const int how = k % 2 ? AIRFOIL_REORDER_PARTITION : AIRFOIL_REORDER_NONE;
+    const tsr_halo_transport_t tr = k / 2 == 2 ? TSR_HALO_NCCL : k / 2 ? TSR_HALO_IPC : TSR_HALO_STAGED;
+    if (tr == TSR_HALO_NCCL && !tsr_halo_nccl_available()) continue;
+    airfoil_setup_t so = {(airfoil_reorder_t)how, 64, 1.001, 0, TSR_PARTITIONER_METIS, (int)tr};
     airfoil_local_t l;
     ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, "gen", &so, &l));
     const int64_t *gid = tsr_mesh_set(l.mesh, tsr_mesh_find_set(l.mesh, "cells"))->global_id;
@@ -257,7 +259,7 @@ START_TEST(test_cuda_histories) {
               wq = fmax(wq, fabs(q[4 * i + n] - qs[4 * (gid ? gid[i] : i) + n]) / qmax);
           if (!tsr_test_all(rc == 0 && wg < TOL && wc < 1e-9 && wq < TOL))
             ck_abort_msg("reorder %d halo %s incr %d layout %d fuse %d split %d: rc %d (%s), "
-                         "vs serial GPU %.3e, vs CPU %.3e, q %.3e", how, ipc ? "ipc" : "staged",
+                         "vs serial GPU %.3e, vs CPU %.3e, q %.3e", how, tsr_halo_transport_name(tr),
                          incr, layout, fuse, fs == 2, rc,
                          rc ? tsr_error_message() : "", wg, wc, wq);
         }

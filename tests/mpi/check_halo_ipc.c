@@ -1,5 +1,6 @@
 /* check_halo_ipc (run at 1, 2, 3 and 4 ranks, which share the GPUs present):
- * the CUDA IPC halo exchange (tsr_halo_set_ipc) against the host exchange
+ * the device-to-device halo exchanges, CUDA IPC (tsr_halo_set_ipc) and, where
+ * built, NCCL (tsr_halo_set_nccl), against the host exchange
  * on the same halo: forward exchanges of fresh random data five times in a
  * row (both halves of the receive buffers, each reused), then reverse
  * exchanges, in three element types and component counts (the buffers are
@@ -47,15 +48,18 @@ START_TEST(test_ipc_equals_host) {
   tsr_device_t cpu, gpu;
   ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CPU, &cpu));
   ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CUDA, &gpu));
-  for (size_t c = 0; c < 2 * (sizeof cfgs / sizeof cfgs[0]); c++) {
-    const size_t g = c / 2; /* c odd: every message packed and copied, else put */
+  for (size_t c = 0; c < 3 * (sizeof cfgs / sizeof cfgs[0]); c++) {
+    /* mode 0: IPC, put; 1: IPC, every message packed and copied; 2: NCCL */
+    const size_t g = c / 3;
+    const int mode = (int)(c % 3);
+    if (mode == 2 && !tsr_halo_nccl_available()) continue;
     tsr_grid_part_t p;
     ck_tsr(tsr_grid_part_init(MPI_COMM_WORLD, cfgs[g].n, cfgs[g].halo, cfgs[g].periodic, &p));
     tsr_grid_box_t b = tsr_grid_part_local(&p, 1);
     tsr_halo_t *h = NULL;
     ck_tsr(tsr_halo_create_regular(&p, &b, &h));
-    ck_tsr(tsr_halo_set_ipc(h, 1));
-    ck_tsr(tsr_halo_set_put_limit(h, c % 2 ? 0 : SIZE_MAX));
+    ck_tsr(tsr_halo_set_transport(h, mode == 2 ? TSR_HALO_NCCL : TSR_HALO_IPC));
+    ck_tsr(tsr_halo_set_put_limit(h, mode == 1 ? 0 : SIZE_MAX));
     for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
       const tsr_dtype_t t = types[k].t;
       const int dim = types[k].dim;
@@ -83,7 +87,8 @@ START_TEST(test_ipc_equals_host) {
           }
           ck_tsr(tsr_device_sync(&gpu));
           ck_tsr(tsr_device_download(&gpu, got, d, bytes));
-          ck_assert_msg(tsr_halo_uses_ipc(h), "IPC was switched off");
+          ck_assert_msg(mode == 2 ? tsr_halo_uses_nccl(h) : tsr_halo_uses_ipc(h),
+                        "the transport was switched off");
           const double tol = !rev || t == TSR_INT64 ? 0 : t == TSR_FLOAT ? 1e-4 : 1e-12;
           double worst = 0;
           for (size_t i = 0; i < n; i++) {
@@ -95,10 +100,10 @@ START_TEST(test_ipc_equals_host) {
             if (e > worst) worst = e;
           }
           ck_assert_msg(worst <= tol,
-                        "rank %d grid %zu (%s) type %d dim %d %s exchange %d: IPC result differs "
-                        "from the host exchange by %.3e (tolerance %.0e)", rank, g,
-                        c % 2 ? "copies" : "put", (int)t, dim, rev ? "reverse" : "forward", it,
-                        worst, tol);
+                        "rank %d grid %zu (%s) type %d dim %d %s exchange %d: the device "
+                        "exchange differs from the host exchange by %.3e (tolerance %.0e)", rank,
+                        g, mode == 2 ? "nccl" : mode == 1 ? "ipc copies" : "ipc put", (int)t, dim,
+                        rev ? "reverse" : "forward", it, worst, tol);
         }
       ck_tsr(tsr_device_free(&gpu, &d));
       free(ref);
@@ -121,15 +126,17 @@ START_TEST(test_arrays_equal_host) {
   ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CUDA, &gpu));
   const tsr_dtype_t ts[2] = {TSR_DOUBLE, TSR_FLOAT};
   for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++)
-    for (int mode = 0; mode < 3; mode++) /* staged, IPC put, IPC packed and copied */
+    for (int mode = 0; mode < 4; mode++) /* staged, IPC put, IPC packed and copied, NCCL */
       for (int k = 0; k < 2; k++) {
-        const int ipc = mode > 0;
+        if (mode == 3 && !tsr_halo_nccl_available()) continue;
+        const int ipc = mode == 1 || mode == 2;
         tsr_grid_part_t p;
         ck_tsr(tsr_grid_part_init(MPI_COMM_WORLD, cfgs[c].n, cfgs[c].halo, cfgs[c].periodic, &p));
         tsr_grid_box_t b = tsr_grid_part_local(&p, 1);
         tsr_halo_t *h = NULL;
         ck_tsr(tsr_halo_create_regular(&p, &b, &h));
         ck_tsr(tsr_halo_set_ipc(h, ipc));
+        ck_tsr(tsr_halo_set_nccl(h, mode == 3));
         ck_tsr(tsr_halo_set_put_limit(h, mode == 2 ? 0 : SIZE_MAX));
         const tsr_dtype_t t = ts[k];
         const size_t n = (size_t)(b.nx * b.ny * b.nz), es = tsr_dtype_size(t);
@@ -158,7 +165,7 @@ START_TEST(test_arrays_equal_host) {
         ck_assert_msg(tsr_halo_uses_ipc(h) == ipc, "IPC switched");
         ck_assert_msg(!memcmp(gq, q, 4 * n * es) && !memcmp(ga, a, n * es),
                       "rank %d grid %zu %s %s: the GPU's exchange of two arrays differs from the host's",
-                      rank, c, mode == 2 ? "ipc (copies)" : ipc ? "ipc (put)" : "staged",
+                      rank, c, mode == 3 ? "nccl" : mode == 2 ? "ipc (copies)" : ipc ? "ipc (put)" : "staged",
                       t == TSR_FLOAT ? "float" : "double");
         ck_tsr(tsr_device_free(&gpu, &dq));
         ck_tsr(tsr_device_free(&gpu, &da));

@@ -102,6 +102,10 @@ static void transport_run(const lulesh_mesh_t *m, lulesh_dist_t *d, const lulesh
     if (g_rank == 0) printf("transport aware: not run (MPI is not CUDA-aware)\n");
     return;
   }
+  if (t == TSR_HALO_NCCL && !tsr_halo_nccl_available()) {
+    if (g_rank == 0) printf("transport nccl: not run (built without NCCL)\n");
+    return;
+  }
   const lulesh_cuda_opts_t o = {.assembly = LULESH_ASM_GATHER, .fuse = 1};
   lulesh_state_t s;
   lulesh_result_t r;
@@ -169,6 +173,7 @@ static void compare(lulesh_decomp_t dec, int size, int gedge) {
   REQUIRE(have_ref, "no gather case");
   transport_run(&m, d, &ref, TSR_HALO_IPC);
   transport_run(&m, d, &ref, TSR_HALO_AWARE);
+  transport_run(&m, d, &ref, TSR_HALO_NCCL);
   lulesh_state_free(&ref);
   lulesh_state_free(&sc);
   lulesh_state_free(&sg);

@@ -141,18 +141,40 @@ int tsr_halo_uses_ipc(const tsr_halo_t *h);
 #define TSR_HALO_PUT_LIMIT ((size_t)256 << 10)
 int tsr_halo_set_put_limit(tsr_halo_t *h, size_t bytes);
 
+/* Ask for NCCL on CUDA devices (collective: every rank of the halo asks;
+ * TSR_ERR_UNSUPPORTED in a build without NCCL): the messages go device to
+ * device by ncclSend / ncclRecv on the halo's stream, grouped per exchange,
+ * so neither begin nor end waits for the device: the exchange is ordered
+ * on the stream like a kernel (NVLink inside a node, the network across
+ * nodes). The NCCL communicator is made at the first CUDA exchange
+ * (collective; ncclCommInitRank over the halo's ranks, errors agreed) and
+ * shared by every halo on a congruent communicator and the same device.
+ * With NCCL on, tsr_halo_destroy is collective. */
+int tsr_halo_set_nccl(tsr_halo_t *h, int on);
+int tsr_halo_uses_nccl(const tsr_halo_t *h);
+/* 1 when this build has the NCCL transport. */
+int tsr_halo_nccl_available(void);
+
 /* The transport of exchanges on CUDA devices, as the programs' --halo
  * option names it: staged (pinned host buffers; works everywhere), ipc
  * (device to device by CUDA IPC; every neighbour on this node), aware
- * (device buffers handed to a CUDA-aware MPI; across nodes). */
-typedef enum { TSR_HALO_STAGED = 0, TSR_HALO_IPC = 1, TSR_HALO_AWARE = 2 } tsr_halo_transport_t;
-/* Parse --halo's value: "staged", "ipc", "aware", or "auto": aware when
- * the MPI library reports CUDA support (MPIX_Query_cuda_support), else
- * staged. An unknown name or "aware" without CUDA-aware MPI: TSR_ERR_ARG /
- * TSR_ERR_UNSUPPORTED naming the option. Local (the same on every rank). */
+ * (device buffers handed to a CUDA-aware MPI; across nodes), nccl (NCCL's
+ * point-to-point on the halo's stream; on a node and across nodes). */
+typedef enum {
+  TSR_HALO_STAGED = 0,
+  TSR_HALO_IPC = 1,
+  TSR_HALO_AWARE = 2,
+  TSR_HALO_NCCL = 3
+} tsr_halo_transport_t;
+/* Parse --halo's value: "staged", "ipc", "aware", "nccl", or "auto": aware
+ * when the MPI library reports CUDA support (MPIX_Query_cuda_support), else
+ * staged. An unknown name, "aware" without CUDA-aware MPI or "nccl" in a
+ * build without NCCL: TSR_ERR_ARG / TSR_ERR_UNSUPPORTED naming the option.
+ * Local (the same on every rank). */
 int tsr_halo_transport_parse(const char *name, tsr_halo_transport_t *out);
 const char *tsr_halo_transport_name(tsr_halo_transport_t t);
-/* Ask h for transport t (tsr_halo_set_ipc / tsr_halo_set_cuda_aware). */
+/* Ask h for transport t (tsr_halo_set_ipc / tsr_halo_set_cuda_aware /
+ * tsr_halo_set_nccl; the others off). */
 int tsr_halo_set_transport(tsr_halo_t *h, tsr_halo_transport_t t);
 
 /* Queue the device work of this halo's exchanges (pack, unpack, the staged

@@ -84,6 +84,42 @@ static int nc_create(MPI_Comm comm, int dev, nc_entry_t **out) {
   return TSR_SUCCESS;
 }
 
+/* NCCL takes one GPU per rank: ranks of comm that share one are refused
+   (TSR_ERR_UNSUPPORTED on every rank, naming two of them). Collective. */
+static int nc_distinct_devices(MPI_Comm comm, int dev) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  struct cudaDeviceProp prop;
+  char mine[16];
+  memset(mine, 0, sizeof mine);
+  if (cudaGetDeviceProperties(&prop, dev) == cudaSuccess) memcpy(mine, prop.uuid.bytes, 16);
+  else (void)cudaGetLastError();
+  char *all = malloc((size_t)size * 16);
+  int err = all ? TSR_SUCCESS : TSR_RAISE(TSR_ERR_ALLOC, "halo NCCL: no memory");
+  err = tsr_error_agree(comm, err);
+  if (err) {
+    free(all);
+    return tsr_error_trace(err, __FILE__, __LINE__, __func__);
+  }
+  if (MPI_Allgather(mine, 16, MPI_BYTE, all, 16, MPI_BYTE, comm) != MPI_SUCCESS) {
+    free(all);
+    return TSR_RAISE(TSR_ERR_MPI, "halo NCCL: MPI_Allgather of the devices failed");
+  }
+  int a = -1, b = -1; /* the same on every rank */
+  for (int i = 0; i < size && a < 0; i++)
+    for (int j = i + 1; j < size; j++)
+      if (!memcmp(all + 16 * (size_t)i, all + 16 * (size_t)j, 16)) {
+        a = i, b = j;
+        break;
+      }
+  free(all);
+  TSR_CHECK(a < 0, TSR_ERR_UNSUPPORTED,
+            "halo NCCL: ranks %d and %d use the same GPU (NCCL needs one GPU per rank); use the "
+            "ipc or staged exchange", a, b);
+  return TSR_SUCCESS;
+}
+
 int tsr__halo_nccl_setup(tsr_halo_t *h, const tsr_device_t *dev) {
   nc_entry_t *e = h->nccl_comm;
   if (e && e->dev == dev->id) return TSR_SUCCESS;
@@ -92,7 +128,10 @@ int tsr__halo_nccl_setup(tsr_halo_t *h, const tsr_device_t *dev) {
   e = nc_find(h->comm, dev->id);
   int have = e != NULL, all = 0;
   TSR_CALL_MPI(MPI_Allreduce(&have, &all, 1, MPI_INT, MPI_MIN, h->comm));
-  if (!all) TSR_CALL(nc_create(h->comm, dev->id, &e));
+  if (!all) {
+    TSR_CALL(nc_distinct_devices(h->comm, dev->id));
+    TSR_CALL(nc_create(h->comm, dev->id, &e));
+  }
   e->refs++;
   h->nccl_comm = e;
   return TSR_SUCCESS;

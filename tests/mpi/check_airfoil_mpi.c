@@ -241,9 +241,10 @@ START_TEST(test_cuda_histories) {
     ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, "gen", &so, &l));
     const int64_t *gid = tsr_mesh_set(l.mesh, tsr_mesh_find_set(l.mesh, "cells"))->global_id;
     double *q = malloc(sizeof(double) * (4 * l.p.ncell + 1));
-    for (int incr = 0; incr < AIRFOIL_NINCR; incr++)
-      for (int layout = 0; layout < 2; layout++)
-        for (int fs = 0; fs < 3; fs++) { /* unfused; fused, update in one or two launches */
+    int nccl_refused = 0;
+    for (int incr = 0; incr < AIRFOIL_NINCR && !nccl_refused; incr++)
+      for (int layout = 0; layout < 2 && !nccl_refused; layout++)
+        for (int fs = 0; fs < 3 && !nccl_refused; fs++) { /* unfused; fused, update in one or two launches */
           const int fuse = fs > 0;
           airfoil_cuda_opts_t o = {(airfoil_incr_t)incr, (airfoil_layout_t)layout, 64, fuse,
                                    fs == 2 ? AIRFOIL_SPLIT_ON : AIRFOIL_SPLIT_OFF};
@@ -251,6 +252,14 @@ START_TEST(test_cuda_histories) {
           ck_tsr(airfoil_cuda_run(&ps, &o, &g)); /* serial, whole mesh */
           airfoil_run_t r = {NG, AIRFOIL_DOUBLE, rms, q, 0};
           int rc = airfoil_cuda_run(&l.p, &o, &r);
+          if (rc == TSR_ERR_UNSUPPORTED && tr == TSR_HALO_NCCL) { /* agreed: ranks share a GPU */
+            int me;
+            MPI_Comm_rank(MPI_COMM_WORLD, &me);
+            if (me == 0) printf("# nccl: not run (%s)\n", tsr_error_message());
+            tsr_error_clear();
+            nccl_refused = 1;
+            continue;
+          }
           double wg = rc ? 1 : max_rel(rms, gref, NG), wc = rc ? 1 : max_rel(rms, cref, NG);
           double qmax = 0, wq = 0;
           for (int64_t i = 0; i < 4 * ps.ncell; i++) qmax = fmax(qmax, fabs(qs[i]));

@@ -149,7 +149,9 @@ int tsr_halo_set_put_limit(tsr_halo_t *h, size_t bytes);
  * nodes). The NCCL communicator is made at the first CUDA exchange
  * (collective; ncclCommInitRank over the halo's ranks, errors agreed) and
  * shared by every halo on a congruent communicator and the same device.
- * With NCCL on, tsr_halo_destroy is collective. */
+ * NCCL takes one GPU per rank: where two ranks share one, that exchange
+ * fails on every rank with TSR_ERR_UNSUPPORTED naming them. With NCCL on,
+ * tsr_halo_destroy is collective. */
 int tsr_halo_set_nccl(tsr_halo_t *h, int on);
 int tsr_halo_uses_nccl(const tsr_halo_t *h);
 /* 1 when this build has the NCCL transport. */

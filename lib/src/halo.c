@@ -572,7 +572,10 @@ int tsr_halo_prepare(tsr_halo_t *h, const tsr_device_t *dev, size_t elem_bytes) 
 #ifdef TSR_HAVE_CUDA
   /* the device's lists and buffers (local), agreed before the collective part */
   TSR_CALL(tsr_error_agree(h->comm, device_prepare(h, dev, elem_bytes)));
-  if (h->ipc) TSR_CALL(tsr__halo_ipc_setup(h, dev, elem_bytes));
+#ifdef TSR_HAVE_NCCL
+  if (h->nccl) TSR_CALL(tsr__halo_nccl_setup(h, dev));
+#endif
+  if (h->ipc && !h->nccl) TSR_CALL(tsr__halo_ipc_setup(h, dev, elem_bytes));
   return TSR_SUCCESS;
 #else
   return TSR_RAISE(TSR_ERR_NOCUDA, "halo exchange on a CUDA device: Tessera was built without CUDA");

@@ -1,8 +1,9 @@
 /* halo_nccl.c: the halo's NCCL transport (tsr_halo_set_nccl): each exchange's
  * messages as one group of ncclSend / ncclRecv on the halo's stream, between
  * the device buffers of the pack and the unpack. The communicators are made
- * once per set of ranks and device and shared by the halos over congruent
- * MPI communicators (a program's halos are dups of one communicator). */
+ * once per set of ranks and device, shared by the halos over congruent MPI
+ * communicators (a program's halos are dups of one communicator) and kept
+ * until MPI_Finalize. */
 #include "config.h"
 #include "halo_internal.h"
 #include "tessera/error.h"
@@ -32,6 +33,28 @@ static nc_entry_t *nc_find(MPI_Comm comm, int dev) {
       return e;
   }
   return NULL;
+}
+
+/* The communicators go at MPI_Finalize: MPI deletes MPI_COMM_SELF's
+   attributes first thing there, while MPI and CUDA still work. */
+static int nc_finalize(MPI_Comm self, int key, void *val, void *extra) {
+  (void)self, (void)key, (void)val, (void)extra;
+  while (nc_list) {
+    nc_entry_t *e = nc_list;
+    nc_list = e->next;
+    ncclCommDestroy(e->nc);
+    MPI_Comm_free(&e->comm);
+    free(e);
+  }
+  return MPI_SUCCESS;
+}
+
+static int nc_finalize_hook(void) {
+  static int key = MPI_KEYVAL_INVALID;
+  if (key != MPI_KEYVAL_INVALID) return TSR_SUCCESS;
+  TSR_CALL_MPI(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, nc_finalize, &key, NULL));
+  TSR_CALL_MPI(MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL));
+  return TSR_SUCCESS;
 }
 
 /* A new communicator over comm's ranks on dev (collective over comm). */
@@ -81,6 +104,7 @@ static int nc_create(MPI_Comm comm, int dev, nc_entry_t **out) {
   e->next = nc_list;
   nc_list = e;
   *out = e;
+  TSR_CALL(nc_finalize_hook());
   return TSR_SUCCESS;
 }
 
@@ -140,15 +164,7 @@ int tsr__halo_nccl_setup(tsr_halo_t *h, const tsr_device_t *dev) {
 void tsr__halo_nccl_release(tsr_halo_t *h) {
   nc_entry_t *e = h->nccl_comm;
   h->nccl_comm = NULL;
-  if (!e || --e->refs > 0) return;
-  for (nc_entry_t **p = &nc_list; *p; p = &(*p)->next)
-    if (*p == e) {
-      *p = e->next;
-      break;
-    }
-  ncclCommDestroy(e->nc);
-  MPI_Comm_free(&e->comm);
-  free(e);
+  if (e) e->refs--; /* kept for the next halo: destroyed at MPI_Finalize */
 }
 
 int tsr__halo_nccl_post(tsr_halo_t *h, const side_t *out, const side_t *in, size_t es) {

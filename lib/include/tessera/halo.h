@@ -74,8 +74,9 @@ int tsr_halo_destroy(tsr_halo_t **h); /* sets *h = NULL */
 /* Make ready, ahead of the run, what exchanges of elements of up to
  * elem_bytes bytes (dim values of one type, or the arrays of
  * tsr_halo_begin_arrays together) on dev need: on a CUDA device the index
- * lists and message buffers there, and with CUDA IPC the neighbours' buffers
- * mapped, so that the first begin does none of it (a program times its
+ * lists and message buffers there, with CUDA IPC the neighbours' buffers
+ * mapped, with NCCL the communicator made, so that the first begin does none
+ * of it (a program times its
  * exchanges without the setup). Collective over the halo's ranks (every rank
  * calls it with the same elem_bytes); errors agreed (IPC refused: as at
  * begin, TSR_ERR_UNSUPPORTED on every rank and the halo host-staged).
@@ -147,11 +148,12 @@ int tsr_halo_set_put_limit(tsr_halo_t *h, size_t bytes);
  * so neither begin nor end waits for the device: the exchange is ordered
  * on the stream like a kernel (NVLink inside a node, the network across
  * nodes). The NCCL communicator is made at the first CUDA exchange
- * (collective; ncclCommInitRank over the halo's ranks, errors agreed) and
- * shared by every halo on a congruent communicator and the same device.
+ * or by tsr_halo_prepare (collective; ncclCommInitRank over the halo's
+ * ranks, errors agreed) and shared by every halo on a congruent communicator
+ * and the same device; it lives until MPI_Finalize (an initialisation costs
+ * far more than an exchange, and programs make halos per run).
  * NCCL takes one GPU per rank: where two ranks share one, that exchange
- * fails on every rank with TSR_ERR_UNSUPPORTED naming them. With NCCL on,
- * tsr_halo_destroy is collective. */
+ * fails on every rank with TSR_ERR_UNSUPPORTED naming them. */
 int tsr_halo_set_nccl(tsr_halo_t *h, int on);
 int tsr_halo_uses_nccl(const tsr_halo_t *h);
 /* 1 when this build has the NCCL transport. */

@@ -1,7 +1,8 @@
 #!/bin/bash
 # scripts/bench/scaling.sh BINDIR: one rank per GPU at 1, 2 and 4 ranks (as many as the machine
 # has GPUs; 1 and 2 in SMOKE mode), weak and strong scaling of every MPI program:
-# - the halo exchange (tsr-halobench, 512x512x64 doubles, width 2), host-staged and CUDA IPC;
+# - the halo exchange (tsr-halobench, 512x512x64 doubles, width 2), host-staged, CUDA IPC and
+#   NCCL (a build without NCCL reports it not run);
 # - laplap time steps (tsr-stencil: halo exchange + regular register window, 10 steps per run),
 #   strong 1024x1024x64 in all and weak 512x512x64 per GPU, staged and IPC; hdiff and fastwaves
 #   weak, IPC;
@@ -39,7 +40,7 @@ else
   if [ "$NG" -ge 4 ]; then NPS="1 2 4" CUBE=1
   elif [ "$NG" -ge 2 ]; then NPS="1 2"; else bench_note "2 and 4 ranks not run: $NG GPU (one rank per GPU)"; fi
   [ "$CUBE" = 1 ] || bench_note "lulesh on 8 ranks (LULESH's cube) not run: it needs 4 GPUs, this machine has $NG"
-  HA=($DEV --size 512x512x64 --halo 2 --variant cuda/staged,cuda/ipc --runs 100)
+  HA=($DEV --size 512x512x64 --halo 2 --variant cuda/staged,cuda/ipc,cuda/nccl --runs 100)
   SA=($DEV --variant cuda/regular/jwindow --jpt 4 --threads 64x2x1 --iterations 10 --runs 10 --warmup 3)
   STRONG=1024x1024x64 WEAK=512x512x64
   AA=($DEV --variant cuda/gather4/aos,cuda/atomic1/aos,cuda/colour/soa --iterations 1000 --runs 3 --warmup 1)

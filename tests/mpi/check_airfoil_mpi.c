@@ -255,7 +255,7 @@ START_TEST(test_cuda_histories) {
           if (rc == TSR_ERR_UNSUPPORTED && tr == TSR_HALO_NCCL) { /* agreed: ranks share a GPU */
             int me;
             MPI_Comm_rank(MPI_COMM_WORLD, &me);
-            if (me == 0) printf("# nccl: not run (%s)\n", tsr_error_message());
+            if (me == 0) printf("# nccl: not run (%s)\n", tsr_error_message()), fflush(stdout);
             tsr_error_clear();
             nccl_refused = 1;
             continue;

@@ -52,7 +52,7 @@ static int nccl_serves(tsr_halo_t *h, const tsr_device_t *gpu, size_t cells) {
   if (rc == TSR_ERR_UNSUPPORTED) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) printf("# nccl: not run (%s)\n", tsr_error_message());
+    if (rank == 0) printf("# nccl: not run (%s)\n", tsr_error_message()), fflush(stdout);
     tsr_error_clear();
     return 0;
   }

@@ -21,7 +21,12 @@
  * Temporal blocking (cpu/regular/tblock, and cuda/regular/tblock with a
  * GPU): 1, 2 and 3 steps per pass over the 3 iterations (a pass of 2 and
  * one of 1; one pass of 3), a halo of 2, 4 and 6 cells exchanged before
- * every pass: the same exact equality, and run at every rank count. */
+ * every pass: the same exact equality, and run at every rank count.
+ * Transports (with a GPU): the CUDA regular window (laplap double, hdiff
+ * float), temporal blocking (2 steps per pass) and the unstructured idxvar
+ * variant with the halo by CUDA IPC (--halo ipc) and, where built, NCCL
+ * (--halo nccl; ranks that share a GPU are refused by NCCL, which the
+ * output notes as "nccl: not run"): the same exact equality. */
 #include "config.h"
 #include <sys/resource.h>
 #include <check.h>
@@ -30,6 +35,8 @@
 
 static void check_one_u(int kind, int prec, int placement, int id, stencil_ucfg_t u);
 static stencil_tb_t check_tb; /* the temporal-blocking variants' configuration */
+static int check_transport;   /* tsr_halo_transport_t of the CUDA runs (--halo) */
+static int check_refused;     /* NCCL refused the run (ranks share a GPU) */
 static void check_one(int kind, int prec, int placement, int id) {
   stencil_ucfg_t u = {0, 2, 0, 2};
   check_one_u(kind, prec, placement, id, u);
@@ -71,8 +78,20 @@ static void check_one_u(int kind, int prec, int placement, int id, stencil_ucfg_
   r.u = u;
   r.shape = (stencil_launch_t){32, 1, 1, 8, 0};
   r.tb = check_tb;
+  r.halo_transport = check_transport;
   r.iterations = 3, r.runs = 1, r.warmup = 0, r.verify = 1, r.quiet = 1;
   rc = stencil_run_variant(&S, &r);
+  if (rc == TSR_ERR_UNSUPPORTED && check_transport == TSR_HALO_NCCL) { /* agreed on every rank */
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (me == 0) printf("# nccl: not run (%s)\n", tsr_error_message()), fflush(stdout);
+    tsr_error_clear();
+    check_refused = 1;
+    free(r.result);
+    stencil_state_free(&S);
+    stencil_state_free(&W);
+    return;
+  }
   ck_assert_msg(tsr_test_all(rc == 0), "run: %s", tsr_error_message());
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -166,6 +185,31 @@ START_TEST(test_unstr_ranks) {
 }
 END_TEST
 
+START_TEST(test_transports_ranks) {
+  const int tr = _i ? TSR_HALO_NCCL : TSR_HALO_IPC;
+  int me;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (!tsr_test_all(tsr_test_have_gpu())) {
+    if (me == 0) printf("# %s: not run (no GPU)\n", _i ? "nccl" : "ipc"), fflush(stdout);
+    return;
+  }
+  if (tr == TSR_HALO_NCCL && !tsr_halo_nccl_available()) {
+    if (me == 0) printf("# nccl: not run (built without NCCL)\n"), fflush(stdout);
+    return;
+  }
+  check_transport = tr, check_refused = 0;
+  check_one(STENCIL_LAPLAP, STENCIL_DOUBLE, TSR_SOA, STENCIL_V_CUDA_REG_JWIN);
+  if (!check_refused) check_one(STENCIL_HDIFF, STENCIL_FLOAT, TSR_SOA, STENCIL_V_CUDA_REG_JWIN);
+  if (!check_refused) check_one(STENCIL_FASTWAVES, STENCIL_DOUBLE, TSR_SOA, STENCIL_V_CUDA_REG_SLICED);
+  check_tb = (stencil_tb_t){2, 5, 1, 2};
+  if (!check_refused) check_one(STENCIL_LAPLAP, STENCIL_DOUBLE, TSR_SOA, STENCIL_V_CUDA_REG_TBLOCK);
+  check_tb = (stencil_tb_t){0, 0, 0, 0};
+  stencil_ucfg_t u = {STENCIL_ORDER_ZCURVE, 2, 1, 1};
+  if (!check_refused) check_one_u(STENCIL_HDIFF, STENCIL_DOUBLE, TSR_SOA, STENCIL_V_CUDA_UN_IDXVAR, u);
+  check_transport = TSR_HALO_STAGED;
+}
+END_TEST
+
 static Suite *make(void) {
   Suite *s = suite_create("stencil_mpi");
   TCase *t = tcase_create("ranks");
@@ -174,6 +218,7 @@ static Suite *make(void) {
   tcase_add_loop_test(t, test_regular_ranks, 0, 6);
   tcase_add_loop_test(t, test_unstr_ranks, 0, 6);
   tcase_add_loop_test(t, test_tblock_ranks, 0, 12);
+  tcase_add_loop_test(t, test_transports_ranks, 0, 2);
   suite_add_tcase(s, t);
   return s;
 }

@@ -13,7 +13,7 @@
 # - lulesh (tsr-lulesh cuda/atomic-fma, 100 cycles, IPC): weak -s 150 per GPU with the METIS
 #   partition of the cube of 1, 2, 4 x 150^3 zones (-s 150, 189, 238) and on 2 and 4 GPUs with
 #   its block grid (--decomp block: plane cuts; -s 190, 240: equal boxes; with and without
-#   --no-overlap), strong -s 200 (METIS, and the block grid);
+#   --no-overlap), strong -s 200 (METIS, and the block grid with and without --no-overlap);
 #   with 4 GPUs also LULESH's own decomposition on 8 ranks (two per GPU): -s 75 per rank, the
 #   global -s 150 of one GPU spread over 4 (strong), and -s 119 per rank, global 238^3 = 4 x
 #   150^3 (weak).
@@ -91,6 +91,8 @@ for np in $NPS; do
     --csv "$RAW/lulesh-strong-$h-np$np.csv"
   [ "$np" -gt 1 ] && step "lulesh-strongblock-$h-np$np" 120 $MPIRUN -np $np "$TL" -q -s $LSTRONG --decomp block \
     "${LA[@]}" "${hx[@]}" --csv "$RAW/lulesh-strongblock-$h-np$np.csv"
+  [ "$np" -gt 1 ] && step "lulesh-strongblocknov-$h-np$np" 120 $MPIRUN -np $np "$TL" -q -s $LSTRONG --decomp block \
+    "${LA[@]}" "${hx[@]}" --no-overlap --csv "$RAW/lulesh-strongblocknov-$h-np$np.csv"
 done
 # LULESH's own decomposition: 8 ranks, a cube of 2 x 2 x 2 boxes of -s per rank, two ranks per GPU
 if [ "$CUBE" = 1 ]; then

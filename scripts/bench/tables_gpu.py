@@ -185,6 +185,8 @@ SCALING = {
     "airfoil-weak": ("airfoil weak (ms per run)", True, "airfoil-weak"),
     "lulesh-strong": ("lulesh strong, METIS (ms per run)", False, "lulesh-strong"),
     "lulesh-strongblock": ("lulesh strong, block grid (ms per run)", False, "lulesh-strong"),
+    "lulesh-strongblocknov": ("lulesh strong, block grid, --no-overlap (ms per run)", False,
+                              "lulesh-strong"),
     "lulesh-weak": ("lulesh weak, METIS (ms per run)", True, "lulesh-weak"),
     "lulesh-weakblock": ("lulesh weak, block grid (ms per run)", True, "lulesh-weak"),
     "lulesh-weakblocknov": ("lulesh weak, block grid, --no-overlap (ms per run)", True, "lulesh-weak"),

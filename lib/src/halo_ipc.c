@@ -188,7 +188,7 @@ int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, const tsr__h
      the neighbours) */
   const int d = state - 1; /* the receive buffers of this direction */
   const size_t par = (size_t)(h->ipx[d].n & 1);
-  if (put && h->nneigh <= TSR__HALO_PUT_MAX) {
+  if (put) { /* start decided: at most TSR__HALO_PUT_MAX neighbours, put_limit bytes */
     tsr__halo_put_t dst;
     memset(&dst, 0, sizeof dst);
     for (int k = 0; k < h->nneigh; k++)

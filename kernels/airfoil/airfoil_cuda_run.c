@@ -408,8 +408,8 @@ static int af_graphs(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
   cudaStream_t cs = NULL;
   TSR_CALL_CUDA(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
   for (int st = 0; st < 2 && !rc; st++) {
-    void *an[2] = {st ? qa : qb, d->adt}; /* the next stage's q: this stage's update writes it */
-    void *ac[2] = {st ? qb : qa, d->adt};
+    /* this stage's q, and the next stage's (ping-pong: what this stage's update writes) */
+    void *ac[2] = {d->pingpong && st ? qb : qa, d->adt}, *an[2] = {d->pingpong && !st ? qb : qa, d->adt};
     cudaGraph_t g = NULL;
     d->stream = cs;
     if (tsr_cuda_fault(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal)) != cudaSuccess) {
@@ -460,7 +460,7 @@ static int af_iterate_graphs(airfoil_cuda_t *d, af_host_t *h, const tsr_device_t
   const int last = 2 * niter - 1;
   for (int k = 0; k <= last; k++) {
     const int st = k % 2;
-    void *ac[2] = {st ? qb : qa, d->adt}, *an[2] = {st ? qa : qb, d->adt};
+    void *ac[2] = {d->pingpong && st ? qb : qa, d->adt}, *an[2] = {d->pingpong && !st ? qb : qa, d->adt};
     TSR_CALL(tsr_halo_graph_wait(h->hq, dev, 2, ac, dims, T));
     if (k < last) {
       TSR_CALL(tsr_halo_graph_post(h->hq, dev, 2, an, dims, T, 1 - st));

@@ -221,7 +221,9 @@ int tsr__halo_ipc_put(tsr_halo_t *h, int state, int par, const side_t *out, cons
                                     D->n, (const void *const *)D->p, D->dim, &dst, stream));
   /* external (a graph's piece): a node of the graph when the stream is
      capturing, so that the host's wait waits for that node in every replay */
-  if (external)
+  enum cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
+  if (external) TSR_CALL_CUDA(cudaStreamIsCapturing((cudaStream_t)stream, &cap));
+  if (cap == cudaStreamCaptureStatusActive)
     TSR_CALL_CUDA(cudaEventRecordWithFlags(h->ipc_copied, (cudaStream_t)stream, cudaEventRecordExternal));
   else
     TSR_CALL_CUDA(cudaEventRecord(h->ipc_copied, (cudaStream_t)stream));

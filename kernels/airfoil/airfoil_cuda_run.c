@@ -405,8 +405,11 @@ static int af_graphs(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
     tsr_error_clear();
     return 0;
   }
-  cudaStream_t cs = NULL;
-  TSR_CALL_CUDA(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
+  cudaStream_t cs = NULL; /* a failure goes through rc: every rank reaches the agreement below */
+  if (tsr_cuda_fault(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking)) != cudaSuccess) {
+    cs = NULL;
+    rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: cannot create the capture stream");
+  }
   for (int st = 0; st < 2 && !rc; st++) {
     /* this stage's q, and the next stage's (ping-pong: what this stage's update writes) */
     void *ac[2] = {d->pingpong && st ? qb : qa, d->adt}, *an[2] = {d->pingpong && !st ? qb : qa, d->adt};
@@ -435,7 +438,7 @@ static int af_graphs(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
   }
   d->stream = NULL;
   d->q = qa, d->qold = qb, d->qout = NULL;
-  cudaStreamDestroy(cs);
+  if (cs) cudaStreamDestroy(cs);
   (void)cudaGetLastError();
   TSR_CALL(tsr_error_agree(p->comm, rc));
   return 0;

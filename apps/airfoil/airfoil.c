@@ -40,7 +40,7 @@ static int af_options(af_app_t *A, int argc, char **argv, int *done) {
   cli->warmup = 0;
   A->size[0] = 400, A->size[1] = 600, A->size[2] = 1;
   A->precision = "double", A->reorder = "none", A->partitioner = "auto", A->halo = "staged";
-  A->block = 256, A->exact = 0, A->nofuse = 0, A->profile = 0;
+  A->block = 256, A->exact = 0, A->nofuse = 0, A->nograph = 0, A->profile = 0;
   A->profile_csv = NULL;
   A->imbalance = 1.001, A->eps = 0;
   tsr_opt_t opts[] = {
@@ -60,6 +60,10 @@ static int af_options(af_app_t *A, int argc, char **argv, int *done) {
       {"no-fuse", 0, TSR_OPT_FLAG, &A->nofuse, NULL,
        "CUDA: one kernel per loop as OP2 (default: update fused with the next adt_calc and "
        "save_soln, gather's sum inside update)"},
+      {"no-graph", 0, TSR_OPT_FLAG, &A->nograph, NULL,
+       "CUDA on several ranks: launch each kernel of a stage from the host (default: where the "
+       "exchange goes by CUDA IPC's put kernel, AoS, fused, update split, a stage's kernels and the "
+       "next exchange's put go as one CUDA graph)"},
       {"profile", 0, TSR_OPT_FLAG, &A->profile, NULL,
        "after each variant's timed runs, one more run timing every kernel (CUDA events, "
        "synchronised per launcher; CPU timers): calls, seconds, bytes, GB/s, % of floor"},

@@ -22,7 +22,7 @@ typedef struct {
   tsr_cli_t cli;
   int64_t size[3];
   const char *precision, *reorder, *partitioner, *halo;
-  int block, exact, nofuse, profile;
+  int block, exact, nofuse, nograph, profile;
   const char *profile_csv;
   double imbalance, eps;
   /* MPI and what the options decide */
@@ -63,7 +63,7 @@ typedef struct {
  * (--profile) profiled; one row each in A->rep. */
 int af_run_variants(af_app_t *A);
 /* One run of variant vid on p for r->niter iterations (airfoil_run.c). */
-int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, airfoil_run_t *r,
+int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, int graph, airfoil_run_t *r,
                airfoil_profile_t *prof);
 
 /* airfoil_ckpt.c: with --restart or --checkpoint-every, the options a

@@ -157,7 +157,7 @@ int af_ckpt_run(af_app_t *A, int vid, airfoil_run_t *r, airfoil_profile_t *prof,
   if (k0 > 0) memcpy(r->rms, A->hist, sizeof(double) * (size_t)k0);
   if (every <= 0) { /* one piece: iterations k0+1 .. niter */
     airfoil_run_t s = {niter - k0, r->prec, r->rms + k0, r->q, 0};
-    TSR_CALL(af_run_one(&A->p, vid, A->block, !A->nofuse, &s, prof));
+    TSR_CALL(af_run_one(&A->p, vid, A->block, !A->nofuse, !A->nograph, &s, prof));
     r->seconds = s.seconds;
     return 0;
   }
@@ -173,7 +173,7 @@ int af_ckpt_run(af_app_t *A, int vid, airfoil_run_t *r, airfoil_profile_t *prof,
     const int64_t n = tsr_checkpoint_next(k, niter, every);
     airfoil_run_t s = {(int)n, r->prec, r->rms + k, qb, 0};
     p.q0 = qa;
-    rc = tsr_error_agree(MPI_COMM_WORLD, af_run_one(&p, vid, A->block, !A->nofuse, &s, prof));
+    rc = tsr_error_agree(MPI_COMM_WORLD, af_run_one(&p, vid, A->block, !A->nofuse, !A->nograph, &s, prof));
     r->seconds += s.seconds;
     k += n;
     double *t = qa;

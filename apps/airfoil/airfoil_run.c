@@ -107,11 +107,12 @@ static tsr_verify_t af_check(int standard, airfoil_prec_t prec, const double *rm
   return worst < tol ? TSR_VERIFY_PASS : TSR_VERIFY_FAIL;
 }
 
-int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, airfoil_run_t *r,
+int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, int graph, airfoil_run_t *r,
                airfoil_profile_t *prof) {
   if (vid == AIRFOIL_V_CPU_REF) TSR_CALL(airfoil_cpu_ref_profile(p, r, prof));
   else {
-    airfoil_cuda_opts_t o = {af_incr[vid], af_layout[vid], block, fuse, AIRFOIL_SPLIT_AUTO};
+    airfoil_cuda_opts_t o = {af_incr[vid], af_layout[vid], block, fuse, AIRFOIL_SPLIT_AUTO,
+                             graph ? AIRFOIL_GRAPH_AUTO : AIRFOIL_GRAPH_OFF};
     TSR_CALL(airfoil_cuda_run_profile(p, &o, r, prof));
   }
   return 0;
@@ -220,8 +221,8 @@ static int af_variant(af_app_t *A, int s) {
   row.size[0] = A->gcount[0], row.size[1] = A->gcount[1], row.size[2] = niter;
   /* the configuration beyond the name: CUDA block, reordering, fusion */
   if (v->device == TSR_DEV_CUDA)
-    snprintf(row.config, sizeof row.config, "block=%d reorder=%s%s", A->block, A->reorder,
-             A->nofuse ? " fuse=no" : "");
+    snprintf(row.config, sizeof row.config, "block=%d reorder=%s%s%s", A->block, A->reorder,
+             A->nofuse ? " fuse=no" : "", A->nograph ? " graph=no" : "");
   else
     snprintf(row.config, sizeof row.config, "reorder=%s", A->reorder);
   const char *why = tsr_variant_unavailable(v);
@@ -295,9 +296,9 @@ static int af_auto(af_app_t *A) {
     if (!tsr_variant_unavailable(&af_variants[A->sel.index[s]]))
       X.s[X.n] = s, X.names[X.n++] = af_variants[A->sel.index[s]].name;
   char problem[200], devname[sizeof(tsr_device_t){0}.name] = "";
-  snprintf(problem, sizeof problem, "%lld cells %lld edges %d iterations %s reorder=%s block=%d%s %d ranks",
+  snprintf(problem, sizeof problem, "%lld cells %lld edges %d iterations %s reorder=%s block=%d%s%s %d ranks",
            (long long)A->gcount[0], (long long)A->gcount[1], A->niter, A->precision, A->reorder, A->block,
-           A->nofuse ? " fuse=no" : "", A->nranks);
+           A->nofuse ? " fuse=no" : "", A->nograph ? " graph=no" : "", A->nranks);
   tsr_device_t d;
   if (X.n > 0 && !tsr_device_select(MPI_COMM_WORLD, af_variants[A->sel.index[X.s[0]]].device, &d))
     snprintf(devname, sizeof devname, "%s", d.name);

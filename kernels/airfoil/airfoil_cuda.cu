@@ -320,7 +320,8 @@ __global__ void k_resb(KC k, int ne, int e0, int nb, int b0, int nex, int nn, in
  * and qold stored with 16-byte stores. fuse: adt of the new q
  * too, and with last also qold = q (the next iteration's save_soln). rms:
  * the block sums of del^2 into partial, the last block to finish adds them
- * in block order into *sum (deterministic). blockDim.x a power of two.
+ * in block order into sums[counter[1]] and counts counter[1] on
+ * (deterministic). blockDim.x a power of two.
  * qold and q may be the same array (ping-pong, stage 1): each thread reads
  * its cell's qold before it writes its q. */
 template <typename R, bool SOA, int GM, bool VEC, typename KC>
@@ -331,7 +332,7 @@ __global__ void k_update(KC k, int nco, int nc, int nn, const int32_t *__restric
                          const int32_t *__restrict__ cb_elem, const R *__restrict__ eflux,
                          const R *__restrict__ bflux, const int32_t *__restrict__ cmap, int ck,
                          int fuse, int last, int rms, double *partial, unsigned int *counter,
-                         double *sum, const int32_t *__restrict__ list, int nlist,
+                         double *sums, const int32_t *__restrict__ list, int nlist,
                          const unsigned char *__restrict__ skip, int pbase, int ntotal) {
   constexpr bool FUSED_GATHER = GM != GM_RES;
   __shared__ double s[1024];
@@ -388,13 +389,16 @@ __global__ void k_update(KC k, int nco, int nc, int nn, const int32_t *__restric
     if (t < h) s[t] += s[t + h];
     __syncthreads();
   }
-  if (t == 0) {
-    *sum = s[0];
-    *counter = 0;
+  if (t == 0) { /* counter[1]: the iteration, counted on here */
+    const unsigned int it = counter[1];
+    sums[it] = s[0];
+    counter[1] = it + 1;
+    counter[0] = 0;
   }
 }
 
 inline int grid(int64_t n, int block) { return (int)((n + block - 1) / block); }
+#define AF_STREAM(d) ((cudaStream_t)(d)->stream)
 
 template <typename R, bool SOA, int MODE, typename KC>
 int increments(const airfoil_cuda_t *d, KC k, int part) {
@@ -406,7 +410,7 @@ int increments(const airfoil_cuda_t *d, KC k, int part) {
     for (int c = 0; c < d->necol[part]; c++) {
       int n = (int)(d->ecol_off[part][c + 1] - d->ecol_off[part][c]);
       if (n == 0) continue;
-      k_res<R, SOA, MODE><<<grid(n, B), B>>>(k, n, 0, d->ecol[part] + d->ecol_off[part][c],
+      k_res<R, SOA, MODE><<<grid(n, B), B, 0, AF_STREAM(d)>>>(k, n, 0, d->ecol[part] + d->ecol_off[part][c],
                                               d->nnode, d->ncell, d->pedge, d->pecell, x, q, adt,
                                               res, (R *)0);
       launched++;
@@ -418,7 +422,7 @@ int increments(const airfoil_cuda_t *d, KC k, int part) {
     for (int c = 0; c < d->nbcol[part]; c++) {
       int n = (int)(d->bcol_off[part][c + 1] - d->bcol_off[part][c]);
       if (n == 0) continue;
-      k_bres<R, SOA, MODE><<<grid(n, B), B>>>(k, n, 0, d->bcol[part] + d->bcol_off[part][c],
+      k_bres<R, SOA, MODE><<<grid(n, B), B, 0, AF_STREAM(d)>>>(k, n, 0, d->bcol[part] + d->bcol_off[part][c],
                                                d->nnode, d->ncell, d->pbedge, d->pbecell, d->bound,
                                                x, q, adt, res, (R *)0);
       launched++;
@@ -431,14 +435,14 @@ int increments(const airfoil_cuda_t *d, KC k, int part) {
   const int b0 = d->brange[part], nb = d->brange[part + 1] - b0;
   if (ne > 0) {
     TSR_CALL(airfoil_cuda_prof_begin(d));
-    k_res<R, SOA, MODE><<<grid(ne, B), B>>>(k, ne, e0, (const int32_t *)0, d->nnode, d->ncell,
+    k_res<R, SOA, MODE><<<grid(ne, B), B, 0, AF_STREAM(d)>>>(k, ne, e0, (const int32_t *)0, d->nnode, d->ncell,
                                              d->pedge, d->pecell, x, q, adt, res, (R *)d->eflux);
     TSR_CHECK_LAUNCH("airfoil res_calc");
     TSR_CALL(airfoil_cuda_prof_end(d, AIRFOIL_K_RES, 1));
   }
   if (nb > 0) {
     TSR_CALL(airfoil_cuda_prof_begin(d));
-    k_bres<R, SOA, MODE><<<grid(nb, B), B>>>(k, nb, b0, (const int32_t *)0, d->nnode, d->ncell,
+    k_bres<R, SOA, MODE><<<grid(nb, B), B, 0, AF_STREAM(d)>>>(k, nb, b0, (const int32_t *)0, d->nnode, d->ncell,
                                               d->pbedge, d->pbecell, d->bound, x, q, adt, res,
                                               (R *)d->bflux);
     TSR_CHECK_LAUNCH("airfoil bres_calc");
@@ -446,7 +450,7 @@ int increments(const airfoil_cuda_t *d, KC k, int part) {
   }
   if (MODE == AIRFOIL_GATHER && part == 1 && !d->fuse && d->ncell_owned > 0) {
     TSR_CALL(airfoil_cuda_prof_begin(d));
-    k_gather<R, SOA><<<grid(d->ncell_owned, B), B>>>(d->ncell_owned, d->ncell, d->ce_off,
+    k_gather<R, SOA><<<grid(d->ncell_owned, B), B, 0, AF_STREAM(d)>>>(d->ncell_owned, d->ncell, d->ce_off,
                                                      d->ce_elem, d->cb_off, d->cb_elem,
                                                      (const R *)d->eflux, (const R *)d->bflux, res);
     TSR_CHECK_LAUNCH("airfoil gather");
@@ -464,7 +468,7 @@ int increments1(const airfoil_cuda_t *d, KC k, int part) {
   const int b0 = d->brange[part], nb = d->brange[part + 1] - b0;
   if (ne + nb > 0) {
     TSR_CALL(airfoil_cuda_prof_begin(d));
-    k_resb<R, SOA, MODE><<<grid(ne + nb, B), B>>>(
+    k_resb<R, SOA, MODE><<<grid(ne + nb, B), B, 0, AF_STREAM(d)>>>(
         k, ne, e0, nb, b0, d->erange[2], d->nnode, d->ncell, d->pedge, d->pecell, d->pbedge,
         d->pbecell, d->bound, (const R *)d->x, (const R *)d->q, (const R *)d->adt, (R *)d->res,
         (R *)d->eflux);
@@ -474,10 +478,10 @@ int increments1(const airfoil_cuda_t *d, KC k, int part) {
   if (MODE == AIRFOIL_GATHER4 && part == 1 && !d->fuse && d->ncell_owned > 0) {
     TSR_CALL(airfoil_cuda_prof_begin(d));
     if (d->ck == 4)
-      k_gather4<R, SOA, 4><<<grid(d->ncell_owned, B), B>>>(d->ncell_owned, d->ncell, d->cmap, 4,
+      k_gather4<R, SOA, 4><<<grid(d->ncell_owned, B), B, 0, AF_STREAM(d)>>>(d->ncell_owned, d->ncell, d->cmap, 4,
                                                            (const R *)d->eflux, (R *)d->res);
     else
-      k_gather4<R, SOA, 0><<<grid(d->ncell_owned, B), B>>>(d->ncell_owned, d->ncell, d->cmap,
+      k_gather4<R, SOA, 0><<<grid(d->ncell_owned, B), B, 0, AF_STREAM(d)>>>(d->ncell_owned, d->ncell, d->cmap,
                                                            d->ck, (const R *)d->eflux, (R *)d->res);
     TSR_CHECK_LAUNCH("airfoil gather (fixed map)");
     TSR_CALL(airfoil_cuda_prof_end(d, AIRFOIL_K_GATHER, 1));
@@ -503,7 +507,7 @@ template <typename R, bool SOA, typename KC>
 int save(const airfoil_cuda_t *d, KC, int) {
   if (d->ncell_owned == 0) return 0;
   TSR_CALL(airfoil_cuda_prof_begin(d));
-  k_save<R, SOA><<<grid(d->ncell_owned, d->block), d->block>>>(d->ncell_owned, d->ncell,
+  k_save<R, SOA><<<grid(d->ncell_owned, d->block), d->block, 0, AF_STREAM(d)>>>(d->ncell_owned, d->ncell,
                                                                (const R *)d->q, (R *)d->qold);
   TSR_CHECK_LAUNCH("airfoil save_soln");
   TSR_CALL(airfoil_cuda_prof_end(d, AIRFOIL_K_SAVE, 1));
@@ -514,7 +518,7 @@ template <typename R, bool SOA, typename KC>
 int adt(const airfoil_cuda_t *d, KC k, int) {
   if (d->ncell_owned == 0) return 0;
   TSR_CALL(airfoil_cuda_prof_begin(d));
-  k_adt<R, SOA><<<grid(d->ncell_owned, d->block), d->block>>>(
+  k_adt<R, SOA><<<grid(d->ncell_owned, d->block), d->block, 0, AF_STREAM(d)>>>(
       k, d->ncell_owned, d->ncell, d->nnode, d->pcell, (const R *)d->x, (const R *)d->q,
       (R *)d->adt);
   TSR_CHECK_LAUNCH("airfoil adt_calc");
@@ -526,7 +530,7 @@ int adt(const airfoil_cuda_t *d, KC k, int) {
    (exported) cells and the halo rows, 2 the other owned cells */
 template <typename R, bool SOA, typename KC>
 int update(const airfoil_cuda_t *d, KC k, int arg) {
-  const int stage = arg >> 30, part = (arg >> 28) & 3, it = arg & ((1 << 28) - 1), B = d->block,
+  const int stage = arg >> 30, part = (arg >> 28) & 3, B = d->block, /* the iteration: counter[1] */
             nc = d->ncell, nco = d->ncell_owned;
   if (nc == 0) return 0;
   /* the launch's rows and its blocks' slots among the rms partial sums */
@@ -550,11 +554,11 @@ int update(const airfoil_cuda_t *d, KC k, int arg) {
                      : (last ? AIRFOIL_K_GUPDATE_ADT_SAVE : AIRFOIL_K_GUPDATE_ADT);
   TSR_CALL(airfoil_cuda_prof_begin(d));
 #define AF_UPDATE(GM, VEC)                                                                   \
-  k_update<R, SOA, GM, VEC><<<grid(nrows, B), B>>>(                                          \
+  k_update<R, SOA, GM, VEC><<<grid(nrows, B), B, 0, AF_STREAM(d)>>>(                                          \
       k, d->ncell_owned, nc, d->nnode, d->pcell, (const R *)d->x, (R *)d->qold, (R *)qout,   \
       (R *)d->res, (R *)d->adt, d->ce_off, d->ce_elem, d->cb_off, d->cb_elem,                \
       (const R *)d->eflux, (const R *)d->bflux, d->cmap, d->ck, d->fuse, last, rms,          \
-      d->partial, d->counter, d->sums + it, list, d->nulist, skip, pbase, ntotal)
+      d->partial, d->counter, d->sums, list, d->nulist, skip, pbase, ntotal)
   const bool vec = d->incr == AIRFOIL_ATOMIC1 || d->incr == AIRFOIL_GATHER4;
   switch (gm) {
   case GM_RES:

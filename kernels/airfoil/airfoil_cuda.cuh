@@ -77,9 +77,12 @@ typedef struct {
    * part's edges (res_calc) and bedges (bres_calc) */
   airfoil_cuda_plan_t eplan[2], bplan[2];
   /* rms: block sums of del^2 of the second update, the last block adds them
-   * up in a fixed order into sums[it] (deterministic) */
+   * up in a fixed order into sums[*iter] (deterministic) and counts *iter
+   * on (no launch argument changes from iteration to iteration, so a CUDA
+   * graph of the launches replays) */
   double *partial;         /* [ceil(ncell / block)]                          */
-  unsigned int *counter;   /* [1], zero between launches                     */
+  unsigned int *counter;   /* [2]: [0] blocks done, zero between launches;
+                              [1] the iteration (*iter), zeroed by the host  */
   double *sums;            /* [niter] this rank's sum of del^2 per iteration */
   /* update by parts (airfoil_cuda_update_part): the owned cells other ranks
    * receive, ascending, and a flag per owned cell (1: in ulist) */
@@ -88,6 +91,7 @@ typedef struct {
   int nulist;
   const unsigned char *uskip; /* [ncell_owned]                               */
   struct airfoil_cuda_prof *prof; /* host: per-kernel timing, or NULL (off)  */
+  void *stream;            /* cudaStream_t of the launches (NULL: default)   */
 } airfoil_cuda_t;
 
 /* Per-kernel timing (airfoil_cuda_run.c): a launcher calls begin before its
@@ -97,7 +101,7 @@ typedef struct {
 int airfoil_cuda_prof_begin(const airfoil_cuda_t *d);
 int airfoil_cuda_prof_end(const airfoil_cuda_t *d, airfoil_kernel_t k, int launches);
 
-/* The launchers; all asynchronous on the default stream. */
+/* The launchers; all asynchronous on d->stream (NULL: the default stream). */
 /* save_soln on the owned cells: qold = q. */
 int airfoil_cuda_save(const airfoil_cuda_t *d);
 /* adt_calc on the owned cells. */

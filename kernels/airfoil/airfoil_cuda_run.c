@@ -170,6 +170,7 @@ typedef struct {
   int32_t *celem;
   tsr_halo_t *hq, *ha;
   tsr_queue_t *q; /* the exchanges beside the core edges (af_iterate) */
+  void *graph[2];  /* cudaGraphExec_t of a stage by its parity (af_graphs), or NULL */
 } af_host_t;
 
 static void af_host_free(af_host_t *h) {
@@ -187,6 +188,10 @@ static void af_host_free(af_host_t *h) {
   tsr_halo_destroy(&h->hq);
   tsr_halo_destroy(&h->ha);
   tsr_queue_destroy(&h->q);
+#ifdef TSR_HAVE_CUDA
+  for (int i = 0; i < 2; i++)
+    if (h->graph[i]) cudaGraphExecDestroy((cudaGraphExec_t)h->graph[i]);
+#endif
 }
 
 /* What each increment strategy needs, per part. */
@@ -308,11 +313,11 @@ static int af_setup(af_mem_t *m, const airfoil_problem_t *p, const airfoil_cuda_
   if (!rc) rc = af_alloc(m, &d->adt, R * (size_t)nc);
   /* rms partial sums: one update launch over the rows, or two (by parts) */
   if (!rc) rc = af_alloc(m, &d->partial, sizeof(double) * (size_t)(2 * ((nc + o->block - 1) / o->block) + 2));
-  if (!rc) rc = af_alloc(m, &d->counter, sizeof(unsigned int));
+  if (!rc) rc = af_alloc(m, &d->counter, 2 * sizeof(unsigned int)); /* blocks done, iteration */
   if (!rc) rc = af_alloc(m, &d->sums, sizeof(double) * (size_t)r->niter);
   if (!rc) rc = tsr_device_memset(&m->dev, d->res, 0, R * 4 * (size_t)nc);
   if (!rc) rc = tsr_device_memset(&m->dev, d->adt, 0, R * (size_t)nc);
-  if (!rc) rc = tsr_device_memset(&m->dev, d->counter, 0, sizeof(unsigned int));
+  if (!rc) rc = tsr_device_memset(&m->dev, d->counter, 0, 2 * sizeof(unsigned int));
   if (!rc) rc = af_setup_incr(m, p, o, R, d, h);
   TSR_CALL(rc);
   return 0;
@@ -374,6 +379,107 @@ static int af_qa_end(af_host_t *h, const tsr_device_t *dev, airfoil_cuda_t *d, i
   return 0;
 }
 
+/* A split stage as CUDA graphs (AIRFOIL_GRAPH_AUTO; the halo's pieces,
+ * tsr_halo_graph_*): graph[p] runs stage p's unpack of its exchange (this
+ * rank's receive half p), the exec-halo edges, the exported cells' update,
+ * the put of the next stage's exchange (half 1 - p), the other cells'
+ * update and the next stage's core edges, in that order on the default
+ * stream; the host launches it and does the exchanges' handshakes (stage k's
+ * exchange has parity k mod 2: the halos are made for each run). The
+ * iteration of the rms sums is counted on the device, so the graphs replay
+ * unchanged. Collective (eligibility agreed over p->comm); graph[] stays
+ * NULL where not eligible. */
+static void af_stage_ptrs(airfoil_cuda_t *d, void *qa, void *qb, int stage) {
+  if (d->pingpong) d->q = stage ? qb : qa, d->qold = qa, d->qout = stage ? qa : qb;
+}
+static int af_graphs(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, airfoil_cuda_t *d,
+                     af_host_t *h, const tsr_device_t *dev, tsr_dtype_t T) {
+  if (!p->halo || o->graph == AIRFOIL_GRAPH_OFF || !d->fuse || !d->split || !h->q || d->prof ||
+      d->layout != AIRFOIL_AOS || !tsr_halo_uses_ipc(h->hq))
+    return 0;
+  void *const qa = d->q, *const qb = d->qold;
+  const int dims[2] = {4, 1};
+  void *a0[2] = {qa, d->adt};
+  int rc = tsr_halo_graph_check(h->hq, dev, 2, a0, dims, T);
+  if (tsr_error_agree(p->comm, rc)) { /* some rank's exchange goes by copies: the host's path */
+    tsr_error_clear();
+    return 0;
+  }
+  cudaStream_t cs = NULL; /* a failure goes through rc: every rank reaches the agreement below */
+  if (tsr_cuda_fault(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking)) != cudaSuccess) {
+    cs = NULL;
+    rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: cannot create the capture stream");
+  }
+  for (int st = 0; st < 2 && !rc; st++) {
+    /* this stage's q, and the next stage's (ping-pong: what this stage's update writes) */
+    void *ac[2] = {d->pingpong && st ? qb : qa, d->adt}, *an[2] = {d->pingpong && !st ? qb : qa, d->adt};
+    cudaGraph_t g = NULL;
+    d->stream = cs;
+    if (tsr_cuda_fault(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal)) != cudaSuccess) {
+      rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: cudaStreamBeginCapture failed");
+      break;
+    }
+    af_stage_ptrs(d, qa, qb, st);
+    rc = tsr_halo_graph_unpack(h->hq, dev, 2, ac, dims, T, st, cs);
+    if (!rc) rc = airfoil_cuda_incr(d, 1);
+    if (!rc) rc = airfoil_cuda_update_part(d, st, 0, 1);
+    if (!rc) rc = tsr_halo_graph_put(h->hq, dev, 2, an, dims, T, 1 - st, cs);
+    if (!rc) rc = airfoil_cuda_update_part(d, st, 0, 2);
+    af_stage_ptrs(d, qa, qb, 1 - st);
+    if (!rc) rc = airfoil_cuda_incr(d, 0);
+    const cudaError_t ce = cudaStreamEndCapture(cs, &g); /* ends the capture even after a failure */
+    if (!rc && (tsr_cuda_fault(ce) != cudaSuccess || !g))
+      rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: capturing a stage's graph failed (%s)", cudaGetErrorString(ce));
+    cudaGraphExec_t ge = NULL;
+    if (!rc && tsr_cuda_fault(cudaGraphInstantiate(&ge, g, 0)) != cudaSuccess)
+      rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: instantiating a stage's graph failed");
+    if (g) cudaGraphDestroy(g);
+    h->graph[st] = ge;
+  }
+  d->stream = NULL;
+  d->q = qa, d->qold = qb, d->qout = NULL;
+  if (cs) cudaStreamDestroy(cs);
+  (void)cudaGetLastError();
+  TSR_CALL(tsr_error_agree(p->comm, rc));
+  return 0;
+}
+
+/* The iterations with the stages' graphs (af_graphs): the prologue and the
+ * first exchange's put from the host, then per stage the handshake of its
+ * exchange, the next one's receives posted and the stage's graph (the last
+ * stage's launches from the host: no next exchange). */
+static int af_iterate_graphs(airfoil_cuda_t *d, af_host_t *h, const tsr_device_t *dev, int niter,
+                             tsr_dtype_t T) {
+  void *const qa = d->q, *const qb = d->qold;
+  const int dims[2] = {4, 1};
+  if (!d->pingpong) TSR_CALL(airfoil_cuda_save(d));
+  TSR_CALL(airfoil_cuda_adt(d));
+  if (niter <= 0) return 0;
+  void *a[2] = {qa, d->adt};
+  TSR_CALL(tsr_halo_graph_post(h->hq, dev, 2, a, dims, T, 0));
+  TSR_CALL(tsr_halo_graph_put(h->hq, dev, 2, a, dims, T, 0, NULL));
+  af_stage_ptrs(d, qa, qb, 0);
+  TSR_CALL(airfoil_cuda_incr(d, 0));
+  const int last = 2 * niter - 1;
+  for (int k = 0; k <= last; k++) {
+    const int st = k % 2;
+    void *ac[2] = {d->pingpong && st ? qb : qa, d->adt}, *an[2] = {d->pingpong && !st ? qb : qa, d->adt};
+    TSR_CALL(tsr_halo_graph_wait(h->hq, dev, 2, ac, dims, T));
+    if (k < last) {
+      TSR_CALL(tsr_halo_graph_post(h->hq, dev, 2, an, dims, T, 1 - st));
+      TSR_CALL_CUDA(cudaGraphLaunch((cudaGraphExec_t)h->graph[st], 0));
+      continue;
+    }
+    af_stage_ptrs(d, qa, qb, st); /* the last stage: no next exchange */
+    TSR_CALL(tsr_halo_graph_unpack(h->hq, dev, 2, ac, dims, T, st, NULL));
+    TSR_CALL(airfoil_cuda_incr(d, 1));
+    TSR_CALL(airfoil_cuda_update_part(d, st, k / 2, 1));
+    TSR_CALL(airfoil_cuda_update_part(d, st, k / 2, 2));
+  }
+  if (d->pingpong) d->q = qa, d->qold = qb, d->qout = NULL;
+  return 0;
+}
+
 /* The iterations (timed by the caller). Ping-pong (d->pingpong): q is A,
  * qold is B on entry and on return; in between each stage points q (what
  * the edges and the halo exchange read), qold and qout (what update writes)
@@ -385,6 +491,7 @@ static int af_iterate(const airfoil_problem_t *p, airfoil_cuda_t *d, af_host_t *
   const tsr_dtype_t T = d->prec == AIRFOIL_DOUBLE ? TSR_DOUBLE : TSR_FLOAT;
   const int qdim = d->layout == AIRFOIL_SOA ? 1 : 4; /* SoA: 4 planes of 1 */
   const int halo = p->halo != NULL;
+  if (h->graph[0] && h->graph[1]) return af_iterate_graphs(d, h, dev, niter, T);
   if (d->fuse) { /* iteration 0's save_soln and adt_calc; later ones come from update */
     if (!d->pingpong) TSR_CALL(airfoil_cuda_save(d));
     TSR_CALL(airfoil_cuda_adt(d));
@@ -502,6 +609,9 @@ int airfoil_cuda_run_profile(const airfoil_problem_t *p, const airfoil_cuda_opts
     rc = tsr_error_agree(p->comm, rc);
     if (!rc) rc = tsr_halo_prepare(h.hq, &m->dev, R * (soa ? 1 : 5));
     if (!rc && (!d.fuse || soa)) rc = tsr_halo_prepare(h.ha, &m->dev, R);
+    /* the stages' graphs, where they serve (collective) */
+    rc = tsr_error_agree(p->comm, rc);
+    if (!rc) rc = af_graphs(p, o, &d, &h, &m->dev, r->prec == AIRFOIL_DOUBLE ? TSR_DOUBLE : TSR_FLOAT);
   }
   if (!rc) rc = tsr_device_sync(&m->dev);
   if (p->halo) rc = tsr_error_agree(p->comm, rc);

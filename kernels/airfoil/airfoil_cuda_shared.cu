@@ -132,7 +132,7 @@ int launch(const airfoil_cuda_t *d, const airfoil_cuda_plan_t &pl, KC k) {
   for (int c = 0; c < pl.ncolours; c++) {
     int n = (int)(pl.col_off[c + 1] - pl.col_off[c]);
     if (n == 0) continue;
-    k_staged<R, SOA, BND><<<n, d->block, pl.smem>>>(k, pl, pl.col_blocks + pl.col_off[c], d->nnode,
+    k_staged<R, SOA, BND><<<n, d->block, pl.smem, (cudaStream_t)d->stream>>>(k, pl, pl.col_blocks + pl.col_off[c], d->nnode,
                                                      d->ncell, (const R *)d->x, (const R *)d->q,
                                                      (const R *)d->adt, (R *)d->res);
     launched++;

@@ -120,6 +120,13 @@ int airfoil_cpu_ref_profile(const airfoil_problem_t *p, airfoil_run_t *r, airfoi
  * IPC): up to 2^19 owned cells with cuda/gather4, 2^18 otherwise (above, the
  * extra launch costs more than the exchange it hides; docs/AIRFOIL.md). */
 typedef enum { AIRFOIL_SPLIT_AUTO = 0, AIRFOIL_SPLIT_ON, AIRFOIL_SPLIT_OFF } airfoil_split_t;
+/* Whether a split stage's launches go as one CUDA graph (airfoil_cuda_opts_t).
+ * AUTO: where the exchange is CUDA IPC's put (tsr_halo_graph_*), AoS, fused
+ * and split, and not profiled: per stage the host then launches one graph
+ * (unpack, the exec-halo edges, the exported cells' update, the next
+ * exchange's put, the other cells' update, the next core edges) and does
+ * the handshake; OFF: each launch from the host. */
+typedef enum { AIRFOIL_GRAPH_AUTO = 0, AIRFOIL_GRAPH_OFF } airfoil_graph_t;
 
 typedef struct {
   airfoil_incr_t incr;
@@ -132,6 +139,7 @@ typedef struct {
   airfoil_split_t split; /* several ranks, fused: update in two launches, the
                             exported cells first (the exchange starts after
                             them, beside the rest of update), or one       */
+  airfoil_graph_t graph; /* several ranks, split: the stage as a CUDA graph */
 } airfoil_cuda_opts_t;
 
 /* A CUDA variant (TSR_ERR_NOCUDA in a build without CUDA). On a

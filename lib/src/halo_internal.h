@@ -132,6 +132,13 @@ int tsr__halo_ipc_setup(tsr_halo_t *h, const tsr_device_t *dev, size_t es);
    caller's pack into out->dbuf on h->stream, a device copy per neighbour. */
 int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, const tsr__hd_t *D,
                        tsr_dtype_t t, size_t es, int put);
+/* The put kernel of D into the neighbours' receive halves par on stream,
+   then h->ipc_copied recorded there (external: as an external event node
+   when the stream is capturing). */
+int tsr__halo_ipc_put(tsr_halo_t *h, int state, int par, const side_t *out, const tsr__hd_t *D,
+                      tsr_dtype_t t, size_t es, void *stream, int external);
+/* The neighbours' "ready" receives of this exchange posted (h->req). */
+int tsr__halo_ipc_post_ready(tsr_halo_t *h, int state);
 /* In end, before the wait: once this rank's copies are done, "ready" sent to
    each neighbour (h->req[nneigh ..]). */
 int tsr__halo_ipc_ready(tsr_halo_t *h, int state);

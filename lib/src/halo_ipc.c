@@ -171,7 +171,7 @@ int tsr__halo_ipc_setup(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
 }
 /* The neighbours' "ready" for this exchange, received into h->req[0 ..
    nneigh) (the send slots cleared for tsr__halo_ipc_ready). */
-static int post_ready_recvs(tsr_halo_t *h, int state) {
+int tsr__halo_ipc_post_ready(tsr_halo_t *h, int state) {
   for (int k = 0; k < h->nneigh; k++) {
     h->req[k] = h->req[h->nneigh + k] = MPI_REQUEST_NULL;
     if (ipc_active(h, k))
@@ -189,18 +189,8 @@ int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, const tsr__h
   const int d = state - 1; /* the receive buffers of this direction */
   const size_t par = (size_t)(h->ipx[d].n & 1);
   if (put) { /* start decided: at most TSR__HALO_PUT_MAX neighbours, put_limit bytes */
-    tsr__halo_put_t dst;
-    memset(&dst, 0, sizeof dst);
-    for (int k = 0; k < h->nneigh; k++)
-      if (out->off[k + 1] > out->off[k])
-        dst.base[k] = (unsigned long long)(uintptr_t)(h->ipx[d].rem[k] + par * h->ipx[d].rhalf[k] +
-                                                      h->ipx[d].roff[k] * es) -
-                      (unsigned long long)out->off[k] * es;
-    TSR_CALL(tsr__halo_put_multi_cuda(out->off[h->nneigh], out->d_idx, out->d_nb,
-                                      (int)tsr_dtype_size(t), D->n, (const void *const *)D->p,
-                                      D->dim, &dst, h->stream));
-    TSR_CALL_CUDA(cudaEventRecord(h->ipc_copied, (cudaStream_t)h->stream));
-    TSR_CALL(post_ready_recvs(h, state));
+    TSR_CALL(tsr__halo_ipc_put(h, state, (int)par, out, D, t, es, h->stream, 0));
+    TSR_CALL(tsr__halo_ipc_post_ready(h, state));
     return TSR_SUCCESS;
   }
   TSR_CALL_CUDA(cudaEventRecord(h->ipc_packed, (cudaStream_t)h->stream));
@@ -213,7 +203,30 @@ int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, const tsr__h
                                   cudaMemcpyDeviceToDevice, h->ipc_stream));
   }
   TSR_CALL_CUDA(cudaEventRecord(h->ipc_copied, h->ipc_stream));
-  TSR_CALL(post_ready_recvs(h, state));
+  TSR_CALL(tsr__halo_ipc_post_ready(h, state));
+  return TSR_SUCCESS;
+}
+
+int tsr__halo_ipc_put(tsr_halo_t *h, int state, int par, const side_t *out, const tsr__hd_t *D,
+                      tsr_dtype_t t, size_t es, void *stream, int external) {
+  const int d = state - 1;
+  tsr__halo_put_t dst;
+  memset(&dst, 0, sizeof dst);
+  for (int k = 0; k < h->nneigh; k++)
+    if (out->off[k + 1] > out->off[k])
+      dst.base[k] = (unsigned long long)(uintptr_t)(h->ipx[d].rem[k] + (size_t)par * h->ipx[d].rhalf[k] +
+                                                    h->ipx[d].roff[k] * es) -
+                    (unsigned long long)out->off[k] * es;
+  TSR_CALL(tsr__halo_put_multi_cuda(out->off[h->nneigh], out->d_idx, out->d_nb, (int)tsr_dtype_size(t),
+                                    D->n, (const void *const *)D->p, D->dim, &dst, stream));
+  /* external (a graph's piece): a node of the graph when the stream is
+     capturing, so that the host's wait waits for that node in every replay */
+  enum cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
+  if (external) TSR_CALL_CUDA(cudaStreamIsCapturing((cudaStream_t)stream, &cap));
+  if (cap == cudaStreamCaptureStatusActive)
+    TSR_CALL_CUDA(cudaEventRecordWithFlags(h->ipc_copied, (cudaStream_t)stream, cudaEventRecordExternal));
+  else
+    TSR_CALL_CUDA(cudaEventRecord(h->ipc_copied, (cudaStream_t)stream));
   return TSR_SUCCESS;
 }
 

@@ -32,7 +32,7 @@ static void check_problem(const airfoil_problem_t *pp) {
         for (int block = 64; block <= 512; block *= 8)
           for (int fuse = 0; fuse < 2; fuse++) {
             airfoil_cuda_opts_t o = {(airfoil_incr_t)incr, (airfoil_layout_t)layout, block, fuse,
-                                     AIRFOIL_SPLIT_AUTO};
+                                     AIRFOIL_SPLIT_AUTO, AIRFOIL_GRAPH_AUTO};
             airfoil_run_t g = {N, (airfoil_prec_t)prec, rms, q, 0};
             ck_tsr(airfoil_cuda_run(&p, &o, &g));
             double wr = 0, wq = 0;
@@ -92,7 +92,8 @@ START_TEST(test_profile) {
   for (int incr = 0; incr < AIRFOIL_NINCR; incr++)
     for (int fuse = 0; fuse < 2; fuse++) {
       double plain[N], prof_rms[N];
-      airfoil_cuda_opts_t o = {(airfoil_incr_t)incr, AIRFOIL_SOA, 128, fuse, AIRFOIL_SPLIT_AUTO};
+      airfoil_cuda_opts_t o = {(airfoil_incr_t)incr, AIRFOIL_SOA, 128, fuse, AIRFOIL_SPLIT_AUTO,
+                               AIRFOIL_GRAPH_AUTO};
       airfoil_run_t g = {N, AIRFOIL_DOUBLE, plain, NULL, 0};
       ck_tsr(airfoil_cuda_run(&p, &o, &g));
       airfoil_profile_t pr;

@@ -14,8 +14,9 @@
  *    exchange) fills every halo row with its owner's values, as the AoS
  *    exchange does (values made from global ids, so independent of both);
  *  - with a GPU on every rank: each CUDA variant (strategy x layout, fused
- *    and not, in the file's numbering and partition-reordered, halos host-
- *    staged and by CUDA IPC) gives the
+ *    and not, update in one launch or two, a stage as a CUDA graph or not,
+ *    in the file's numbering and partition-reordered, halos host-staged, by
+ *    CUDA IPC and by NCCL) gives the
  *    rms history of the same variant run serially on the whole mesh to
  *    1e-12 relative, and the CPU reference's to 1e-9; the final owned q to
  *    1e-12 of max |q|. Without a GPU that case is left out (one comment). */
@@ -244,10 +245,13 @@ START_TEST(test_cuda_histories) {
     int nccl_refused = 0;
     for (int incr = 0; incr < AIRFOIL_NINCR && !nccl_refused; incr++)
       for (int layout = 0; layout < 2 && !nccl_refused; layout++)
-        for (int fs = 0; fs < 3 && !nccl_refused; fs++) { /* unfused; fused, update in one or two launches */
+        for (int fs = 0; fs < 4 && !nccl_refused; fs++) {
+          /* unfused; fused, update in one launch, or two (a stage as a CUDA graph where IPC's put
+             goes, and launched from the host) */
           const int fuse = fs > 0;
           airfoil_cuda_opts_t o = {(airfoil_incr_t)incr, (airfoil_layout_t)layout, 64, fuse,
-                                   fs == 2 ? AIRFOIL_SPLIT_ON : AIRFOIL_SPLIT_OFF};
+                                   fs >= 2 ? AIRFOIL_SPLIT_ON : AIRFOIL_SPLIT_OFF,
+                                   fs == 3 ? AIRFOIL_GRAPH_OFF : AIRFOIL_GRAPH_AUTO};
           airfoil_run_t g = {NG, AIRFOIL_DOUBLE, gref, qs, 0};
           ck_tsr(airfoil_cuda_run(&ps, &o, &g)); /* serial, whole mesh */
           airfoil_run_t r = {NG, AIRFOIL_DOUBLE, rms, q, 0};
@@ -267,9 +271,9 @@ START_TEST(test_cuda_histories) {
             for (int n = 0; n < 4; n++)
               wq = fmax(wq, fabs(q[4 * i + n] - qs[4 * (gid ? gid[i] : i) + n]) / qmax);
           if (!tsr_test_all(rc == 0 && wg < TOL && wc < 1e-9 && wq < TOL))
-            ck_abort_msg("reorder %d halo %s incr %d layout %d fuse %d split %d: rc %d (%s), "
+            ck_abort_msg("reorder %d halo %s incr %d layout %d fuse %d split %d graph %d: rc %d (%s), "
                          "vs serial GPU %.3e, vs CPU %.3e, q %.3e", how, tsr_halo_transport_name(tr),
-                         incr, layout, fuse, fs == 2, rc,
+                         incr, layout, fuse, fs >= 2, fs == 2, rc,
                          rc ? tsr_error_message() : "", wg, wc, wq);
         }
     free(q);

@@ -20,6 +20,9 @@
 #include <stdint.h>
 #include <unistd.h> /* getpid, used by tsr_check.h */
 #include "tsr_check.h"
+#ifdef TSR_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 typedef struct {
   tsr_idx_t n[3];
@@ -139,7 +142,50 @@ END_TEST
 /* tsr_halo_begin_arrays / end_arrays on the GPU, by CUDA IPC and by the
  * host-staged path: a 4-value and a 1-value array (random, float and
  * double) in one message per neighbour, bit for bit what the host's
- * exchange of the same arrays gives. */
+ * exchange of the same arrays gives; and by the IPC exchange's graph
+ * pieces (tsr_halo_graph_*: post, put, wait, unpack), launched directly
+ * and as CUDA graphs captured once per parity and replayed. */
+#ifdef TSR_HAVE_CUDA
+/* Three exchanges (parities 0, 1, 0) of the arrays dd by the graph pieces:
+ * put and unpack launched directly (graphs 0), or captured once per parity
+ * into CUDA graphs and replayed (graphs 1; the put's event an external
+ * node the host's wait waits for). */
+static void graph_pieces(tsr_halo_t *h, const tsr_device_t *gpu, void *const *dd, const int *dims,
+                         tsr_dtype_t t, int graphs) {
+  ck_tsr(tsr_halo_graph_check(h, gpu, 2, dd, dims, t));
+  cudaGraphExec_t put[2] = {NULL, NULL}, unpack[2] = {NULL, NULL};
+  cudaStream_t cs = NULL;
+  if (graphs) {
+    ck_assert(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking) == cudaSuccess);
+    for (int par = 0; par < 2; par++)
+      for (int w = 0; w < 2; w++) {
+        cudaGraph_t g = NULL;
+        ck_assert(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+        if (w == 0) ck_tsr(tsr_halo_graph_put(h, gpu, 2, dd, dims, t, par, cs));
+        else ck_tsr(tsr_halo_graph_unpack(h, gpu, 2, dd, dims, t, par, cs));
+        ck_assert(cudaStreamEndCapture(cs, &g) == cudaSuccess && g);
+        ck_assert(cudaGraphInstantiate(w ? &unpack[par] : &put[par], g, 0) == cudaSuccess);
+        cudaGraphDestroy(g);
+      }
+  }
+  for (int rep = 0; rep < 3; rep++) {
+    const int par = rep % 2;
+    ck_tsr_fails(tsr_halo_graph_post(h, gpu, 2, dd, dims, t, 1 - par), TSR_ERR_ARG); /* the wrong half */
+    ck_tsr(tsr_halo_graph_post(h, gpu, 2, dd, dims, t, par));
+    if (graphs) ck_assert(cudaGraphLaunch(put[par], 0) == cudaSuccess);
+    else ck_tsr(tsr_halo_graph_put(h, gpu, 2, dd, dims, t, par, NULL));
+    ck_tsr(tsr_halo_graph_wait(h, gpu, 2, dd, dims, t));
+    if (graphs) ck_assert(cudaGraphLaunch(unpack[par], 0) == cudaSuccess);
+    else ck_tsr(tsr_halo_graph_unpack(h, gpu, 2, dd, dims, t, par, NULL));
+  }
+  for (int par = 0; par < 2; par++) {
+    if (put[par]) cudaGraphExecDestroy(put[par]);
+    if (unpack[par]) cudaGraphExecDestroy(unpack[par]);
+  }
+  if (cs) cudaStreamDestroy(cs);
+}
+#endif
+
 START_TEST(test_arrays_equal_host) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -148,10 +194,13 @@ START_TEST(test_arrays_equal_host) {
   ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CUDA, &gpu));
   const tsr_dtype_t ts[2] = {TSR_DOUBLE, TSR_FLOAT};
   for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++)
-    for (int mode = 0; mode < 4; mode++) /* staged, IPC put, IPC packed and copied, NCCL */
+    for (int mode = 0; mode < 5; mode++) /* staged, IPC put, IPC packed and copied, NCCL, IPC pieces */
       for (int k = 0; k < 2; k++) {
         if (mode == 3 && !tsr_halo_nccl_available()) continue;
-        const int ipc = mode == 1 || mode == 2;
+#ifndef TSR_HAVE_CUDA
+        if (mode == 4) continue;
+#endif
+        const int ipc = mode == 1 || mode == 2 || mode == 4;
         tsr_grid_part_t p;
         ck_tsr(tsr_grid_part_init(MPI_COMM_WORLD, cfgs[c].n, cfgs[c].halo, cfgs[c].periodic, &p));
         tsr_grid_box_t b = tsr_grid_part_local(&p, 1);
@@ -178,11 +227,15 @@ START_TEST(test_arrays_equal_host) {
         ck_tsr(tsr_device_upload(&gpu, da, a, n * es));
         const int dims[2] = {4, 1};
         void *hd[2] = {q, a}, *dd[2] = {dq, da};
-        if (k == 1) ck_tsr(tsr_halo_prepare(h, &gpu, 5 * es)); /* made ready ahead, or at begin */
-        for (int rep = 0; rep < 3; rep++) { /* both halves of the IPC buffers, reused */
-          ck_tsr(tsr_halo_begin_arrays(h, &gpu, 2, dd, dims, t));
-          ck_tsr(tsr_halo_end_arrays(h, &gpu, 2, dd, dims, t));
-        }
+        if (k == 1 || mode == 4) ck_tsr(tsr_halo_prepare(h, &gpu, 5 * es)); /* made ready ahead, or at begin */
+#ifdef TSR_HAVE_CUDA
+        if (mode == 4) graph_pieces(h, &gpu, dd, dims, t, k);
+        else
+#endif
+          for (int rep = 0; rep < 3; rep++) { /* both halves of the IPC buffers, reused */
+            ck_tsr(tsr_halo_begin_arrays(h, &gpu, 2, dd, dims, t));
+            ck_tsr(tsr_halo_end_arrays(h, &gpu, 2, dd, dims, t));
+          }
         ck_tsr(tsr_halo_begin_arrays(h, &cpu, 2, hd, dims, t));
         ck_tsr(tsr_halo_end_arrays(h, &cpu, 2, hd, dims, t));
         ck_tsr(tsr_device_sync(&gpu));
@@ -191,7 +244,7 @@ START_TEST(test_arrays_equal_host) {
         ck_assert_msg(tsr_halo_uses_ipc(h) == ipc, "IPC switched");
         ck_assert_msg(!memcmp(gq, q, 4 * n * es) && !memcmp(ga, a, n * es),
                       "rank %d grid %zu %s %s: the GPU's exchange of two arrays differs from the host's",
-                      rank, c, mode == 3 ? "nccl" : mode == 2 ? "ipc (copies)" : ipc ? "ipc (put)" : "staged",
+                      rank, c, mode == 4 ? (k ? "ipc graph pieces (graphs)" : "ipc graph pieces") : mode == 3 ? "nccl" : mode == 2 ? "ipc (copies)" : ipc ? "ipc (put)" : "staged",
                       t == TSR_FLOAT ? "float" : "double");
         ck_tsr(tsr_device_free(&gpu, &dq));
         ck_tsr(tsr_device_free(&gpu, &da));

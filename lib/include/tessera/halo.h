@@ -142,6 +142,40 @@ int tsr_halo_uses_ipc(const tsr_halo_t *h);
 #define TSR_HALO_PUT_LIMIT ((size_t)256 << 10)
 int tsr_halo_set_put_limit(tsr_halo_t *h, size_t bytes);
 
+/* A forward CUDA IPC exchange of arrays (as tsr_halo_begin_arrays) in four
+ * pieces, so that its device work can sit in a CUDA graph beside the
+ * caller's kernels while the host does only the handshake:
+ *   post   (host)   this exchange's "ready" receives posted; in flight;
+ *   put    (device) the put kernel writes this rank's messages into the
+ *                   neighbours' receive halves `parity`, then records the
+ *                   halo's copy event (an external event node when the
+ *                   stream is capturing);
+ *   wait   (host)   waits for that event, tells the neighbours, waits for
+ *                   theirs: the data in this rank's half `parity` is in;
+ *   unpack (device) from this rank's half `parity` into the arrays.
+ * parity alternates from exchange to exchange (0 for a halo's first, and
+ * after any tsr_halo_begin / _end pair it continues their count): post
+ * refuses (TSR_ERR_ARG) the wrong one; put and unpack take it as given, so
+ * a graph captured for each parity replays. In order: post, put, wait,
+ * unpack (put may also come before post; the next exchange's post and put
+ * after this one's wait). Needs IPC on and made ready (tsr_halo_prepare
+ * for the arrays' element bytes) and an exchange that goes by the put
+ * kernel (the put limit, at most 32 neighbours): else TSR_ERR_UNSUPPORTED,
+ * on every rank alike when the ranks agree on prepare. stream: a
+ * cudaStream_t (NULL: the default stream). */
+/* TSR_SUCCESS where the pieces serve these arrays on this rank, else the
+ * reason (TSR_ERR_UNSUPPORTED); nothing posted or launched. */
+int tsr_halo_graph_check(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
+                         const int *dims, tsr_dtype_t t);
+int tsr_halo_graph_post(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
+                        const int *dims, tsr_dtype_t t, int parity);
+int tsr_halo_graph_put(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
+                       const int *dims, tsr_dtype_t t, int parity, void *stream);
+int tsr_halo_graph_wait(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
+                        const int *dims, tsr_dtype_t t);
+int tsr_halo_graph_unpack(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
+                          const int *dims, tsr_dtype_t t, int parity, void *stream);
+
 /* Ask for NCCL on CUDA devices (collective: every rank of the halo asks;
  * TSR_ERR_UNSUPPORTED in a build without NCCL): the messages go device to
  * device by ncclSend / ncclRecv on the halo's stream, grouped per exchange,

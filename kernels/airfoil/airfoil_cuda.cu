@@ -464,8 +464,11 @@ int increments(const airfoil_cuda_t *d, KC k, int part) {
 template <typename R, bool SOA, int MODE, typename KC>
 int increments1(const airfoil_cuda_t *d, KC k, int part) {
   const int B = d->block;
-  const int e0 = d->erange[part], ne = d->erange[part + 1] - e0;
-  const int b0 = d->brange[part], nb = d->brange[part + 1] - b0;
+  /* parts 2 and 3: the core's elements touching no exported cell, the others */
+  const int e0 = part == 2 ? 0 : part == 3 ? d->ecut : d->erange[part];
+  const int ne = (part == 2 ? d->ecut : part == 3 ? d->erange[1] : d->erange[part + 1]) - e0;
+  const int b0 = part == 2 ? 0 : part == 3 ? d->bcut : d->brange[part];
+  const int nb = (part == 2 ? d->bcut : part == 3 ? d->brange[1] : d->brange[part + 1]) - b0;
   if (ne + nb > 0) {
     TSR_CALL(airfoil_cuda_prof_begin(d));
     k_resb<R, SOA, MODE><<<grid(ne + nb, B), B, 0, AF_STREAM(d)>>>(
@@ -610,7 +613,12 @@ extern "C" int airfoil_cuda_adt(const airfoil_cuda_t *d) {
 
 extern "C" int airfoil_cuda_incr(const airfoil_cuda_t *d, int part) {
   TSR_CALL(af_check_block(d));
-  TSR_CHECK(part == 0 || part == 1, TSR_ERR_ARG, "airfoil CUDA: part %d, expected 0 or 1", part);
+  TSR_CHECK(part == 0 || part == 1 ||
+                ((part == 2 || part == 3) && d->fuse &&
+                 (d->incr == AIRFOIL_ATOMIC1 || d->incr == AIRFOIL_GATHER4) && d->core_split &&
+                 d->ecut >= 0 && d->ecut <= d->erange[1] && d->bcut >= 0 && d->bcut <= d->brange[1]),
+            TSR_ERR_ARG, "airfoil CUDA: part %d, expected 0 or 1 (2 and 3: fused atomic1 and gather4 with the core split)",
+            part);
   AF_DISPATCH(incr, d, part);
   return 0;
 }

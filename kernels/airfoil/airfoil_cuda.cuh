@@ -38,6 +38,9 @@ typedef struct {
   int nnode, ncell;        /* local rows (halo included)                     */
   int ncell_owned;         /* cells updated here: [0, ncell_owned)           */
   int erange[3], brange[3];/* edges / bedges of part p: [r[p], r[p+1])       */
+  int core_split;          /* 1: the core's edges / bedges [0, ecut) / [0,   */
+  int ecut, bcut;          /* bcut) touch no exported cell (the host driver  */
+                           /* ordered them; increments1's parts 2 and 3)     */
   airfoil_prec_t prec;
   airfoil_layout_t layout; /* AoS: v[i*dim + n]; SoA: v[n*size + i]          */
   airfoil_incr_t incr;
@@ -108,7 +111,9 @@ int airfoil_cuda_save(const airfoil_cuda_t *d);
 int airfoil_cuda_adt(const airfoil_cuda_t *d);
 /* res_calc and bres_calc of part `part` (0 core, 1 rest); after part 1 the
  * unfused gather sums the fluxes into res. AIRFOIL_ATOMIC1 and
- * AIRFOIL_GATHER4: both in one launch. */
+ * AIRFOIL_GATHER4: both in one launch; fused, also part 2 (the core's
+ * elements that touch no exported cell: [0, ecut)) and part 3 (the rest of
+ * the core), which together are part 0. */
 int airfoil_cuda_incr(const airfoil_cuda_t *d, int part);
 /* update of stage (0, 1) of iteration it on the owned cells (halo rows of
  * res zeroed); stage 1 stores the sum of del^2 in sums[it]. Fused (d->fuse):

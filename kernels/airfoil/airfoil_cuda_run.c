@@ -292,6 +292,7 @@ static int af_setup(af_mem_t *m, const airfoil_problem_t *p, const airfoil_cuda_
   d->nnode = (int)nn, d->ncell = (int)nc, d->ncell_owned = (int)p->ncell_owned;
   d->erange[0] = 0, d->erange[1] = (int)p->nedge_core, d->erange[2] = (int)nex;
   d->brange[0] = 0, d->brange[1] = (int)p->nbedge_core, d->brange[2] = (int)nbx;
+  d->ecut = d->erange[1], d->bcut = d->brange[1]; /* af_split_core may move them */
   d->prec = r->prec, d->layout = o->layout, d->incr = o->incr, d->block = o->block;
   d->fuse = o->fuse;
   d->pingpong = o->fuse && (o->incr == AIRFOIL_ATOMIC1 || o->incr == AIRFOIL_GATHER4);
@@ -351,6 +352,69 @@ static int af_setup_exported(af_mem_t *m, const airfoil_problem_t *p, airfoil_cu
   return 0;
 }
 
+/* The core's edges and bedges in two runs on the device, for the stage's
+ * graphs (fused atomic1 and gather4, split): first those that touch no
+ * exported cell ([0, ecut), [0, bcut): they depend only on the update of the
+ * other cells), then the others, each run in its former order. Only the
+ * device's copies of the maps are permuted (with the fixed map's edge rows),
+ * so every cell sums the same fluxes in the same order: the results are bit
+ * for bit those of the unpermuted order. */
+static int af_split_core(af_mem_t *m, const airfoil_problem_t *p, airfoil_cuda_t *d,
+                         const af_host_t *h) {
+  if (!d->fuse || (d->incr != AIRFOIL_ATOMIC1 && d->incr != AIRFOIL_GATHER4)) return 0;
+  const int64_t nec = p->nedge_core, nbc = p->nbedge_core, nco = p->ncell_owned;
+  const int64_t nex = p->nedge_exec, nbx = p->nbedge_exec;
+  unsigned char *flag = calloc((size_t)nco + 1, 1);
+  int32_t *enew = malloc(sizeof(int32_t) * (size_t)(nex + nbx + 1)); /* old -> new index */
+  int32_t *pe = malloc(8 * (size_t)(nec + 1)), *pc = malloc(8 * (size_t)(nec + 1));
+  int32_t *pb = malloc(8 * (size_t)(nbc + 1)), *pbc = malloc(4 * (size_t)(nbc + 1));
+  int32_t *bd = malloc(4 * (size_t)(nbc + 1));
+  int rc = flag && enew && pe && pc && pb && pbc && bd
+               ? 0 : TSR_RAISE(TSR_ERR_ALLOC, "airfoil CUDA: no memory to order the core edges");
+  const tsr_idx_t ns = tsr_halo_send_count(p->halo), *send = tsr_halo_send_list(p->halo);
+  for (tsr_idx_t j = 0; !rc && j < ns; j++) flag[send[j]] = 1; /* checked: af_setup_exported */
+  for (int64_t e = 0; e < nex + nbx; e++)
+    if (enew) enew[e] = (int32_t)e;
+  int32_t ne = 0, nb = 0;
+  for (int pass = 0; !rc && pass < 2; pass++) { /* pass 0: the edges touching no exported cell */
+    for (int64_t e = 0; e < nec; e++) {
+      const int32_t c0 = p->pecell[2 * e], c1 = p->pecell[2 * e + 1];
+      const int touches = (c0 < nco && flag[c0]) || (c1 < nco && flag[c1]);
+      if (touches != pass) continue;
+      pe[2 * ne] = p->pedge[2 * e], pe[2 * ne + 1] = p->pedge[2 * e + 1];
+      pc[2 * ne] = c0, pc[2 * ne + 1] = c1;
+      enew[e] = ne++;
+    }
+    for (int64_t b = 0; b < nbc; b++) {
+      const int32_t c = p->pbecell[b];
+      if ((c < nco && flag[c]) != pass) continue;
+      pb[2 * nb] = p->pbedge[2 * b], pb[2 * nb + 1] = p->pbedge[2 * b + 1];
+      pbc[nb] = c, bd[nb] = p->bound[b];
+      enew[nex + b] = nex + nb++;
+    }
+    if (pass == 0) d->ecut = ne, d->bcut = nb;
+  }
+  if (!rc && nec > 0) rc = tsr_device_upload(&m->dev, (void *)d->pedge, pe, 8 * (size_t)nec);
+  if (!rc && nec > 0) rc = tsr_device_upload(&m->dev, (void *)d->pecell, pc, 8 * (size_t)nec);
+  if (!rc && nbc > 0) rc = tsr_device_upload(&m->dev, (void *)d->pbedge, pb, 8 * (size_t)nbc);
+  if (!rc && nbc > 0) rc = tsr_device_upload(&m->dev, (void *)d->pbecell, pbc, 4 * (size_t)nbc);
+  if (!rc && nbc > 0) rc = tsr_device_upload(&m->dev, (void *)d->bound, bd, 4 * (size_t)nbc);
+  if (!rc && d->incr == AIRFOIL_GATHER4) { /* the fixed map's rows name edges: renamed */
+    const int64_t k = d->ck, zero = nex + nbx;
+    for (int64_t i = 0; i < nco * k; i++) {
+      const int32_t v = h->celem[i], e = v < 0 ? ~v : v;
+      if (e == zero) continue;
+      h->celem[i] = v < 0 ? ~enew[e] : enew[e];
+    }
+    rc = tsr_device_upload(&m->dev, (void *)d->cmap, h->celem, 4 * (size_t)(nco * k));
+  }
+  if (rc) d->ecut = d->erange[1], d->bcut = d->brange[1];
+  else d->core_split = 1;
+  free(flag), free(enew), free(pe), free(pc), free(pb), free(pbc), free(bd);
+  TSR_CALL(rc);
+  return 0;
+}
+
 /* The exchanges of q and adt that the fused stage starts together: with
    AoS dats in one message per neighbour (tsr_halo_begin_arrays: q's 4
    values and adt per cell), else q's planes and adt apart. */
@@ -380,15 +444,18 @@ static int af_qa_end(af_host_t *h, const tsr_device_t *dev, airfoil_cuda_t *d, i
 }
 
 /* A split stage as CUDA graphs (AIRFOIL_GRAPH_AUTO; the halo's pieces,
- * tsr_halo_graph_*): graph[p] runs stage p's unpack of its exchange (this
- * rank's receive half p), the exec-halo edges, the exported cells' update,
- * the put of the next stage's exchange (half 1 - p), the other cells'
- * update and the next stage's core edges, in that order on the default
- * stream; the host launches it and does the exchanges' handshakes (stage k's
- * exchange has parity k mod 2: the halos are made for each run). The
- * iteration of the rms sums is counted on the device, so the graphs replay
- * unchanged. Collective (eligibility agreed over p->comm); graph[] stays
- * NULL where not eligible. */
+ * tsr_halo_graph_*): graph[p] runs stage p in two branches: the exchange's
+ * chain (unpack of this rank's receive half p, the exec-halo edges, the
+ * exported cells' update, the put of the next stage's exchange into half
+ * 1 - p, then the next stage's core edges that touch exported cells) at the
+ * device's highest priority, beside the bulk (the other cells' update, which
+ * reads and writes only cells that no exec-halo edge touches, then the next
+ * stage's core edges among them, where af_split_core ordered the core; else
+ * the chain runs the whole core after the bulk). The host launches it and does
+ * the exchanges' handshakes (stage k's exchange has parity k mod 2: the
+ * halos are made for each run). The iteration of the rms sums is counted on
+ * the device, so the graphs replay unchanged. Collective (eligibility agreed
+ * over p->comm); graph[] stays NULL where not eligible. */
 static void af_stage_ptrs(airfoil_cuda_t *d, void *qa, void *qb, int stage) {
   if (d->pingpong) d->q = stage ? qb : qa, d->qold = qa, d->qout = stage ? qa : qb;
 }
@@ -405,11 +472,17 @@ static int af_graphs(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
     tsr_error_clear();
     return 0;
   }
-  cudaStream_t cs = NULL; /* a failure goes through rc: every rank reaches the agreement below */
-  if (tsr_cuda_fault(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking)) != cudaSuccess) {
-    cs = NULL;
-    rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: cannot create the capture stream");
-  }
+  /* a failure goes through rc: every rank reaches the agreement below */
+  cudaStream_t cs = NULL, cb = NULL; /* the chain's (captured) stream, the bulk branch's */
+  cudaEvent_t fork = NULL, join[2] = {NULL, NULL};
+  int plo = 0, phi = 0;
+  if (tsr_cuda_fault(cudaDeviceGetStreamPriorityRange(&plo, &phi)) != cudaSuccess ||
+      tsr_cuda_fault(cudaStreamCreateWithPriority(&cs, cudaStreamNonBlocking, phi)) != cudaSuccess ||
+      tsr_cuda_fault(cudaStreamCreateWithPriority(&cb, cudaStreamNonBlocking, plo)) != cudaSuccess ||
+      tsr_cuda_fault(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming)) != cudaSuccess ||
+      tsr_cuda_fault(cudaEventCreateWithFlags(&join[0], cudaEventDisableTiming)) != cudaSuccess ||
+      tsr_cuda_fault(cudaEventCreateWithFlags(&join[1], cudaEventDisableTiming)) != cudaSuccess)
+    rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: cannot create the capture streams and events");
   for (int st = 0; st < 2 && !rc; st++) {
     /* this stage's q, and the next stage's (ping-pong: what this stage's update writes) */
     void *ac[2] = {d->pingpong && st ? qb : qa, d->adt}, *an[2] = {d->pingpong && !st ? qb : qa, d->adt};
@@ -420,18 +493,41 @@ static int af_graphs(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
       break;
     }
     af_stage_ptrs(d, qa, qb, st);
-    rc = tsr_halo_graph_unpack(h->hq, dev, 2, ac, dims, T, st, cs);
+    if (tsr_cuda_fault(cudaEventRecord(fork, cs)) != cudaSuccess ||
+        tsr_cuda_fault(cudaStreamWaitEvent(cb, fork, 0)) != cudaSuccess)
+      rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: forking a stage's graph failed");
+    /* the bulk branch: the cells no exec-halo edge touches, then the next
+       stage's core edges among them (af_split_core) */
+    if (!rc) {
+      d->stream = cb;
+      rc = airfoil_cuda_update_part(d, st, 0, 2);
+      if (!rc && tsr_cuda_fault(cudaEventRecord(join[0], cb)) != cudaSuccess)
+        rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: joining a stage's graph failed");
+      af_stage_ptrs(d, qa, qb, 1 - st);
+      if (!rc && d->core_split) rc = airfoil_cuda_incr(d, 2);
+      if (!rc && d->core_split && tsr_cuda_fault(cudaEventRecord(join[1], cb)) != cudaSuccess)
+        rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: joining a stage's graph failed");
+      af_stage_ptrs(d, qa, qb, st);
+      d->stream = cs;
+    }
+    /* the chain: the exchange, the exec-halo edges, the exported cells, the
+       next exchange's put, then the core edges next to exported cells */
+    if (!rc) rc = tsr_halo_graph_unpack(h->hq, dev, 2, ac, dims, T, st, cs);
     if (!rc) rc = airfoil_cuda_incr(d, 1);
     if (!rc) rc = airfoil_cuda_update_part(d, st, 0, 1);
     if (!rc) rc = tsr_halo_graph_put(h->hq, dev, 2, an, dims, T, 1 - st, cs);
-    if (!rc) rc = airfoil_cuda_update_part(d, st, 0, 2);
+    if (!rc && tsr_cuda_fault(cudaStreamWaitEvent(cs, join[0], 0)) != cudaSuccess)
+      rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: joining a stage's graph failed");
     af_stage_ptrs(d, qa, qb, 1 - st);
-    if (!rc) rc = airfoil_cuda_incr(d, 0);
+    if (!rc) rc = airfoil_cuda_incr(d, d->core_split ? 3 : 0); /* 0: the whole core */
+    if (!rc && d->core_split && tsr_cuda_fault(cudaStreamWaitEvent(cs, join[1], 0)) != cudaSuccess)
+      rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: joining a stage's graph failed");
     const cudaError_t ce = cudaStreamEndCapture(cs, &g); /* ends the capture even after a failure */
     if (!rc && (tsr_cuda_fault(ce) != cudaSuccess || !g))
       rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: capturing a stage's graph failed (%s)", cudaGetErrorString(ce));
     cudaGraphExec_t ge = NULL;
-    if (!rc && tsr_cuda_fault(cudaGraphInstantiate(&ge, g, 0)) != cudaSuccess)
+    if (!rc && tsr_cuda_fault(cudaGraphInstantiateWithFlags(&ge, g, cudaGraphInstantiateFlagUseNodePriority)) !=
+                   cudaSuccess)
       rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: instantiating a stage's graph failed");
     if (g) cudaGraphDestroy(g);
     h->graph[st] = ge;
@@ -439,6 +535,10 @@ static int af_graphs(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
   d->stream = NULL;
   d->q = qa, d->qold = qb, d->qout = NULL;
   if (cs) cudaStreamDestroy(cs);
+  if (cb) cudaStreamDestroy(cb);
+  if (fork) cudaEventDestroy(fork);
+  for (int i = 0; i < 2; i++)
+    if (join[i]) cudaEventDestroy(join[i]);
   (void)cudaGetLastError();
   TSR_CALL(tsr_error_agree(p->comm, rc));
   return 0;
@@ -601,6 +701,7 @@ int airfoil_cuda_run_profile(const airfoil_problem_t *p, const airfoil_cuda_opts
     if (!rc && h.q && (o->split == AIRFOIL_SPLIT_ON ||
                        (o->split == AIRFOIL_SPLIT_AUTO && p->ncell_owned <= lim)))
       rc = af_setup_exported(m, p, &d);
+    if (!rc && d.split) rc = af_split_core(m, p, &d, &h);
     if (!rc && h.q) rc = tsr_halo_set_stream(h.hq, tsr_queue_stream(h.q));
     if (!rc && h.q) rc = tsr_halo_set_stream(h.ha, tsr_queue_stream(h.q));
     /* the exchanges' setup (device lists and buffers, IPC mappings) before

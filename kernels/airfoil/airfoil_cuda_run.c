@@ -451,8 +451,9 @@ static int af_qa_end(af_host_t *h, const tsr_device_t *dev, airfoil_cuda_t *d, i
  * device's highest priority, beside the bulk (the other cells' update, which
  * reads and writes only cells that no exec-halo edge touches, then the next
  * stage's core edges among them, where af_split_core ordered the core; else
- * the chain runs the whole core after the bulk). The host launches it and does
- * the exchanges' handshakes (stage k's exchange has parity k mod 2: the
+ * the chain runs the whole core after the bulk). The chain starts at the
+ * exchange's gate (tsr_halo_graph_gate): the host launches the graph, then
+ * does the exchange's handshake, which opens it (stage k's exchange has parity k mod 2: the
  * halos are made for each run). The iteration of the rms sums is counted on
  * the device, so the graphs replay unchanged. Collective (eligibility agreed
  * over p->comm); graph[] stays NULL where not eligible. */
@@ -510,8 +511,11 @@ static int af_graphs(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
       af_stage_ptrs(d, qa, qb, st);
       d->stream = cs;
     }
-    /* the chain: the exchange, the exec-halo edges, the exported cells, the
-       next exchange's put, then the core edges next to exported cells */
+    /* the chain: the gate of this stage's exchange (the graph is launched
+       before the host's wait), the unpack, the exec-halo edges, the
+       exported cells, the next exchange's put, then the core edges next to
+       exported cells */
+    if (!rc) rc = tsr_halo_graph_gate(h->hq, dev, 2, ac, dims, T, st, cs);
     if (!rc) rc = tsr_halo_graph_unpack(h->hq, dev, 2, ac, dims, T, st, cs);
     if (!rc) rc = airfoil_cuda_incr(d, 1);
     if (!rc) rc = airfoil_cuda_update_part(d, st, 0, 1);
@@ -545,9 +549,10 @@ static int af_graphs(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
 }
 
 /* The iterations with the stages' graphs (af_graphs): the prologue and the
- * first exchange's put from the host, then per stage the handshake of its
- * exchange, the next one's receives posted and the stage's graph (the last
- * stage's launches from the host: no next exchange). */
+ * first exchange's put from the host, then per stage its graph (gated on
+ * the device until the handshake), the handshake of its exchange and the
+ * next one's receives posted (the last stage's launches from the host: no
+ * next exchange). */
 static int af_iterate_graphs(airfoil_cuda_t *d, af_host_t *h, const tsr_device_t *dev, int niter,
                              tsr_dtype_t T) {
   void *const qa = d->q, *const qb = d->qold;
@@ -561,22 +566,28 @@ static int af_iterate_graphs(airfoil_cuda_t *d, af_host_t *h, const tsr_device_t
   af_stage_ptrs(d, qa, qb, 0);
   TSR_CALL(airfoil_cuda_incr(d, 0));
   const int last = 2 * niter - 1;
-  for (int k = 0; k <= last; k++) {
+  int rc = 0;
+  for (int k = 0; k <= last && !rc; k++) {
     const int st = k % 2;
     void *ac[2] = {d->pingpong && st ? qb : qa, d->adt}, *an[2] = {d->pingpong && !st ? qb : qa, d->adt};
-    TSR_CALL(tsr_halo_graph_wait(h->hq, dev, 2, ac, dims, T));
-    if (k < last) {
-      TSR_CALL(tsr_halo_graph_post(h->hq, dev, 2, an, dims, T, 1 - st));
-      TSR_CALL_CUDA(cudaGraphLaunch((cudaGraphExec_t)h->graph[st], 0));
-      continue;
+    /* stage k's graph first: its exchange's part waits on the device at
+       the gate that this exchange's wait opens, its bulk starts at once */
+    if (k < last && tsr_cuda_fault(cudaGraphLaunch((cudaGraphExec_t)h->graph[st], 0)) != cudaSuccess) {
+      rc = TSR_RAISE(TSR_ERR_CUDA, "airfoil CUDA: launching stage %d's graph failed", k);
+      break;
     }
+    rc = tsr_halo_graph_wait(h->hq, dev, 2, ac, dims, T);
+    if (!rc && k < last) rc = tsr_halo_graph_post(h->hq, dev, 2, an, dims, T, 1 - st);
+    if (rc || k < last) continue;
     af_stage_ptrs(d, qa, qb, st); /* the last stage: no next exchange */
-    TSR_CALL(tsr_halo_graph_unpack(h->hq, dev, 2, ac, dims, T, st, NULL));
-    TSR_CALL(airfoil_cuda_incr(d, 1));
-    TSR_CALL(airfoil_cuda_update_part(d, st, k / 2, 1));
-    TSR_CALL(airfoil_cuda_update_part(d, st, k / 2, 2));
+    rc = tsr_halo_graph_unpack(h->hq, dev, 2, ac, dims, T, st, NULL);
+    if (!rc) rc = airfoil_cuda_incr(d, 1);
+    if (!rc) rc = airfoil_cuda_update_part(d, st, k / 2, 1);
+    if (!rc) rc = airfoil_cuda_update_part(d, st, k / 2, 2);
   }
+  if (rc) tsr_halo_graph_open(h->hq); /* no gated graph waits for ever */
   if (d->pingpong) d->q = qa, d->qold = qb, d->qout = NULL;
+  TSR_CALL(rc);
   return 0;
 }
 

@@ -511,7 +511,7 @@ static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__
 #endif
 #ifdef TSR_HAVE_CUDA
   if (dev->kind == TSR_DEV_CUDA && h->ipc) {
-    TSR_CALL(tsr__halo_ipc_ready(h, state));
+    TSR_CALL(tsr__halo_ipc_ready(h, state, NULL));
     h->seq = tsr__halo_posted(); /* this rank's copies are done and told */
   }
 #endif
@@ -676,6 +676,7 @@ int tsr_halo_graph_post(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *
             "halo graph post: parity %d, this exchange's is %d", parity, (int)(h->ipx[0].n & 1));
   TSR_CALL(tsr__halo_ipc_post_ready(h, 1));
   in_flight(h, 1, dev, &D, t);
+  if (h->gated) __atomic_store_n(&h->gate[parity], 0u, __ATOMIC_SEQ_CST); /* shut until its wait */
   return TSR_SUCCESS;
 #else
   (void)h, (void)dev, (void)narr, (void)data, (void)dims, (void)t, (void)parity;
@@ -707,10 +708,12 @@ int tsr_halo_graph_wait(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *
   TSR_CHECK(h->state == 1 && same_arrays(h, &D) && h->type == t && h->kind == dev->kind, TSR_ERR_ARG,
             "halo graph wait: no exchange of these arrays was posted");
   h->state = 0;
-  TSR_CALL(tsr__halo_ipc_ready(h, 1));
+  const int par = (int)(h->ipx[0].n & 1);
+  TSR_CALL(tsr__halo_ipc_ready(h, 1, h->ipc_gput[par]));
   h->seq = tsr__halo_posted();
   TSR_CALL(tsr__wait_all(2 * h->nneigh, h->req, h->seq));
   (void)tsr__halo_ipc_received(h, 1); /* the next exchange's turn */
+  if (h->gated) __atomic_store_n(&h->gate[par], 1u, __ATOMIC_SEQ_CST); /* the device's gate opens */
   return TSR_SUCCESS;
 #else
   (void)h, (void)dev, (void)narr, (void)data, (void)dims, (void)t;
@@ -731,6 +734,34 @@ int tsr_halo_graph_unpack(tsr_halo_t *h, const tsr_device_t *dev, int narr, void
 #else
   (void)h, (void)dev, (void)narr, (void)data, (void)dims, (void)t, (void)parity, (void)stream;
   return TSR_RAISE(TSR_ERR_NOCUDA, "halo graph pieces: Tessera was built without CUDA");
+#endif
+}
+
+int tsr_halo_graph_gate(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
+                        const int *dims, tsr_dtype_t t, int parity, void *stream) {
+#ifdef TSR_HAVE_CUDA
+  tsr__hd_t D;
+  size_t es;
+  TSR_CALL(graph_arrays(h, dev, narr, data, dims, t, &D, &es));
+  TSR_CHECK(parity == 0 || parity == 1, TSR_ERR_ARG, "halo graph gate: parity %d", parity);
+  TSR_CHECK(h->gate && h->d_gate, TSR_ERR_INTERNAL, "halo graph gate: the IPC setup made no gates");
+  h->gated = 1;
+  TSR_CALL(tsr__halo_gate_cuda(h->d_gate + parity, stream));
+  return TSR_SUCCESS;
+#else
+  (void)h, (void)dev, (void)narr, (void)data, (void)dims, (void)t, (void)parity, (void)stream;
+  return TSR_RAISE(TSR_ERR_NOCUDA, "halo graph pieces: Tessera was built without CUDA");
+#endif
+}
+
+void tsr_halo_graph_open(tsr_halo_t *h) {
+#ifdef TSR_HAVE_CUDA
+  if (h && h->gated) {
+    __atomic_store_n(&h->gate[0], 1u, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&h->gate[1], 1u, __ATOMIC_SEQ_CST);
+  }
+#else
+  (void)h;
 #endif
 }
 

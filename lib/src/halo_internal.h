@@ -71,6 +71,10 @@ struct tsr_halo {
 #ifdef TSR_HAVE_CUDA
   cudaStream_t ipc_stream; /* the device copies, beside the caller's work */
   cudaEvent_t ipc_packed, ipc_copied;
+  cudaEvent_t ipc_gput[2]; /* the graph pieces' put of each parity */
+  unsigned int *gate;      /* the graph pieces' gates [2] (host memory, mapped; */
+  unsigned int *d_gate;    /* made with the mappings), the device's address    */
+  int gated;               /* 1 once tsr_halo_graph_gate was called            */
 #endif
   struct {
     char *buf;
@@ -121,6 +125,9 @@ int tsr__halo_unpack_multi_cuda(tsr_idx_t n, const tsr_idx_t *idx, int dtype, in
 int tsr__halo_put_multi_cuda(tsr_idx_t n, const tsr_idx_t *idx, const int *nb, int elsize,
                              int narr, const void *const *data, const int *dims,
                              const tsr__halo_put_t *dst, void *stream);
+/* One thread on stream waits until *gate (mapped host memory) is non-zero,
+   then sets it to 0 (tsr_halo_graph_gate). */
+int tsr__halo_gate_cuda(unsigned int *gate, void *stream);
 
 /* CUDA IPC (halo_ipc.c). Collective over h->comm where noted. */
 /* Map the neighbours' receive buffers for element size es on dev (again when
@@ -133,15 +140,16 @@ int tsr__halo_ipc_setup(tsr_halo_t *h, const tsr_device_t *dev, size_t es);
 int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, const tsr__hd_t *D,
                        tsr_dtype_t t, size_t es, int put);
 /* The put kernel of D into the neighbours' receive halves par on stream,
-   then h->ipc_copied recorded there (external: as an external event node
-   when the stream is capturing). */
+   then h->ipc_copied recorded there; external (the graph pieces):
+   h->ipc_gput[par] instead, as an external event node when the stream is
+   capturing. */
 int tsr__halo_ipc_put(tsr_halo_t *h, int state, int par, const side_t *out, const tsr__hd_t *D,
                       tsr_dtype_t t, size_t es, void *stream, int external);
 /* The neighbours' "ready" receives of this exchange posted (h->req). */
 int tsr__halo_ipc_post_ready(tsr_halo_t *h, int state);
-/* In end, before the wait: once this rank's copies are done, "ready" sent to
-   each neighbour (h->req[nneigh ..]). */
-int tsr__halo_ipc_ready(tsr_halo_t *h, int state);
+/* In end, before the wait: once this rank's copies are done (ev, NULL:
+   h->ipc_copied), "ready" sent to each neighbour (h->req[nneigh ..]). */
+int tsr__halo_ipc_ready(tsr_halo_t *h, int state, cudaEvent_t ev);
 /* After the wait: this exchange's receive half (and the next one's turn). */
 void *tsr__halo_ipc_received(tsr_halo_t *h, int state);
 /* Unmap and free; the barrier is taken when this rank holds anything, or

@@ -35,8 +35,13 @@ void tsr__halo_ipc_release(tsr_halo_t *h, int always) {
   if (h->ipc_stream) cudaStreamDestroy(h->ipc_stream);
   if (h->ipc_packed) cudaEventDestroy(h->ipc_packed);
   if (h->ipc_copied) cudaEventDestroy(h->ipc_copied);
+  for (int i = 0; i < 2; i++)
+    if (h->ipc_gput[i]) cudaEventDestroy(h->ipc_gput[i]);
+  if (h->gate) cudaFreeHost(h->gate);
   h->ipc_stream = NULL;
-  h->ipc_packed = h->ipc_copied = NULL;
+  h->ipc_packed = h->ipc_copied = h->ipc_gput[0] = h->ipc_gput[1] = NULL;
+  h->gate = h->d_gate = NULL;
+  h->gated = 0;
   for (int d = 0; d < 2; d++) {
     if (h->ipx[d].buf) cudaFree(h->ipx[d].buf);
     free(h->ipx[d].rem);
@@ -78,8 +83,23 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
   if (!err &&
       (tsr_cuda_fault(cudaStreamCreateWithFlags(&h->ipc_stream, cudaStreamNonBlocking)) != cudaSuccess ||
        tsr_cuda_fault(cudaEventCreateWithFlags(&h->ipc_packed, cudaEventDisableTiming)) != cudaSuccess ||
-       tsr_cuda_fault(cudaEventCreateWithFlags(&h->ipc_copied, cudaEventDisableTiming)) != cudaSuccess))
+       tsr_cuda_fault(cudaEventCreateWithFlags(&h->ipc_copied, cudaEventDisableTiming)) != cudaSuccess ||
+       tsr_cuda_fault(cudaEventCreateWithFlags(&h->ipc_gput[0], cudaEventDisableTiming)) != cudaSuccess ||
+       tsr_cuda_fault(cudaEventCreateWithFlags(&h->ipc_gput[1], cudaEventDisableTiming)) != cudaSuccess))
     err = TSR_RAISE(TSR_ERR_CUDA, "halo IPC: cannot create the copy stream or its events");
+  /* the graph pieces' gates (tsr_halo_graph_gate): mapped host memory, made
+     here because a capturing stream forbids the allocation */
+  void *g = NULL, *dg = NULL;
+  if (!err && (tsr_cuda_fault(cudaHostAlloc(&g, 2 * sizeof(unsigned int), cudaHostAllocMapped)) != cudaSuccess ||
+               tsr_cuda_fault(cudaHostGetDevicePointer(&dg, g, 0)) != cudaSuccess)) {
+    if (g) cudaFreeHost(g);
+    g = dg = NULL;
+    err = TSR_RAISE(TSR_ERR_CUDA, "halo IPC: cannot allocate mapped host memory for the gates");
+  }
+  if (g) {
+    h->gate = g, h->d_gate = dg, h->gated = 0;
+    h->gate[0] = h->gate[1] = 0;
+  }
   for (int d = 0; d < 2 && !err; d++) {
     h->ipx[d].half = TSR_MAX((size_t)in[d]->off[nn] * es, (size_t)256);
     h->ipx[d].rem = calloc((size_t)TSR_MAX(nn, 1), sizeof(char *));
@@ -223,16 +243,17 @@ int tsr__halo_ipc_put(tsr_halo_t *h, int state, int par, const side_t *out, cons
      capturing, so that the host's wait waits for that node in every replay */
   enum cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
   if (external) TSR_CALL_CUDA(cudaStreamIsCapturing((cudaStream_t)stream, &cap));
+  cudaEvent_t ev = external ? h->ipc_gput[par] : h->ipc_copied;
   if (cap == cudaStreamCaptureStatusActive)
-    TSR_CALL_CUDA(cudaEventRecordWithFlags(h->ipc_copied, (cudaStream_t)stream, cudaEventRecordExternal));
+    TSR_CALL_CUDA(cudaEventRecordWithFlags(ev, (cudaStream_t)stream, cudaEventRecordExternal));
   else
-    TSR_CALL_CUDA(cudaEventRecord(h->ipc_copied, (cudaStream_t)stream));
+    TSR_CALL_CUDA(cudaEventRecord(ev, (cudaStream_t)stream));
   return TSR_SUCCESS;
 }
 
-int tsr__halo_ipc_ready(tsr_halo_t *h, int state) {
+int tsr__halo_ipc_ready(tsr_halo_t *h, int state, cudaEvent_t ev) {
   /* this rank's copies are in the neighbours' buffers: "ready" to each */
-  TSR_CALL_CUDA(cudaEventSynchronize(h->ipc_copied));
+  TSR_CALL_CUDA(cudaEventSynchronize(ev ? ev : h->ipc_copied));
   for (int k = 0; k < h->nneigh; k++)
     if (ipc_active(h, k))
       TSR_CALL_MPI(MPI_Isend(NULL, 0, MPI_BYTE, h->ranks[k], TSR__HALO_TAG + 10 + state, h->comm,

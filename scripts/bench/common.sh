@@ -10,6 +10,9 @@
 #             table in seconds on a machine without a GPU; the figures mean nothing
 #   BUDGET    seconds the whole script may take (each script sets its own default); every step's
 #             timeout is cut so that the tables are written before it runs out
+#   STEPS     an extended regular expression: only the steps whose tag (the name of its log in
+#             X-raw/) matches run; the others are noted as not selected (e.g. STEPS='^airfoil'
+#             re-measures one program's rows)
 # After bench_init: BIN, PEER, OUT, RAW (X-raw/), NAME, the functions below, LD_LIBRARY_PATH,
 # OpenMPI's run-as-root variables, NCCL_NVLS_ENABLE=0 (NVLink multicast stays off) and MPIRUN.
 set -u
@@ -101,6 +104,11 @@ step() {
   left=$(( BUDGET - ${RESERVE:-10} - $(bench_elapsed) ))
   [ "$left" -lt "$lim" ] && lim=$left
   printf '%s%s\n' "${STEP_DIR:+(cd SCRATCH; }" "$*${STEP_DIR:+)}" | sed "s#$BIN/#BINDIR/#g; s#$PEER/#PEERDIR/#g; s#$RAW/##g" >> "$RAW/commands.txt"
+  if [ -n "${STEPS:-}" ] && ! printf '%s\n' "$tag" | grep -Eq -- "$STEPS"; then
+    echo "$tag 125 0" >> "$RAW/steps.txt"
+    bench_note "$tag: not selected (STEPS=$STEPS)"
+    return 125
+  fi
   if [ "$lim" -lt 3 ]; then
     echo "$tag 125 0" >> "$RAW/steps.txt"
     bench_note "$tag: not run (time budget of $BUDGET s spent)"

@@ -146,10 +146,13 @@ END_TEST
  * pieces (tsr_halo_graph_*: post, put, wait, unpack), launched directly
  * and as CUDA graphs captured once per parity and replayed. */
 #ifdef TSR_HAVE_CUDA
-/* Three exchanges (parities 0, 1, 0) of the arrays dd by the graph pieces:
- * put and unpack launched directly (graphs 0), or captured once per parity
- * into CUDA graphs and replayed (graphs 1; the put's event an external
- * node the host's wait waits for). */
+/* Exchanges of the arrays dd by the graph pieces: three (parities 0, 1, 0)
+ * with put and unpack launched directly (graphs 0), or two (0, 1: each into
+ * a half never written before) with both captured once per parity into
+ * CUDA graphs and replayed (graphs 1; the put's event an external node the
+ * host's wait waits for), the unpack behind the exchange's gate and
+ * launched before the host's wait: without the gate it would read the half
+ * before the neighbours' messages are in. */
 static void graph_pieces(tsr_halo_t *h, const tsr_device_t *gpu, void *const *dd, const int *dims,
                          tsr_dtype_t t, int graphs) {
   ck_tsr(tsr_halo_graph_check(h, gpu, 2, dd, dims, t));
@@ -162,21 +165,27 @@ static void graph_pieces(tsr_halo_t *h, const tsr_device_t *gpu, void *const *dd
         cudaGraph_t g = NULL;
         ck_assert(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
         if (w == 0) ck_tsr(tsr_halo_graph_put(h, gpu, 2, dd, dims, t, par, cs));
-        else ck_tsr(tsr_halo_graph_unpack(h, gpu, 2, dd, dims, t, par, cs));
+        else {
+          ck_tsr(tsr_halo_graph_gate(h, gpu, 2, dd, dims, t, par, cs));
+          ck_tsr(tsr_halo_graph_unpack(h, gpu, 2, dd, dims, t, par, cs));
+        }
         ck_assert(cudaStreamEndCapture(cs, &g) == cudaSuccess && g);
         ck_assert(cudaGraphInstantiate(w ? &unpack[par] : &put[par], g, 0) == cudaSuccess);
         cudaGraphDestroy(g);
       }
   }
-  for (int rep = 0; rep < 3; rep++) {
+  for (int rep = 0; rep < (graphs ? 2 : 3); rep++) {
     const int par = rep % 2;
     ck_tsr_fails(tsr_halo_graph_post(h, gpu, 2, dd, dims, t, 1 - par), TSR_ERR_ARG); /* the wrong half */
     ck_tsr(tsr_halo_graph_post(h, gpu, 2, dd, dims, t, par));
-    if (graphs) ck_assert(cudaGraphLaunch(put[par], 0) == cudaSuccess);
-    else ck_tsr(tsr_halo_graph_put(h, gpu, 2, dd, dims, t, par, NULL));
+    if (graphs) {
+      ck_assert(cudaGraphLaunch(put[par], 0) == cudaSuccess);
+      ck_assert(cudaGraphLaunch(unpack[par], 0) == cudaSuccess); /* waits at the gate */
+    } else {
+      ck_tsr(tsr_halo_graph_put(h, gpu, 2, dd, dims, t, par, NULL));
+    }
     ck_tsr(tsr_halo_graph_wait(h, gpu, 2, dd, dims, t));
-    if (graphs) ck_assert(cudaGraphLaunch(unpack[par], 0) == cudaSuccess);
-    else ck_tsr(tsr_halo_graph_unpack(h, gpu, 2, dd, dims, t, par, NULL));
+    if (!graphs) ck_tsr(tsr_halo_graph_unpack(h, gpu, 2, dd, dims, t, par, NULL));
   }
   for (int par = 0; par < 2; par++) {
     if (put[par]) cudaGraphExecDestroy(put[par]);

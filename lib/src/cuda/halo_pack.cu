@@ -193,6 +193,20 @@ multi_t make_multi(int narr, const void *const *data, const int *dims) {
 
 } // namespace
 
+namespace {
+__global__ void gate_kernel(volatile unsigned int *gate) {
+  while (*gate == 0u) __nanosleep(100);
+  *gate = 0u;
+  __threadfence_system();
+}
+} // namespace
+
+extern "C" int tsr__halo_gate_cuda(unsigned int *gate, void *stream) {
+  gate_kernel<<<1, 1, 0, (cudaStream_t)stream>>>(gate);
+  TSR_CHECK_LAUNCH("halo gate kernel");
+  return TSR_SUCCESS;
+}
+
 extern "C" int tsr__halo_pack_multi_cuda(tsr_idx_t n, const tsr_idx_t *idx, int elsize, int narr,
                                          const void *const *data, const int *dims, void *buf,
                                          void *stream) {

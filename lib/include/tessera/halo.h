@@ -159,13 +159,14 @@ int tsr_halo_set_put_limit(tsr_halo_t *h, size_t bytes);
  * after any tsr_halo_begin / _end pair it continues their count): post
  * refuses (TSR_ERR_ARG) the wrong one; put and unpack take it as given, so
  * a graph captured for each parity replays. In order: post, put, wait,
- * unpack (put may also come before post; the next exchange's post after
+ * unpack (put may also come before post); the next exchange's post after
  * this one's wait, and its put too, or launched before that wait behind a
- * gate of this exchange's parity, tsr_halo_graph_gate). Needs IPC on and made ready (tsr_halo_prepare
- * for the arrays' element bytes) and an exchange that goes by the put
- * kernel (the put limit, at most 32 neighbours): else TSR_ERR_UNSUPPORTED,
- * on every rank alike when the ranks agree on prepare. stream: a
- * cudaStream_t (NULL: the default stream). */
+ * gate of this exchange's parity (tsr_halo_graph_gate). Needs IPC on and
+ * made ready (tsr_halo_prepare for the arrays' element bytes) and an
+ * exchange that goes by the put kernel (the put limit, at most 32
+ * neighbours): else TSR_ERR_UNSUPPORTED, on every rank alike when the
+ * ranks agree on prepare. stream: a cudaStream_t (NULL: the default
+ * stream). */
 /* TSR_SUCCESS where the pieces serve these arrays on this rank, else the
  * reason (TSR_ERR_UNSUPPORTED); nothing posted or launched. */
 int tsr_halo_graph_check(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
@@ -181,11 +182,12 @@ int tsr_halo_graph_unpack(tsr_halo_t *h, const tsr_device_t *dev, int narr, void
 /* A gate on the device for the work after it on stream (capturable): one
  * thread waits until the host's wait of an exchange of this parity has
  * returned (the data in this rank's half `parity` is in), then closes the
- * gate again. With it a graph that unpacks exchange k may be launched before
- * the host's wait of k: the launch leaves the critical path. Once a halo has
- * a gate, every post shuts its parity's and every wait opens it. A caller that stops between the
- * launch of gated work and the wait that opens it (an error) calls
- * tsr_halo_graph_open, which opens both, so the device never waits forever. */
+ * gate again. With it a graph that unpacks exchange k may be launched
+ * before the host's wait of k: the launch leaves the critical path. Once a
+ * halo has a gate, every post shuts its parity's and every wait opens it.
+ * A caller that stops between the launch of gated work and the wait that
+ * opens it (an error) calls tsr_halo_graph_open, which opens both, so the
+ * device never waits for ever. */
 int tsr_halo_graph_gate(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
                         const int *dims, tsr_dtype_t t, int parity, void *stream);
 void tsr_halo_graph_open(tsr_halo_t *h);

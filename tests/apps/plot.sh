@@ -91,12 +91,16 @@ laplap-weak,ipc,2,cuda/regular/jwindow,512x1024x64,80.8,128.2,158.6,1.886,PASS,2
 laplap-weak,ipc,4,cuda/regular/jwindow,512x2048x64,83.5,252.7,302.5,3.650,PASS,4,0.913
 airfoil,ipc,1,cuda/atomic1/aos,720000 cells,348600,134600,38.6,-,PASS,1,-
 airfoil,ipc,4,cuda/atomic1/aos,720000 cells,118700,134200,113.0,2.937,FAIL,4,0.734
+airfoil,staged,1,cuda/atomic1/aos,720000 cells,348000,134600,38.6,-,PASS,1,-
+airfoil,staged,4,cuda/atomic1/aos,720000 cells,140500,134200,95.6,2.477,PASS,4,0.619
 END_CSV
 $py "$P" --text "$t/scaling.csv" > "$t/out" 2>&1 &&
   grep -q '^parallel efficiency (%) at 2 and 4 GPUs$' "$t/out" &&
   grep -Eq '^  laplap-weak, ipc, cuda/regular/jwindow +94 +91$' "$t/out" &&
   grep -Eq '^  airfoil, ipc, cuda/atomic1/aos +- +73$' "$t/out" &&
-  ok "scaling.sh's table: each experiment's parallel efficiency at 2 and 4 GPUs" ||
+  grep -Eq '^  cuda/atomic1/aos \(ipc\) +349 ms ' "$t/out" &&
+  grep -Eq '^  cuda/atomic1/aos \(staged\) +348 ms ' "$t/out" &&
+  ok "scaling.sh's table: each experiment's parallel efficiency at 2 and 4 GPUs; halos told apart" ||
   no "--text on the scaling table"
 
 if ! $py -c 'import matplotlib' >/dev/null 2>&1; then

@@ -453,10 +453,11 @@ static int af_qa_end(af_host_t *h, const tsr_device_t *dev, airfoil_cuda_t *d, i
  * stage's core edges among them, where af_split_core ordered the core; else
  * the chain runs the whole core after the bulk). The chain starts at the
  * exchange's gate (tsr_halo_graph_gate): the host launches the graph, then
- * does the exchange's handshake, which opens it (stage k's exchange has parity k mod 2: the
- * halos are made for each run). The iteration of the rms sums is counted on
- * the device, so the graphs replay unchanged. Collective (eligibility agreed
- * over p->comm); graph[] stays NULL where not eligible. */
+ * does the exchange's handshake, which opens it (stage k's exchange has
+ * parity k mod 2: the halos are made for each run). The iteration of the
+ * rms sums is counted on the device, so the graphs replay unchanged.
+ * Collective (eligibility agreed over p->comm); graph[] stays NULL where
+ * not eligible. */
 static void af_stage_ptrs(airfoil_cuda_t *d, void *qa, void *qb, int stage) {
   if (d->pingpong) d->q = stage ? qb : qa, d->qold = qa, d->qout = stage ? qa : qb;
 }

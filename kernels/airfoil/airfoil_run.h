@@ -123,9 +123,9 @@ typedef enum { AIRFOIL_SPLIT_AUTO = 0, AIRFOIL_SPLIT_ON, AIRFOIL_SPLIT_OFF } air
 /* Whether a split stage's launches go as one CUDA graph (airfoil_cuda_opts_t).
  * AUTO: where the exchange is CUDA IPC's put (tsr_halo_graph_*), AoS, fused
  * and split, and not profiled: per stage the host then launches one graph
- * (unpack, the exec-halo edges, the exported cells' update, the next
- * exchange's put, the other cells' update, the next core edges) and does
- * the handshake; OFF: each launch from the host. */
+ * (the exchange's chain beside the bulk of update and of the next core
+ * edges; airfoil_cuda_run.c, af_graphs) and does the handshake; OFF: each
+ * launch from the host. */
 typedef enum { AIRFOIL_GRAPH_AUTO = 0, AIRFOIL_GRAPH_OFF } airfoil_graph_t;
 
 typedef struct {

@@ -1,6 +1,6 @@
 /* halo.c: the halo object: setup, transports, buffers and the split-phase
  * forward and reverse exchange (pack and unpack: halo_packing.c; CUDA IPC:
- * halo_ipc.c). */
+ * halo_ipc.c; its pieces for CUDA graphs: halo_graph.c). */
 #include "config.h"
 #include "tessera/halo.h"
 #include "tessera/error.h"
@@ -370,7 +370,7 @@ static int device_prepare(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
 
 /* ------------------------------------------------------------ exchange */
 
-static int check_call(tsr_halo_t *h, const tsr_device_t *dev, const tsr__hd_t *D, tsr_dtype_t t) {
+int tsr__halo_check_call(tsr_halo_t *h, const tsr_device_t *dev, const tsr__hd_t *D, tsr_dtype_t t) {
   TSR_CHECK(h && dev, TSR_ERR_ARG, "halo exchange: NULL halo or device");
   TSR_CHECK(D->n >= 1 && D->n <= TSR_HALO_MAX_ARRAYS, TSR_ERR_ARG,
             "halo exchange: %d arrays, expected 1 .. %d", D->n, TSR_HALO_MAX_ARRAYS);
@@ -389,7 +389,7 @@ static int check_call(tsr_halo_t *h, const tsr_device_t *dev, const tsr__hd_t *D
 }
 
 /* Record the exchange now in flight (end checks that it gets the same). */
-static void in_flight(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__hd_t *D,
+void tsr__halo_in_flight(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__hd_t *D,
                       tsr_dtype_t t) {
   h->state = state;
   h->hd = *D;
@@ -398,7 +398,7 @@ static void in_flight(tsr_halo_t *h, int state, const tsr_device_t *dev, const t
 }
 
 /* Whether D is the exchange in flight. */
-static int same_arrays(const tsr_halo_t *h, const tsr__hd_t *D) {
+int tsr__halo_same_arrays(const tsr_halo_t *h, const tsr__hd_t *D) {
   if (h->hd.n != D->n) return 0;
   for (int a = 0; a < D->n; a++)
     if (h->hd.p[a] != D->p[a] || h->hd.dim[a] != D->dim[a]) return 0;
@@ -408,7 +408,7 @@ static int same_arrays(const tsr_halo_t *h, const tsr__hd_t *D) {
 /* Pack `out`, post receives into `in` and sends from `out`. */
 static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__hd_t *D,
                  tsr_dtype_t t) {
-  TSR_CALL(check_call(h, dev, D, t));
+  TSR_CALL(tsr__halo_check_call(h, dev, D, t));
   TSR_CHECK(h->state == 0, TSR_ERR_ARG,
             "halo: a %s exchange is already in flight; call its end first",
             h->state == 1 ? "forward" : "reverse");
@@ -423,7 +423,7 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__h
     TSR_CALL(tsr__halo_pack_cuda_hd(nout, out->d_idx, D, t, out->dbuf, h->stream));
     TSR_CALL(tsr__halo_nccl_post(h, out, in, es));
     h->seq = tsr__halo_posted();
-    in_flight(h, state, dev, D, t);
+    tsr__halo_in_flight(h, state, dev, D, t);
     return TSR_SUCCESS;
   }
 #endif
@@ -434,7 +434,7 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__h
     const int put = h->nneigh <= TSR__HALO_PUT_MAX && (size_t)nout * es <= h->put_limit;
     if (!put) TSR_CALL(tsr__halo_pack_cuda_hd(nout, out->d_idx, D, t, out->dbuf, h->stream));
     TSR_CALL(tsr__halo_ipc_post(h, state, out, D, t, es, put));
-    in_flight(h, state, dev, D, t);
+    tsr__halo_in_flight(h, state, dev, D, t);
     return TSR_SUCCESS;
   }
 #endif
@@ -490,16 +490,16 @@ static int start(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__h
   }
   for (int k = nreq; k < 2 * h->nneigh; k++) h->req[k] = MPI_REQUEST_NULL;
   h->seq = tsr__halo_posted(); /* this rank's messages are out */
-  in_flight(h, state, dev, D, t);
+  tsr__halo_in_flight(h, state, dev, D, t);
   return TSR_SUCCESS;
 }
 
 static int finish(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__hd_t *D,
                   tsr_dtype_t t) {
-  TSR_CALL(check_call(h, dev, D, t));
+  TSR_CALL(tsr__halo_check_call(h, dev, D, t));
   TSR_CHECK(h->state == state, TSR_ERR_ARG, "halo: end of a %s exchange that was not begun",
             state == 1 ? "forward" : "reverse");
-  TSR_CHECK(same_arrays(h, D) && h->type == t && h->kind == dev->kind,
+  TSR_CHECK(tsr__halo_same_arrays(h, D) && h->type == t && h->kind == dev->kind,
             TSR_ERR_ARG, "halo: end called with other data, dim, type or device than begin");
   h->state = 0;
 #ifdef TSR_HAVE_NCCL
@@ -603,7 +603,7 @@ int tsr_halo_reverse_end(tsr_halo_t *h, const tsr_device_t *dev, void *data, int
 }
 
 /* Several arrays in one message per neighbour. */
-static int arrays(int narr, void *const *data, const int *dims, tsr__hd_t *D) {
+int tsr__halo_arrays(int narr, void *const *data, const int *dims, tsr__hd_t *D) {
   memset(D, 0, sizeof *D);
   TSR_CHECK(narr >= 1 && narr <= TSR_HALO_MAX_ARRAYS && data && dims, TSR_ERR_ARG,
             "halo exchange of arrays: %d arrays (1 .. %d), data and dims needed", narr,
@@ -619,150 +619,16 @@ static int arrays(int narr, void *const *data, const int *dims, tsr__hd_t *D) {
 int tsr_halo_begin_arrays(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
                           const int *dims, tsr_dtype_t t) {
   tsr__hd_t D;
-  TSR_CALL(arrays(narr, data, dims, &D));
+  TSR_CALL(tsr__halo_arrays(narr, data, dims, &D));
   TSR_CALL(start(h, 1, dev, &D, t));
   return TSR_SUCCESS;
 }
 int tsr_halo_end_arrays(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
                         const int *dims, tsr_dtype_t t) {
   tsr__hd_t D;
-  TSR_CALL(arrays(narr, data, dims, &D));
+  TSR_CALL(tsr__halo_arrays(narr, data, dims, &D));
   TSR_CALL(finish(h, 1, dev, &D, t));
   return TSR_SUCCESS;
-}
-
-/* The pieces of a forward IPC exchange for CUDA graphs (tessera/halo.h). */
-#ifdef TSR_HAVE_CUDA
-/* The arrays, and whether this halo can run them by the graph pieces. */
-static int graph_arrays(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
-                        const int *dims, tsr_dtype_t t, tsr__hd_t *D, size_t *es) {
-  TSR_CALL(arrays(narr, data, dims, D));
-  TSR_CALL(check_call(h, dev, D, t));
-  *es = (size_t)D->sum * tsr_dtype_size(t);
-  TSR_CHECK(dev->kind == TSR_DEV_CUDA && h->ipc && !h->nccl, TSR_ERR_UNSUPPORTED,
-            "halo graph pieces: CUDA IPC only");
-  TSR_CHECK(h->ipc_es >= *es && h->ipc_dev == dev->id && h->d_id == dev->id, TSR_ERR_UNSUPPORTED,
-            "halo graph pieces: the halo is not made ready for %zu-byte elements on device %d "
-            "(tsr_halo_prepare)", *es, dev->id);
-  TSR_CHECK(h->nneigh <= TSR__HALO_PUT_MAX && (size_t)h->s.off[h->nneigh] * *es <= h->put_limit,
-            TSR_ERR_UNSUPPORTED,
-            "halo graph pieces: %lld bytes to %d neighbours go by copies, not by the put kernel",
-            (long long)h->s.off[h->nneigh] * (long long)*es, h->nneigh);
-  return TSR_SUCCESS;
-}
-#endif
-
-int tsr_halo_graph_check(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
-                         const int *dims, tsr_dtype_t t) {
-#ifdef TSR_HAVE_CUDA
-  tsr__hd_t D;
-  size_t es;
-  TSR_CALL(graph_arrays(h, dev, narr, data, dims, t, &D, &es));
-  return TSR_SUCCESS;
-#else
-  (void)h, (void)dev, (void)narr, (void)data, (void)dims, (void)t;
-  return TSR_RAISE(TSR_ERR_NOCUDA, "halo graph pieces: Tessera was built without CUDA");
-#endif
-}
-
-int tsr_halo_graph_post(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
-                        const int *dims, tsr_dtype_t t, int parity) {
-#ifdef TSR_HAVE_CUDA
-  tsr__hd_t D;
-  size_t es;
-  TSR_CALL(graph_arrays(h, dev, narr, data, dims, t, &D, &es));
-  TSR_CHECK(h->state == 0, TSR_ERR_ARG, "halo graph post: an exchange is already in flight");
-  TSR_CHECK(parity == (int)(h->ipx[0].n & 1), TSR_ERR_ARG,
-            "halo graph post: parity %d, this exchange's is %d", parity, (int)(h->ipx[0].n & 1));
-  TSR_CALL(tsr__halo_ipc_post_ready(h, 1));
-  in_flight(h, 1, dev, &D, t);
-  if (h->gated) __atomic_store_n(&h->gate[parity], 0u, __ATOMIC_SEQ_CST); /* shut until its wait */
-  return TSR_SUCCESS;
-#else
-  (void)h, (void)dev, (void)narr, (void)data, (void)dims, (void)t, (void)parity;
-  return TSR_RAISE(TSR_ERR_NOCUDA, "halo graph pieces: Tessera was built without CUDA");
-#endif
-}
-
-int tsr_halo_graph_put(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
-                       const int *dims, tsr_dtype_t t, int parity, void *stream) {
-#ifdef TSR_HAVE_CUDA
-  tsr__hd_t D;
-  size_t es;
-  TSR_CALL(graph_arrays(h, dev, narr, data, dims, t, &D, &es));
-  TSR_CHECK(parity == 0 || parity == 1, TSR_ERR_ARG, "halo graph put: parity %d", parity);
-  TSR_CALL(tsr__halo_ipc_put(h, 1, parity, &h->s, &D, t, es, stream, 1));
-  return TSR_SUCCESS;
-#else
-  (void)h, (void)dev, (void)narr, (void)data, (void)dims, (void)t, (void)parity, (void)stream;
-  return TSR_RAISE(TSR_ERR_NOCUDA, "halo graph pieces: Tessera was built without CUDA");
-#endif
-}
-
-int tsr_halo_graph_wait(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
-                        const int *dims, tsr_dtype_t t) {
-#ifdef TSR_HAVE_CUDA
-  tsr__hd_t D;
-  size_t es;
-  TSR_CALL(graph_arrays(h, dev, narr, data, dims, t, &D, &es));
-  TSR_CHECK(h->state == 1 && same_arrays(h, &D) && h->type == t && h->kind == dev->kind, TSR_ERR_ARG,
-            "halo graph wait: no exchange of these arrays was posted");
-  h->state = 0;
-  const int par = (int)(h->ipx[0].n & 1);
-  TSR_CALL(tsr__halo_ipc_ready(h, 1, h->ipc_gput[par]));
-  h->seq = tsr__halo_posted();
-  TSR_CALL(tsr__wait_all(2 * h->nneigh, h->req, h->seq));
-  (void)tsr__halo_ipc_received(h, 1); /* the next exchange's turn */
-  if (h->gated) __atomic_store_n(&h->gate[par], 1u, __ATOMIC_SEQ_CST); /* the device's gate opens */
-  return TSR_SUCCESS;
-#else
-  (void)h, (void)dev, (void)narr, (void)data, (void)dims, (void)t;
-  return TSR_RAISE(TSR_ERR_NOCUDA, "halo graph pieces: Tessera was built without CUDA");
-#endif
-}
-
-int tsr_halo_graph_unpack(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
-                          const int *dims, tsr_dtype_t t, int parity, void *stream) {
-#ifdef TSR_HAVE_CUDA
-  tsr__hd_t D;
-  size_t es;
-  TSR_CALL(graph_arrays(h, dev, narr, data, dims, t, &D, &es));
-  TSR_CHECK(parity == 0 || parity == 1, TSR_ERR_ARG, "halo graph unpack: parity %d", parity);
-  const char *buf = h->ipx[0].buf + (size_t)parity * h->ipx[0].half;
-  TSR_CALL(tsr__halo_unpack_cuda_hd(h->r.off[h->nneigh], h->r.d_idx, &D, t, buf, 0, stream));
-  return TSR_SUCCESS;
-#else
-  (void)h, (void)dev, (void)narr, (void)data, (void)dims, (void)t, (void)parity, (void)stream;
-  return TSR_RAISE(TSR_ERR_NOCUDA, "halo graph pieces: Tessera was built without CUDA");
-#endif
-}
-
-int tsr_halo_graph_gate(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
-                        const int *dims, tsr_dtype_t t, int parity, void *stream) {
-#ifdef TSR_HAVE_CUDA
-  tsr__hd_t D;
-  size_t es;
-  TSR_CALL(graph_arrays(h, dev, narr, data, dims, t, &D, &es));
-  TSR_CHECK(parity == 0 || parity == 1, TSR_ERR_ARG, "halo graph gate: parity %d", parity);
-  TSR_CHECK(h->gate && h->d_gate, TSR_ERR_INTERNAL, "halo graph gate: the IPC setup made no gates");
-  h->gated = 1;
-  TSR_CALL(tsr__halo_gate_cuda(h->d_gate + parity, stream));
-  return TSR_SUCCESS;
-#else
-  (void)h, (void)dev, (void)narr, (void)data, (void)dims, (void)t, (void)parity, (void)stream;
-  return TSR_RAISE(TSR_ERR_NOCUDA, "halo graph pieces: Tessera was built without CUDA");
-#endif
-}
-
-void tsr_halo_graph_open(tsr_halo_t *h) {
-#ifdef TSR_HAVE_CUDA
-  if (h && h->gated) {
-    __atomic_store_n(&h->gate[0], 1u, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&h->gate[1], 1u, __ATOMIC_SEQ_CST);
-  }
-#else
-  (void)h;
-#endif
 }
 
 /* ------------------------------------------------------------ regular grids */

@@ -74,7 +74,6 @@ struct tsr_halo {
   cudaEvent_t ipc_gput[2]; /* the graph pieces' put of each parity */
   unsigned int *gate;      /* the graph pieces' gates [2] (host memory, mapped; */
   unsigned int *d_gate;    /* made with the mappings), the device's address    */
-  int gated;               /* 1 once tsr_halo_graph_gate was called            */
 #endif
   struct {
     char *buf;
@@ -128,6 +127,15 @@ int tsr__halo_put_multi_cuda(tsr_idx_t n, const tsr_idx_t *idx, const int *nb, i
 /* One thread on stream waits until *gate (mapped host memory) is non-zero,
    then sets it to 0 (tsr_halo_graph_gate). */
 int tsr__halo_gate_cuda(unsigned int *gate, void *stream);
+
+/* halo.c's argument checks and exchange state, shared with halo_graph.c:
+   the arrays of an exchange (D), a call's arguments, the exchange now in
+   flight (recorded; whether D is it). */
+int tsr__halo_arrays(int narr, void *const *data, const int *dims, tsr__hd_t *D);
+int tsr__halo_check_call(tsr_halo_t *h, const tsr_device_t *dev, const tsr__hd_t *D, tsr_dtype_t t);
+void tsr__halo_in_flight(tsr_halo_t *h, int state, const tsr_device_t *dev, const tsr__hd_t *D,
+                         tsr_dtype_t t);
+int tsr__halo_same_arrays(const tsr_halo_t *h, const tsr__hd_t *D);
 
 /* CUDA IPC (halo_ipc.c). Collective over h->comm where noted. */
 /* Map the neighbours' receive buffers for element size es on dev (again when

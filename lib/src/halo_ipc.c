@@ -41,7 +41,6 @@ void tsr__halo_ipc_release(tsr_halo_t *h, int always) {
   h->ipc_stream = NULL;
   h->ipc_packed = h->ipc_copied = h->ipc_gput[0] = h->ipc_gput[1] = NULL;
   h->gate = h->d_gate = NULL;
-  h->gated = 0;
   for (int d = 0; d < 2; d++) {
     if (h->ipx[d].buf) cudaFree(h->ipx[d].buf);
     free(h->ipx[d].rem);
@@ -97,7 +96,7 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
     err = TSR_RAISE(TSR_ERR_CUDA, "halo IPC: cannot allocate mapped host memory for the gates");
   }
   if (g) {
-    h->gate = g, h->d_gate = dg, h->gated = 0;
+    h->gate = g, h->d_gate = dg;
     h->gate[0] = h->gate[1] = 0;
   }
   for (int d = 0; d < 2 && !err; d++) {

@@ -93,7 +93,7 @@ int tsr_halo_graph_wait(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *
             TSR_ERR_ARG, "halo graph wait: no exchange of these arrays was posted");
   h->state = 0;
   const int par = (int)(h->ipx[0].n & 1);
-  TSR_CALL(tsr__halo_ipc_ready(h, 1, h->ipc_gput[par]));
+  TSR_CALL(tsr__halo_ipc_ready(h, 1, h->ipc_gput[h->gslot >= 0 ? 2 + h->gslot : par]));
   h->seq = tsr__halo_posted();
   TSR_CALL(tsr__wait_all(2 * h->nneigh, h->req, h->seq));
   (void)tsr__halo_ipc_received(h, 1); /* the next exchange's turn */
@@ -130,6 +130,18 @@ int tsr_halo_graph_gate(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *
   return TSR_SUCCESS;
 #else
   (void)h, (void)dev, (void)narr, (void)data, (void)dims, (void)t, (void)parity, (void)stream;
+  return TSR_RAISE(TSR_ERR_NOCUDA, "halo graph pieces: Tessera was built without CUDA");
+#endif
+}
+
+int tsr_halo_graph_slot(tsr_halo_t *h, int slot) {
+  TSR_CHECK(h, TSR_ERR_ARG, "tsr_halo_graph_slot: halo is NULL");
+  TSR_CHECK(slot >= -1 && slot < TSR_HALO_GRAPH_SLOTS, TSR_ERR_ARG,
+            "halo graph slot %d (expected -1 .. %d)", slot, TSR_HALO_GRAPH_SLOTS - 1);
+#ifdef TSR_HAVE_CUDA
+  h->gslot = slot;
+  return TSR_SUCCESS;
+#else
   return TSR_RAISE(TSR_ERR_NOCUDA, "halo graph pieces: Tessera was built without CUDA");
 #endif
 }

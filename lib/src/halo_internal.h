@@ -71,7 +71,8 @@ struct tsr_halo {
 #ifdef TSR_HAVE_CUDA
   cudaStream_t ipc_stream; /* the device copies, beside the caller's work */
   cudaEvent_t ipc_packed, ipc_copied;
-  cudaEvent_t ipc_gput[2]; /* the graph pieces' put of each parity */
+  cudaEvent_t ipc_gput[2 + TSR_HALO_GRAPH_SLOTS]; /* the graph pieces' puts: by parity, */
+  int gslot;                                     /* or slot gslot (tsr_halo_graph_slot) */
   unsigned int *gate;      /* the graph pieces' gates [2] (host memory, mapped; */
   unsigned int *d_gate;    /* made with the mappings), the device's address    */
 #endif
@@ -149,8 +150,8 @@ int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, const tsr__h
                        tsr_dtype_t t, size_t es, int put);
 /* The put kernel of D into the neighbours' receive halves par on stream,
    then h->ipc_copied recorded there; external (the graph pieces):
-   h->ipc_gput[par] instead, as an external event node when the stream is
-   capturing. */
+   the event of the graph pieces' put (by parity, or h->gslot's) instead, as
+   an external event node when the stream is capturing. */
 int tsr__halo_ipc_put(tsr_halo_t *h, int state, int par, const side_t *out, const tsr__hd_t *D,
                       tsr_dtype_t t, size_t es, void *stream, int external);
 /* The neighbours' "ready" receives of this exchange posted (h->req). */

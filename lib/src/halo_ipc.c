@@ -35,11 +35,13 @@ void tsr__halo_ipc_release(tsr_halo_t *h, int always) {
   if (h->ipc_stream) cudaStreamDestroy(h->ipc_stream);
   if (h->ipc_packed) cudaEventDestroy(h->ipc_packed);
   if (h->ipc_copied) cudaEventDestroy(h->ipc_copied);
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < 2 + TSR_HALO_GRAPH_SLOTS; i++) {
     if (h->ipc_gput[i]) cudaEventDestroy(h->ipc_gput[i]);
+    h->ipc_gput[i] = NULL;
+  }
   if (h->gate) cudaFreeHost(h->gate);
   h->ipc_stream = NULL;
-  h->ipc_packed = h->ipc_copied = h->ipc_gput[0] = h->ipc_gput[1] = NULL;
+  h->ipc_packed = h->ipc_copied = NULL;
   h->gate = h->d_gate = NULL;
   for (int d = 0; d < 2; d++) {
     if (h->ipx[d].buf) cudaFree(h->ipx[d].buf);
@@ -82,10 +84,12 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
   if (!err &&
       (tsr_cuda_fault(cudaStreamCreateWithFlags(&h->ipc_stream, cudaStreamNonBlocking)) != cudaSuccess ||
        tsr_cuda_fault(cudaEventCreateWithFlags(&h->ipc_packed, cudaEventDisableTiming)) != cudaSuccess ||
-       tsr_cuda_fault(cudaEventCreateWithFlags(&h->ipc_copied, cudaEventDisableTiming)) != cudaSuccess ||
-       tsr_cuda_fault(cudaEventCreateWithFlags(&h->ipc_gput[0], cudaEventDisableTiming)) != cudaSuccess ||
-       tsr_cuda_fault(cudaEventCreateWithFlags(&h->ipc_gput[1], cudaEventDisableTiming)) != cudaSuccess))
+       tsr_cuda_fault(cudaEventCreateWithFlags(&h->ipc_copied, cudaEventDisableTiming)) != cudaSuccess))
     err = TSR_RAISE(TSR_ERR_CUDA, "halo IPC: cannot create the copy stream or its events");
+  for (int i = 0; i < 2 + TSR_HALO_GRAPH_SLOTS && !err; i++)
+    if (tsr_cuda_fault(cudaEventCreateWithFlags(&h->ipc_gput[i], cudaEventDisableTiming)) != cudaSuccess)
+      err = TSR_RAISE(TSR_ERR_CUDA, "halo IPC: cannot create the graph pieces' events");
+  h->gslot = -1;
   /* the graph pieces' gates (tsr_halo_graph_gate): mapped host memory, made
      here because a capturing stream forbids the allocation */
   void *g = NULL, *dg = NULL;
@@ -242,7 +246,7 @@ int tsr__halo_ipc_put(tsr_halo_t *h, int state, int par, const side_t *out, cons
      capturing, so that the host's wait waits for that node in every replay */
   enum cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
   if (external) TSR_CALL_CUDA(cudaStreamIsCapturing((cudaStream_t)stream, &cap));
-  cudaEvent_t ev = external ? h->ipc_gput[par] : h->ipc_copied;
+  cudaEvent_t ev = !external ? h->ipc_copied : h->ipc_gput[h->gslot >= 0 ? 2 + h->gslot : par];
   if (cap == cudaStreamCaptureStatusActive)
     TSR_CALL_CUDA(cudaEventRecordWithFlags(ev, (cudaStream_t)stream, cudaEventRecordExternal));
   else

@@ -152,10 +152,57 @@ END_TEST
  * CUDA graphs and replayed (graphs 1; the put's event an external node the
  * host's wait waits for), the unpack behind the exchange's gate and
  * launched before the host's wait: without the gate it would read the half
- * before the neighbours' messages are in. */
+ * before the neighbours' messages are in; or (graphs 2) five exchanges, the
+ * first put from the host, then twice one graph of two exchanges (gate,
+ * unpack and the next put of each, the puts in event slots 0 and 1,
+ * tsr_halo_graph_slot): the host's wait of exchange 2r would otherwise wait
+ * for the put of 2r + 2 in the same launch, queued behind the gate that
+ * the wait of 2r + 1 opens, and never return. */
+static void graph_pair(tsr_halo_t *h, const tsr_device_t *gpu, void *const *dd, const int *dims,
+                       tsr_dtype_t t) {
+  cudaStream_t cs = NULL;
+  cudaGraphExec_t ge = NULL;
+  cudaGraph_t g = NULL;
+  ck_assert(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking) == cudaSuccess);
+  ck_assert(cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
+  for (int par = 0; par < 2; par++) {
+    ck_tsr(tsr_halo_graph_gate(h, gpu, 2, dd, dims, t, par, cs));
+    ck_tsr(tsr_halo_graph_unpack(h, gpu, 2, dd, dims, t, par, cs));
+    ck_tsr(tsr_halo_graph_slot(h, par));
+    ck_tsr(tsr_halo_graph_put(h, gpu, 2, dd, dims, t, 1 - par, cs));
+  }
+  ck_assert(cudaStreamEndCapture(cs, &g) == cudaSuccess && g);
+  ck_assert(cudaGraphInstantiate(&ge, g, 0) == cudaSuccess);
+  cudaGraphDestroy(g);
+  ck_tsr_fails(tsr_halo_graph_slot(h, TSR_HALO_GRAPH_SLOTS), TSR_ERR_ARG);
+  ck_tsr_fails(tsr_halo_graph_slot(h, -2), TSR_ERR_ARG);
+  ck_tsr(tsr_halo_graph_slot(h, -1));
+  ck_tsr(tsr_halo_graph_post(h, gpu, 2, dd, dims, t, 0));
+  ck_tsr(tsr_halo_graph_put(h, gpu, 2, dd, dims, t, 0, NULL)); /* exchange 0: the parity's event */
+  for (int r = 0; r < 2; r++) {
+    ck_assert(cudaGraphLaunch(ge, 0) == cudaSuccess); /* unpacks 2r, 2r + 1; puts 2r + 1, 2r + 2 */
+    ck_tsr(tsr_halo_graph_slot(h, r == 0 ? -1 : 1));
+    ck_tsr(tsr_halo_graph_wait(h, gpu, 2, dd, dims, t));
+    ck_tsr(tsr_halo_graph_post(h, gpu, 2, dd, dims, t, 1));
+    ck_tsr(tsr_halo_graph_slot(h, 0));
+    ck_tsr(tsr_halo_graph_wait(h, gpu, 2, dd, dims, t));
+    ck_tsr(tsr_halo_graph_post(h, gpu, 2, dd, dims, t, 0));
+  }
+  ck_tsr(tsr_halo_graph_slot(h, 1));
+  ck_tsr(tsr_halo_graph_wait(h, gpu, 2, dd, dims, t));
+  ck_tsr(tsr_halo_graph_slot(h, -1));
+  ck_tsr(tsr_halo_graph_unpack(h, gpu, 2, dd, dims, t, 0, NULL));
+  cudaGraphExecDestroy(ge);
+  cudaStreamDestroy(cs);
+}
+
 static void graph_pieces(tsr_halo_t *h, const tsr_device_t *gpu, void *const *dd, const int *dims,
                          tsr_dtype_t t, int graphs) {
   ck_tsr(tsr_halo_graph_check(h, gpu, 2, dd, dims, t));
+  if (graphs == 2) {
+    graph_pair(h, gpu, dd, dims, t);
+    return;
+  }
   cudaGraphExec_t put[2] = {NULL, NULL}, unpack[2] = {NULL, NULL};
   cudaStream_t cs = NULL;
   if (graphs) {
@@ -203,13 +250,13 @@ START_TEST(test_arrays_equal_host) {
   ck_tsr(tsr_device_select(MPI_COMM_WORLD, TSR_DEV_CUDA, &gpu));
   const tsr_dtype_t ts[2] = {TSR_DOUBLE, TSR_FLOAT};
   for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++)
-    for (int mode = 0; mode < 5; mode++) /* staged, IPC put, IPC packed and copied, NCCL, IPC pieces */
+    for (int mode = 0; mode < 6; mode++) /* staged, IPC put, IPC packed and copied, NCCL, IPC pieces (alone, two exchanges a graph) */
       for (int k = 0; k < 2; k++) {
         if (mode == 3 && !tsr_halo_nccl_available()) continue;
 #ifndef TSR_HAVE_CUDA
-        if (mode == 4) continue;
+        if (mode >= 4) continue;
 #endif
-        const int ipc = mode == 1 || mode == 2 || mode == 4;
+        const int ipc = mode == 1 || mode == 2 || mode >= 4;
         tsr_grid_part_t p;
         ck_tsr(tsr_grid_part_init(MPI_COMM_WORLD, cfgs[c].n, cfgs[c].halo, cfgs[c].periodic, &p));
         tsr_grid_box_t b = tsr_grid_part_local(&p, 1);
@@ -236,9 +283,9 @@ START_TEST(test_arrays_equal_host) {
         ck_tsr(tsr_device_upload(&gpu, da, a, n * es));
         const int dims[2] = {4, 1};
         void *hd[2] = {q, a}, *dd[2] = {dq, da};
-        if (k == 1 || mode == 4) ck_tsr(tsr_halo_prepare(h, &gpu, 5 * es)); /* made ready ahead, or at begin */
+        if (k == 1 || mode >= 4) ck_tsr(tsr_halo_prepare(h, &gpu, 5 * es)); /* made ready ahead, or at begin */
 #ifdef TSR_HAVE_CUDA
-        if (mode == 4) graph_pieces(h, &gpu, dd, dims, t, k);
+        if (mode >= 4) graph_pieces(h, &gpu, dd, dims, t, mode == 5 ? 2 : k);
         else
 #endif
           for (int rep = 0; rep < 3; rep++) { /* both halves of the IPC buffers, reused */
@@ -253,7 +300,7 @@ START_TEST(test_arrays_equal_host) {
         ck_assert_msg(tsr_halo_uses_ipc(h) == ipc, "IPC switched");
         ck_assert_msg(!memcmp(gq, q, 4 * n * es) && !memcmp(ga, a, n * es),
                       "rank %d grid %zu %s %s: the GPU's exchange of two arrays differs from the host's",
-                      rank, c, mode == 4 ? (k ? "ipc graph pieces (graphs)" : "ipc graph pieces") : mode == 3 ? "nccl" : mode == 2 ? "ipc (copies)" : ipc ? "ipc (put)" : "staged",
+                      rank, c, mode == 5 ? "ipc graph pieces (two exchanges a graph)" : mode == 4 ? (k ? "ipc graph pieces (graphs)" : "ipc graph pieces") : mode == 3 ? "nccl" : mode == 2 ? "ipc (copies)" : ipc ? "ipc (put)" : "staged",
                       t == TSR_FLOAT ? "float" : "double");
         ck_tsr(tsr_device_free(&gpu, &dq));
         ck_tsr(tsr_device_free(&gpu, &da));

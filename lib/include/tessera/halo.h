@@ -191,6 +191,15 @@ int tsr_halo_graph_unpack(tsr_halo_t *h, const tsr_device_t *dev, int narr, void
 int tsr_halo_graph_gate(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *const *data,
                         const int *dims, tsr_dtype_t t, int parity, void *stream);
 void tsr_halo_graph_open(tsr_halo_t *h);
+/* Which event the next puts record and the next wait waits for: -1 (the
+ * default) the parity's, else slot 0 .. TSR_HALO_GRAPH_SLOTS - 1 of the
+ * halo's own. A graph that holds several puts of one parity (several
+ * stages, or two graphs replayed in turn) captures each with a slot of its
+ * own, so that the host's wait of exchange k waits for the put of k and not
+ * for a later one queued in the same launch; the caller sets the slot of
+ * k's put before each wait. */
+#define TSR_HALO_GRAPH_SLOTS 32
+int tsr_halo_graph_slot(tsr_halo_t *h, int slot);
 
 /* Ask for NCCL on CUDA devices (collective: every rank of the halo asks;
  * TSR_ERR_UNSUPPORTED in a build without NCCL): the messages go device to

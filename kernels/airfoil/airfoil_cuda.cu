@@ -265,6 +265,55 @@ __global__ void k_gather4(int nco, int nc, const int32_t *__restrict__ cmap, int
   store<R, SOA, 4>(res, c, nc, acc);
 }
 
+#ifndef AF_PDL
+#define AF_PDL 1
+#endif
+/* Programmatic dependent launch (Hopper and later): the per-stage kernels
+   (k_resb, k_update) are launched with programmatic stream serialisation,
+   so that the next kernel's blocks are launched as this one's last blocks
+   run; each waits for the kernel before it to finish (and its memory to be
+   visible) before it reads anything, then lets the next one launch. Where
+   the launch carries no such attribute, the wait returns at once. */
+__device__ __forceinline__ void af_pdl_wait() {
+#if AF_PDL && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize();
+  cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+
+/* Whether kern may go by programmatic dependent launch on the current
+   device: compute capability 9.0 or later, and kern built from PTX of 9.0 or
+   later (so that it holds the wait; a build for an older architecture that
+   the driver compiles for this one does not). Asked once per kernel and
+   device; the launches come from one host thread. */
+static bool af_pdl_ok(const void *kern) {
+  static struct { const void *kern; int dev; bool ok; } seen[64];
+  static int nseen;
+  int dev = 0;
+  if (!AF_PDL || cudaGetDevice(&dev) != cudaSuccess) return false;
+  for (int i = 0; i < nseen; i++)
+    if (seen[i].kern == kern && seen[i].dev == dev) return seen[i].ok;
+  int major = 0;
+  cudaFuncAttributes fa;
+  const bool ok = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess &&
+                  major >= 9 && cudaFuncGetAttributes(&fa, kern) == cudaSuccess && fa.ptxVersion >= 90;
+  if (nseen < 64) seen[nseen].kern = kern, seen[nseen].dev = dev, seen[nseen++].ok = ok;
+  return ok;
+}
+
+/* kern<<<g, b, 0, s>>>(args...), with programmatic stream serialisation
+   where it serves (af_pdl_ok). */
+template <typename... KArgs, typename... Args>
+static cudaError_t af_launch(void (*kern)(KArgs...), int g, int b, cudaStream_t s, Args... args) {
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute at[1];
+  cfg.gridDim = dim3((unsigned)g), cfg.blockDim = dim3((unsigned)b), cfg.stream = s;
+  at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  at[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = at, cfg.numAttrs = af_pdl_ok((const void *)kern) ? 1 : 0;
+  return cudaLaunchKernelEx(&cfg, kern, static_cast<KArgs>(args)...);
+}
+
 /* cuda/atomic1, cuda/gather4: res_calc of edges e0 + t (t < ne), then
  * bres_calc of bedges b0 + t - ne (t < ne + nb), in one launch; atomicAdd
  * into res, or the flux stored in row e, nex + b of flux (one array). Pairs
@@ -276,6 +325,7 @@ __global__ void k_resb(KC k, int ne, int e0, int nb, int b0, int nex, int nn, in
                        const int32_t *__restrict__ bound, const R *__restrict__ x,
                        const R *__restrict__ q, const R *__restrict__ adt, R *res,
                        R *__restrict__ flux) {
+  af_pdl_wait();
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   R x1[2], x2[2], q1[4], f[4];
   if (t < ne) {
@@ -334,6 +384,7 @@ __global__ void k_update(KC k, int nco, int nc, int nn, const int32_t *__restric
                          int fuse, int last, int rms, double *partial, unsigned int *counter,
                          double *sums, const int32_t *__restrict__ list, int nlist,
                          const unsigned char *__restrict__ skip, int pbase, int ntotal) {
+  af_pdl_wait();
   constexpr bool FUSED_GATHER = GM != GM_RES;
   __shared__ double s[1024];
   __shared__ bool final_block;
@@ -471,7 +522,7 @@ int increments1(const airfoil_cuda_t *d, KC k, int part) {
   const int nb = (part == 2 ? d->bcut : part == 3 ? d->brange[1] : d->brange[part + 1]) - b0;
   if (ne + nb > 0) {
     TSR_CALL(airfoil_cuda_prof_begin(d));
-    k_resb<R, SOA, MODE><<<grid(ne + nb, B), B, 0, AF_STREAM(d)>>>(
+    (void)af_launch(k_resb<R, SOA, MODE, KC>, grid(ne + nb, B), B, AF_STREAM(d),
         k, ne, e0, nb, b0, d->erange[2], d->nnode, d->ncell, d->pedge, d->pecell, d->pbedge,
         d->pbecell, d->bound, (const R *)d->x, (const R *)d->q, (const R *)d->adt, (R *)d->res,
         (R *)d->eflux);
@@ -557,7 +608,7 @@ int update(const airfoil_cuda_t *d, KC k, int arg) {
                      : (last ? AIRFOIL_K_GUPDATE_ADT_SAVE : AIRFOIL_K_GUPDATE_ADT);
   TSR_CALL(airfoil_cuda_prof_begin(d));
 #define AF_UPDATE(GM, VEC)                                                                   \
-  k_update<R, SOA, GM, VEC><<<grid(nrows, B), B, 0, AF_STREAM(d)>>>(                                          \
+  (void)af_launch(k_update<R, SOA, GM, VEC, KC>, grid(nrows, B), B, AF_STREAM(d),           \
       k, d->ncell_owned, nc, d->nnode, d->pcell, (const R *)d->x, (R *)d->qold, (R *)qout,   \
       (R *)d->res, (R *)d->adt, d->ce_off, d->ce_elem, d->cb_off, d->cb_elem,                \
       (const R *)d->eflux, (const R *)d->bflux, d->cmap, d->ck, d->fuse, last, rms,          \

@@ -477,6 +477,7 @@ static void af_stage_ptrs(airfoil_cuda_t *d, void *qa, void *qb, int stage) {
   if (d->pingpong) d->q = stage ? qb : qa, d->qold = qa, d->qout = stage ? qa : qb;
 }
 
+enum { AF_NEV = 4 }; /* events per stage of a group graph */
 #ifndef AF_GRAPH_STAGES
 #define AF_GRAPH_STAGES 2
 #endif
@@ -550,7 +551,7 @@ static int af_cap_tail(af_cap_t *c, int st, cudaStream_t s, int slot, cudaEvent_
 
 /* One graph captured from stream s[0] (s[1]: the bulk's, s[2]: the odd
    stages' chain): stage st alone (group < 0; its put's event slot slot)
-   or AF_GRAPH_STAGES stages from 0 (group 0 or 1). ev: 1 + 4 per stage. */
+   or AF_GRAPH_STAGES stages from 0 (group 0 or 1). ev: 1 + AF_NEV per stage. */
 static int af_capture(af_cap_t *c, const cudaStream_t *s, cudaEvent_t *ev, int st, int group,
                       int slot, void **out) {
   cudaGraph_t g = NULL;
@@ -567,7 +568,7 @@ static int af_capture(af_cap_t *c, const cudaStream_t *s, cudaEvent_t *ev, int s
     /* stage j's events: u (its bulk's update), e (its bulk's edges), p
        (its put), end (all of it) */
     for (int j = 0; j < AF_GRAPH_STAGES && !rc; j++) {
-      cudaEvent_t *E = ev + 1 + 4 * j, *P = E - 4;
+      cudaEvent_t *E = ev + 1 + AF_NEV * j, *P = E - AF_NEV;
       const cudaStream_t x = j % 2 ? s[2] : s[0];
       if (j > 0) rc = af_cap_ev(rc, cudaStreamWaitEvent(x, P[2], 0));
       if (!rc) rc = af_cap_head(c, j % 2, x);
@@ -577,7 +578,7 @@ static int af_capture(af_cap_t *c, const cudaStream_t *s, cudaEvent_t *ev, int s
       if (!rc) rc = af_cap_tail(c, j % 2, x, group * AF_GRAPH_STAGES + j, E[2], E[0], E[1]);
       rc = af_cap_ev(rc, cudaEventRecord(E[3], x));
     }
-    rc = af_cap_ev(rc, cudaStreamWaitEvent(s[0], ev[4 * AF_GRAPH_STAGES], 0));
+    rc = af_cap_ev(rc, cudaStreamWaitEvent(s[0], ev[1 + AF_NEV * (AF_GRAPH_STAGES - 1) + 3], 0));
   }
   const cudaError_t ce = cudaStreamEndCapture(s[0], &g); /* ends the capture even after a failure */
   if (!rc && (tsr_cuda_fault(ce) != cudaSuccess || !g))
@@ -606,7 +607,7 @@ static int af_graphs(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
   }
   /* a failure goes through rc: every rank reaches the agreement below */
   cudaStream_t s[3] = {NULL, NULL, NULL}; /* the chain (captured), the bulk, the odd stages' chain */
-  enum { NEV = 1 + 4 * AF_GRAPH_STAGES };
+  enum { NEV = 1 + AF_NEV * AF_GRAPH_STAGES };
   cudaEvent_t ev[NEV] = {NULL};
   int plo = 0, phi = 0;
   if (tsr_cuda_fault(cudaDeviceGetStreamPriorityRange(&plo, &phi)) != cudaSuccess ||

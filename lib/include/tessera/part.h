@@ -126,8 +126,8 @@ typedef enum {
   TSR_PARTITIONER_BLOCK,     /* the blocks as read: rank r owns its block */
   TSR_PARTITIONER_GIVEN,     /* opts.part */
   TSR_PARTITIONER_PTSCOTCH   /* SCOTCH_dgraphPart on the block-distributed
-                                graph (parallel; no rank holds it whole).
-                                Only where configure found PT-Scotch
+                                graph (parallel; no rank holds it whole),
+                                parts within 1 % of the mean. Only where configure found PT-Scotch
                                 (Debian libptscotch-dev); else
                                 tsr_mesh_partition answers
                                 TSR_ERR_UNSUPPORTED. Reproducible for a

@@ -622,8 +622,7 @@ static int af_graphs(const airfoil_problem_t *p, const airfoil_cuda_opts_t *o, a
   for (int st = 0; st < 2 && !rc; st++) rc = af_capture(&c, s, ev, st, -1, S ? 2 * S + st : -1, &h->graph[st]);
   for (int g = 0; g < 2 && S && !rc; g++) rc = af_capture(&c, s, ev, 0, g, -1, &h->group[g]);
   h->nstage = rc ? 0 : S;
-
-  if (h->hq) (void)tsr_halo_graph_slot(h->hq, -1);
+  (void)tsr_halo_graph_slot(h->hq, -1);
   d->stream = NULL;
   d->q = c.qa, d->qold = c.qb, d->qout = NULL;
   for (int i = 0; i < 3; i++)

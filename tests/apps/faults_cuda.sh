@@ -21,7 +21,7 @@ FAULT_POINTS="0 2 8 34 144 610"
 "$B/apps/tsr-mkairfoil" --size 20x30 -o "$dir/m.h5" >/dev/null 2>&1 ||
   { echo "1..0 # SKIP cannot make the mesh"; exit 0; }
 
-echo "1..10"
+echo "1..11"
 ST="$B/apps/tsr-stencil"
 # a CUDA call that fails on one rank in the middle of a step: its neighbours' halo waits end
 # (lib/src/error.c, failure notices) and every rank meets it at the run's agreement
@@ -31,6 +31,10 @@ sweep "tsr-stencil cuda/unstr" 2 1 cuda 610 "$ST" laplap -q --size 32x32x8 --dev
   --variant cuda/unstr/idxvar
 sweep "tsr-airfoil cuda" 2 1 cuda 610 "$B/apps/tsr-airfoil" -q -i "$dir/m.h5" --iterations 4 \
   --device cuda --variant cuda/atomic/soa
+# the stages as CUDA graphs (gather4/aos, IPC, update split): a failure in the loop while the
+# other rank's graph waits at its gate on the device and its host in the handshake
+sweep "tsr-airfoil cuda graphs" 2 1 cuda 610 "$B/apps/tsr-airfoil" -q -i "$dir/m.h5" \
+  --iterations 300 --runs 1 --warmup 0 --device cuda --variant cuda/gather4/aos --halo ipc
 SG="$B/apps/tsr-fastsg"
 # tsr-fastsg --mode hierarchize: its first CUDA calls are the device memory query of the memory
 # check (after=0, 2); a failure mid-run is agreed before each sweep's broadcasts or all-to-all

@@ -148,12 +148,13 @@ int tsr_halo_set_put_limit(tsr_halo_t *h, size_t bytes);
  *   post   (host)   this exchange's "ready" receives posted; in flight;
  *   put    (device) the put kernel writes this rank's messages into the
  *                   neighbours' receive halves `parity`, then records the
- *                   halo's event of that parity (an external event node
- *                   when the stream is capturing);
- *   wait   (host)   waits for the event of its exchange's parity, tells
- *                   the neighbours, waits for theirs: the data in this
- *                   rank's half `parity` is in (a put of the other parity
- *                   may already be queued);
+ *                   halo's event of that parity, or of the slot set by
+ *                   tsr_halo_graph_slot (an external event node when the
+ *                   stream is capturing);
+ *   wait   (host)   waits for the event of its exchange's parity (or the
+ *                   slot's), tells the neighbours, waits for theirs: the
+ *                   data in this rank's half `parity` is in (a put of the
+ *                   other parity may already be queued);
  *   unpack (device) from this rank's half `parity` into the arrays.
  * parity alternates from exchange to exchange (0 for a halo's first, and
  * after any tsr_halo_begin / _end pair it continues their count): post

@@ -62,8 +62,8 @@ static int af_options(af_app_t *A, int argc, char **argv, int *done) {
        "save_soln, gather's sum inside update)"},
       {"no-graph", 0, TSR_OPT_FLAG, &A->nograph, NULL,
        "CUDA on several ranks: launch each kernel of a stage from the host (default: where the "
-       "exchange goes by CUDA IPC's put kernel, AoS, fused, update split, a stage's kernels and the "
-       "next exchange's put go as one CUDA graph)"},
+       "exchange goes by CUDA IPC's put kernel, AoS, fused, update split, the stages' kernels and "
+       "the exchanges' puts go as CUDA graphs of two stages)"},
       {"profile", 0, TSR_OPT_FLAG, &A->profile, NULL,
        "after each variant's timed runs, one more run timing every kernel (CUDA events, "
        "synchronised per launcher; CPU timers): calls, seconds, bytes, GB/s, % of floor"},

@@ -199,7 +199,7 @@ void tsr_halo_graph_open(tsr_halo_t *h);
  * own, so that the host's wait of exchange k waits for the put of k and not
  * for a later one queued in the same launch; the caller sets the slot of
  * k's put before each wait. */
-#define TSR_HALO_GRAPH_SLOTS 32
+#define TSR_HALO_GRAPH_SLOTS 8
 int tsr_halo_graph_slot(tsr_halo_t *h, int slot);
 
 /* Ask for NCCL on CUDA devices (collective: every rank of the halo asks;

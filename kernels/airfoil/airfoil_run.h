@@ -124,7 +124,7 @@ typedef enum { AIRFOIL_SPLIT_AUTO = 0, AIRFOIL_SPLIT_ON, AIRFOIL_SPLIT_OFF } air
  * AUTO: where the exchange is CUDA IPC's put (tsr_halo_graph_*), AoS, fused
  * and split, and not profiled: per stage the host then launches one graph
  * (the exchange's chain beside the bulk of update and of the next core
- * edges; airfoil_cuda_run.c, af_graphs) and does the handshake; OFF: each
+ * edges; airfoil_cuda_graph.c) and does the handshake; OFF: each
  * launch from the host. */
 typedef enum { AIRFOIL_GRAPH_AUTO = 0, AIRFOIL_GRAPH_OFF } airfoil_graph_t;
 

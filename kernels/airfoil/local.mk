@@ -11,10 +11,11 @@ kernels_airfoil_libtsr_airfoil_la_SOURCES = \
 CU_FILES += kernels/airfoil/airfoil_cuda.cu kernels/airfoil/airfoil_cuda_shared.cu
 if HAVE_CUDA
 kernels_airfoil_libtsr_airfoil_la_SOURCES += kernels/airfoil/airfoil_cuda.cu \
-	kernels/airfoil/airfoil_cuda_shared.cu
+	kernels/airfoil/airfoil_cuda_shared.cu kernels/airfoil/airfoil_cuda_graph.c
 endif
 EXTRA_DIST += kernels/airfoil/airfoil_kernels.inc kernels/airfoil/variants.def \
-	kernels/airfoil/airfoil_cuda.cuh
+	kernels/airfoil/airfoil_cuda.cuh kernels/airfoil/airfoil_cuda_graph.h \
+	kernels/airfoil/airfoil_cuda_graph.c
 AIRFOIL_LDADD = kernels/airfoil/libtsr_airfoil.la lib/libtessera.la $(HDF5_LIBS) -lm
 if HAVE_CUDA
 AIRFOIL_LDADD += $(CUDA_LIBS) -lstdc++

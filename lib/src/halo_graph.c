@@ -93,7 +93,7 @@ int tsr_halo_graph_wait(tsr_halo_t *h, const tsr_device_t *dev, int narr, void *
             TSR_ERR_ARG, "halo graph wait: no exchange of these arrays was posted");
   h->state = 0;
   const int par = (int)(h->ipx[0].n & 1);
-  TSR_CALL(tsr__halo_ipc_ready(h, 1, h->ipc_gput[h->gslot >= 0 ? 2 + h->gslot : par]));
+  TSR_CALL(tsr__halo_ipc_ready(h, 1, tsr__halo_gput(h, par)));
   h->seq = tsr__halo_posted();
   TSR_CALL(tsr__wait_all(2 * h->nneigh, h->req, h->seq));
   (void)tsr__halo_ipc_received(h, 1); /* the next exchange's turn */

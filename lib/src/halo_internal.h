@@ -154,6 +154,11 @@ int tsr__halo_ipc_post(tsr_halo_t *h, int state, const side_t *out, const tsr__h
    an external event node when the stream is capturing. */
 int tsr__halo_ipc_put(tsr_halo_t *h, int state, int par, const side_t *out, const tsr__hd_t *D,
                       tsr_dtype_t t, size_t es, void *stream, int external);
+/* The event of the graph pieces' put of parity par: slot h->gslot's where
+   one is set (tsr_halo_graph_slot), else the parity's. */
+static inline cudaEvent_t tsr__halo_gput(const tsr_halo_t *h, int par) {
+  return h->ipc_gput[h->gslot >= 0 ? 2 + h->gslot : par];
+}
 /* The neighbours' "ready" receives of this exchange posted (h->req). */
 int tsr__halo_ipc_post_ready(tsr_halo_t *h, int state);
 /* In end, before the wait: once this rank's copies are done (ev, NULL:

@@ -246,7 +246,7 @@ int tsr__halo_ipc_put(tsr_halo_t *h, int state, int par, const side_t *out, cons
      capturing, so that the host's wait waits for that node in every replay */
   enum cudaStreamCaptureStatus cap = cudaStreamCaptureStatusNone;
   if (external) TSR_CALL_CUDA(cudaStreamIsCapturing((cudaStream_t)stream, &cap));
-  cudaEvent_t ev = !external ? h->ipc_copied : h->ipc_gput[h->gslot >= 0 ? 2 + h->gslot : par];
+  cudaEvent_t ev = !external ? h->ipc_copied : tsr__halo_gput(h, par);
   if (cap == cudaStreamCaptureStatusActive)
     TSR_CALL_CUDA(cudaEventRecordWithFlags(ev, (cudaStream_t)stream, cudaEventRecordExternal));
   else

@@ -2,7 +2,11 @@
  * tests: random inputs on a regular domain, N steps as passes of tb.steps
  * (the rest in one shorter pass) on dev (stencil_tb_cpu or stencil_tb_cuda),
  * against N single steps of cpu/regular on the host; the whole arrays
- * (halo included: never written) must be the same bits. */
+ * (halo included: never written) must be the same bits. The unstructured
+ * case: the same domain stored as an X-Y-unstructured grid (row-major,
+ * z-curve or random slot order, tables of depth 1 or 2, compressed or
+ * not), the passes through its slot map, the updated slots gathered back
+ * against the same single steps, the other slots unchanged. */
 #ifndef TSR_TESTS_STENCIL_TB_CASE_H
 #define TSR_TESTS_STENCIL_TB_CASE_H
 
@@ -38,8 +42,8 @@ static void tb_case(const tsr_device_t *dev, int kind, int prec, const int64_t s
   for (int it = 0; it < nsteps; passes++) {
     const int n = TSR_MIN(tb.steps, nsteps - it);
     const stencil_fields_t f = stencil_problem_fields(&P, d[src], dc, d[1 - src], 0);
-    if (cuda) ck_tsr(stencil_tb_cuda(kind, &g, &f, tb, n, NULL, NULL));
-    else ck_tsr(stencil_tb_cpu(kind, &g, &f, tb, n, NULL));
+    if (cuda) ck_tsr(stencil_tb_cuda(kind, &g, NULL, &f, tb, n, NULL, NULL));
+    else ck_tsr(stencil_tb_cpu(kind, &g, NULL, &f, tb, n, NULL));
     it += n, src = 1 - src;
   }
   ck_tsr(tsr_device_sync(dev));
@@ -57,6 +61,93 @@ static void tb_case(const tsr_device_t *dev, int kind, int prec, const int64_t s
   for (int k = 0; k < 2; k++) ck_tsr(tsr_device_free(dev, &d[k]));
   ck_tsr(tsr_device_free(dev, &dc));
   free(h[0]), free(h[1]), free(got);
+  stencil_problem_destroy(&P);
+}
+
+static void tb_ucase(const tsr_device_t *dev, int kind, int prec, const int64_t size[3], int nsteps,
+                     stencil_tb_t tb, int order, int depth, int comp, uint64_t seed) {
+  stencil_problem_t P;
+  ck_tsr(stencil_problem_create(kind, prec, size, TSR_SOA, &P));
+  stencil_problem_fill(&P, seed, NULL);
+  const stencil_grid_t g = stencil_problem_grid(&P);
+  const size_t es = stencil_problem_esize(&P), bytes = (size_t)P.L.size * es;
+  void *h[2] = {malloc(bytes), malloc(bytes)}, *back = malloc(bytes);
+  ck_assert(h[0] && h[1] && back);
+  memcpy(h[0], P.in, bytes), memcpy(h[1], P.in, bytes), memcpy(back, P.in, bytes);
+  for (int it = 0; it < nsteps; it++) {
+    const stencil_fields_t f = stencil_problem_fields(&P, h[it % 2], P.coeff, h[(it + 1) % 2], 0);
+    ck_tsr(stencil_cpu_run(kind, STENCIL_CPU_REGULAR, &g, &f));
+  }
+  stencil_ugrid_t U;
+  const int rc = stencil_ugrid_create(&P, order, 2, seed, depth, comp, &U);
+  if (rc == TSR_ERR_UNSUPPORTED && comp) { /* the dictionary does not fit: not a case */
+    tsr_error_clear();
+    free(h[0]), free(h[1]), free(back);
+    stencil_problem_destroy(&P);
+    return;
+  }
+  ck_tsr(rc);
+  const size_t ub = (size_t)U.L.size * es;
+  void *uin = calloc(1, ub), *uco = calloc(1, ub), *got = malloc(ub);
+  ck_assert(uin && uco && got);
+  stencil_ugrid_scatter(&U, &P.L, P.in, &U.L, uin, es);
+  stencil_ugrid_scatter(&U, &P.L, P.coeff ? P.coeff : P.in, &U.L, uco, es);
+  stencil_grid_t gu;
+  ck_tsr(stencil_ugrid_grid(&U, &P, 0, 0, U.nown, &gu));
+  stencil_tb_umap_t um;
+  ck_tsr(stencil_tb_umap_create(&gu, &um));
+  /* a grid stored row by row is affine: its inner warps read without the map
+     (a z-curve too where the rectangle is no wider than the curve's rows) */
+  if (order == STENCIL_ORDER_ROWMAJOR) ck_assert(um.affine);
+  if (order != STENCIL_ORDER_ROWMAJOR && size[0] > 16) ck_assert(!um.affine);
+  const int cuda = dev->kind == TSR_DEV_CUDA;
+  void *d[2] = {NULL, NULL}, *dc = NULL, *dm = NULL;
+  for (int k = 0; k < 2; k++) {
+    ck_tsr(tsr_device_malloc(dev, ub, &d[k]));
+    ck_tsr(tsr_device_upload(dev, d[k], uin, ub));
+  }
+  ck_tsr(tsr_device_malloc(dev, ub, &dc));
+  ck_tsr(tsr_device_upload(dev, dc, uco, ub));
+  if (cuda) {
+    const size_t mb = (size_t)(um.d0 * um.d1) * sizeof *um.map;
+    ck_tsr(tsr_device_malloc(dev, mb, &dm));
+    ck_tsr(tsr_device_upload(dev, dm, um.map, mb));
+    um.dmap = dm;
+  }
+  int src = 0, passes = 0;
+  for (int it = 0; it < nsteps; passes++) {
+    const int n = TSR_MIN(tb.steps, nsteps - it);
+    const stencil_fields_t f = stencil_problem_fields(&P, d[src], dc, d[1 - src], 0);
+    if (cuda) ck_tsr(stencil_tb_cuda(kind, &gu, &um, &f, tb, n, NULL, NULL));
+    else ck_tsr(stencil_tb_cpu(kind, &gu, &um, &f, tb, n, NULL));
+    it += n, src = 1 - src;
+  }
+  ck_tsr(tsr_device_sync(dev));
+  ck_tsr(tsr_device_download(dev, got, d[src], ub));
+  /* the slots never updated keep the input */
+  for (int64_t z = 0; z < U.nz; z++)
+    for (int64_t sl = U.nown; sl < U.np; sl++) {
+      const size_t e = (size_t)(sl + z * U.L.sy) * es;
+      if (memcmp((const char *)got + e, (const char *)uin + e, es))
+        ck_abort_msg("unstructured %s: slot %lld level %lld (not updated) was written", stencil_name(kind),
+                     (long long)sl, (long long)z);
+    }
+  stencil_ugrid_gather(&U, &U.L, got, &P.L, back, es, U.nown);
+  const char *ref = h[nsteps % 2];
+  for (size_t e = 0; e < bytes / es; e++)
+    if (memcmp((const char *)back + e * es, ref + e * es, es))
+      ck_abort_msg("unstructured %s %s %lldx%lldx%lld (order %d, depth %d, compressed %d), %d steps, tb steps "
+                   "%d rows %d xpt %d warps %d (%d passes): element %zu differs (%.17g, expected %.17g)",
+                   stencil_name(kind), prec ? "float" : "double", (long long)size[0], (long long)size[1],
+                   (long long)size[2], order, depth, comp, nsteps, tb.steps, tb.rows, tb.xpt, tb.warps, passes, e,
+                   prec ? (double)((const float *)back)[e] : ((const double *)back)[e],
+                   prec ? (double)((const float *)ref)[e] : ((const double *)ref)[e]);
+  for (int k = 0; k < 2; k++) ck_tsr(tsr_device_free(dev, &d[k]));
+  ck_tsr(tsr_device_free(dev, &dc));
+  if (dm) ck_tsr(tsr_device_free(dev, &dm));
+  stencil_tb_umap_destroy(&um);
+  stencil_ugrid_destroy(&U);
+  free(uin), free(uco), free(got), free(h[0]), free(h[1]), free(back);
   stencil_problem_destroy(&P);
 }
 
@@ -78,6 +169,24 @@ static void tb_sweep(const tsr_device_t *dev, int i) {
           const stencil_tb_t tb = {k, rows, xpt, 1 + 2 * ((k + xpt) % 2)};
           tb_case(dev, kind, prec, sizes[sz], nsteps[ns], tb, 100 + (uint64_t)ncase++);
         }
+}
+
+/* The unstructured sweep: the same sizes, the three slot orders, steps
+ * per pass 1 .. 4, points per lane, strips, warps, table depth and
+ * compression varied with the case. */
+static void tb_usweep(const tsr_device_t *dev, int i) {
+  static const int64_t sizes[4][3] = {{37, 29, 3}, {150, 71, 2}, {9, 9, 1}, {64, 40, 2}};
+  static const int nsteps[3] = {1, 5, 6};
+  const int kind = i / 2 ? STENCIL_HDIFF : STENCIL_LAPLAP, prec = i % 2;
+  int ncase = 0;
+  for (int sz = 0; sz < 4; sz++)
+    for (int order = 0; order < 3; order++)
+      for (int k = 1; k <= STENCIL_TB_MAXSTEPS; k++, ncase++) {
+        const int xpt = 1 + (k + order) % 2, rows = ncase % 3 == 0 ? 5 : ncase % 3 == 1 ? 32 : 1 + sz + k;
+        const stencil_tb_t tb = {k, rows, xpt, 1 + 2 * ((k + sz) % 2)};
+        tb_ucase(dev, kind, prec, sizes[sz], nsteps[ncase % 3], tb, order, 1 + ncase % 2, (ncase / 2) % 2,
+                 300 + (uint64_t)ncase);
+      }
 }
 
 #endif

@@ -154,6 +154,8 @@ typedef struct {
   stencil_grid_t gd;            /*   inner cells on Ld; live: the domain's inner cells */
   int64_t live[4];              /*   there (x lo, x hi, y lo, y hi) */
   tsr_halo_t *dhalo;
+  stencil_tb_umap_t um;         /* an unstructured grid's slot map (temporal blocking), */
+  void *dum;                    /*   its device copy */
   void *final;                  /* a or b: the state after the last run's steps */
 } st_exec_t;
 
@@ -350,6 +352,8 @@ static void st_teardown(st_exec_t *E) {
   for (int h = 0; h < E->nhalo; h++) tsr_halo_destroy(&E->halo[h]);
   tsr_queue_destroy(&E->q);
   if (E->dhalo) tsr_halo_destroy(&E->dhalo);
+  if (E->dum) tsr_device_free(&E->dev, &E->dum);
+  stencil_tb_umap_destroy(&E->um);
   if (E->init) tsr_device_free(&E->dev, &E->init);
   if (E->a) tsr_device_free(&E->dev, &E->a);
   if (E->b) tsr_device_free(&E->dev, &E->b);
@@ -375,11 +379,12 @@ static int st_tb_pass(st_exec_t *E, void *src, void *dst, int n) {
   const stencil_fields_t f = stencil_problem_fields(P, src, E->c, dst, E->S->flat);
   const stencil_grid_t *g = E->deep ? &E->gd : &E->gall;
   const int64_t *live = E->deep ? E->live : NULL;
+  const stencil_tb_umap_t *um = E->have_u ? &E->um : NULL;
   if (E->deep)
     TSR_CALL(tsr_halo_exchange(E->dhalo, &E->dev, src, 1,
                                E->S->prec == STENCIL_FLOAT ? TSR_FLOAT : TSR_DOUBLE));
-  if (E->dev.kind == TSR_DEV_CPU) TSR_CALL(stencil_tb_cpu(P->kind, g, &f, E->tbc, n, live));
-  else TSR_CALL(stencil_tb_cuda(P->kind, g, &f, E->tbc, n, live, E->tbblocks));
+  if (E->dev.kind == TSR_DEV_CPU) TSR_CALL(stencil_tb_cpu(P->kind, g, um, &f, E->tbc, n, live));
+  else TSR_CALL(stencil_tb_cuda(P->kind, g, um, &f, E->tbc, n, live, E->tbblocks));
   return TSR_SUCCESS;
 }
 
@@ -511,6 +516,21 @@ static int st_tb_setup(st_exec_t *E) {
   return TSR_SUCCESS;
 }
 
+/* An unstructured grid's slot map (from the host tables), and its copy on
+ * the device. */
+static int st_tb_umap(st_exec_t *E) {
+  stencil_grid_t gh;
+  TSR_CALL(stencil_ugrid_grid(&E->U, &E->S->P, 0, 0, E->U.nown, &gh));
+  TSR_CALL(stencil_tb_umap_create(&gh, &E->um));
+  const size_t b = (size_t)(E->um.d0 * E->um.d1) * sizeof *E->um.map;
+  if (E->dev.kind == TSR_DEV_CUDA) {
+    TSR_CALL(tsr_device_malloc(&E->dev, b, &E->dum));
+    TSR_CALL(tsr_device_upload(&E->dev, E->dum, E->um.map, b));
+    E->um.dmap = E->dum;
+  }
+  return TSR_SUCCESS;
+}
+
 static int st_steps(void *ctx, tsr_run_sample_t *s) {
   st_exec_t *E = ctx;
   (void)s;
@@ -584,7 +604,10 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
     TSR_CALL(stencil_tb_check(E.tbc));
     r->shape = (stencil_launch_t){32, E.tbc.warps, 1, 1, 0};
   }
-  if (E.tb && S->size > 1) { /* a halo of 2 x --tb-steps, exchanged every pass */
+  if (E.tb && E.grid == STENCIL_GRID_UNSTR && S->size > 1) {
+    rc = TSR_RAISE(TSR_ERR_UNSUPPORTED, "%s runs on one rank (a rank's part of the partitioned plane is no "
+                   "rectangle of the neighbour relations)", v->name);
+  } else if (E.tb && S->size > 1) { /* a halo of 2 x --tb-steps, exchanged every pass */
     rc = st_tb_setup(&E);
     if (rc == TSR_ERR_PARTITION)
       rc = TSR_RAISE(TSR_ERR_UNSUPPORTED, "a halo of %d (2 x --tb-steps): %s", 2 * E.tbc.steps,
@@ -593,6 +616,7 @@ int stencil_run_variant(stencil_state_t *S, stencil_run_t *r) {
       rc = tsr_halo_set_transport(E.dhalo, (tsr_halo_transport_t)r->halo_transport);
   } else {
     rc = st_setup(&E, r);
+    if (!rc && E.tb && E.grid == STENCIL_GRID_UNSTR) rc = st_tb_umap(&E);
   }
   char fitnote[sizeof r->note] = "";
   if (!rc && E.dev.kind == TSR_DEV_CUDA && !E.tb) {

@@ -1,8 +1,9 @@
 /* kernels/stencil/stencil_cuda_tb.cu: temporal blocking of laplap and hdiff
- * on the GPU (stencil_tb.h has the scheme): a warp per (level, tile of
- * 32 xpt - 4 n columns, strip of rows), the 2 n stages of n steps as a
- * pipeline along y with each stage's last rows in registers, x neighbours
- * by shuffles. stencil_tb_cpu.inc is the same pipeline on the host. */
+ * on the GPU, on regular and unstructured grids (stencil_tb.h has the
+ * scheme): a warp per (level, tile of 32 xpt - 4 n columns, strip of rows),
+ * the 2 n stages of n steps as a pipeline along y with each stage's last
+ * rows in registers, x neighbours by shuffles. stencil_tb_cpu.inc is the
+ * same pipeline on the host. */
 #include "config.h"
 #include "kernels/stencil/stencil_tb.h"
 #include "tessera/cuda.h"
@@ -46,12 +47,19 @@ template <> struct TbOps<float> {
  * alternatives). */
 #define STENCIL_TB_PREFETCH 1
 
-/* The grid as the kernel needs it (cell = base + x + y sy + z sz). */
+/* The grid as the kernel needs it: cell = base + x + y sy + z sz (an
+ * unstructured grid: its map's affine rectangle, base = a0, sz the level
+ * stride); map: an unstructured grid's slot of position (x, y) at
+ * map[x + d0 y] (-1: none), cell = slot + z sz. fast: the box (x lo, x hi,
+ * y lo, y hi) in which a warp's window needs no bounds test, boundary value
+ * or map (the array and live region; the map's affine rectangle; empty). */
 struct StTbGeo {
   int64_t base, sy, sz, d0, d1;
   int64_t lo0, hi0, lo1, hi1, lo2;
   int64_t live[4]; /* x lo, x hi, y lo, y hi */
+  int64_t fast[4];
   int64_t rows;
+  const int32_t *map;
 };
 
 /* West and east neighbours of a lane's XPT points (whole warp). */
@@ -81,14 +89,18 @@ __device__ __forceinline__ void tb_push(T (&w)[D][XPT], const T (&v)[XPT]) {
  * 0). FAST: the warp's whole window (its W columns, rows y0 - 2K - NS ..
  * y1 + 2K + PF) lies inside the array and inside the live region, so no
  * row or column needs a bounds test, a boundary value or a zero: the
- * interior warps, nearly all of them, run that copy of the loop. PF: input
+ * interior warps, nearly all of them, run that copy of the loop. MAP (an
+ * unstructured grid) and not FAST: every value is read and written
+ * through the slot map (zl: the level's first cell). PF: input
  * rows (and hdiff's coefficient rows) loaded ahead of their use. The row
  * loop is unrolled by the window depth, so that the windows and the
  * prefetch queue rotate by renaming registers instead of moving them. */
-template <typename T, int HDIFF, int K, int XPT, int PF, bool FAST>
+template <typename T, int HDIFF, int K, int XPT, int PF, bool FAST, bool MAP>
 __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__restrict__ coeff, T *__restrict__ out,
-                                         const StTbGeo &g, int64_t y0, int64_t y1, int64_t zc, const bool (&xin)[XPT],
-                                         const bool (&xreg)[XPT], const bool (&xout)[XPT]) {
+                                         const StTbGeo &g, int64_t y0, int64_t y1, int64_t zc, int64_t zl,
+                                         int64_t x0, const bool (&xin)[XPT], const bool (&xreg)[XPT],
+                                         const bool (&xout)[XPT]) {
+  constexpr bool VIA = MAP && !FAST; /* addresses through the map */
   constexpr int NS = 2 * K, D = HDIFF ? 4 : 3;
   constexpr int NK = HDIFF ? NS + PF + 1 : 1; /* coefficient rows r - NS .. r + PF */
   typedef TbOps<T> O;
@@ -100,10 +112,23 @@ __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__re
 #pragma unroll
       for (int j = 0; j < XPT; j++) w[s][d][j] = (T)0;
   const int64_t rend = y1 + 2 * K; /* input rows y0 - 2K .. rend - 1 */
+  /* element of row r, point j through the map (r inside the array), -1: none */
+  auto slot = [&](int64_t r, int j) -> int64_t {
+    const int32_t m = __ldg(g.map + r * g.d0 + x0 + j);
+    return m >= 0 ? zl + m : -1;
+  };
+  /* a: the row's first point (regular addressing), or the array (VIA) */
   auto load = [&](const T *__restrict__ a, int64_t r, T(&v)[XPT]) {
     if (FAST) {
 #pragma unroll
       for (int j = 0; j < XPT; j++) v[j] = __ldg(a + j);
+    } else if (VIA) {
+      const bool yin = r >= 0 && r < g.d1 && r < rend;
+#pragma unroll
+      for (int j = 0; j < XPT; j++) {
+        const int64_t c = yin && xin[j] ? slot(r, j) : -1;
+        v[j] = c >= 0 ? __ldg(a + c) : (T)0;
+      }
     } else {
       const bool yin = r >= 0 && r < g.d1 && r < rend;
 #pragma unroll
@@ -116,10 +141,10 @@ __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__re
   const T *pin = in + zc + r * g.sy, *pk = coeff + zc + (r - NS) * g.sy; /* rows r, r - NS */
   T *pout = out + zc + (r - NS) * g.sy;                                   /* row r - NS */
 #pragma unroll
-  for (int p = 0; p < PF; p++) load(pin + p * g.sy, r + p, q[p]);
+  for (int p = 0; p < PF; p++) load(VIA ? in : pin + p * g.sy, r + p, q[p]);
 #pragma unroll
   for (int p = 0; p < NK; p++) {
-    if (HDIFF) load(pk + p * g.sy, r - NS + p, kq[p]);
+    if (HDIFF) load(VIA ? coeff : pk + p * g.sy, r - NS + p, kq[p]);
     else
 #pragma unroll
       for (int j = 0; j < XPT; j++) kq[p][j] = (T)0;
@@ -131,7 +156,7 @@ __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__re
     for (int p = 0; p < PF - 1; p++)
 #pragma unroll
       for (int j = 0; j < XPT; j++) q[p][j] = q[p + 1][j];
-    load(pin + PF * g.sy, r + PF, q[PF - 1]);
+    load(VIA ? in : pin + PF * g.sy, r + PF, q[PF - 1]);
 #pragma unroll
     for (int s = 1; s <= NS; s++) {
       const int64_t y = r - s;
@@ -163,14 +188,24 @@ __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__re
         if (y >= y0) {
 #pragma unroll
           for (int j = 0; j < XPT; j++)
-            if (xout[j]) pout[j] = nv[j];
+            if (xout[j]) {
+              if (VIA) out[slot(y, j)] = nv[j]; /* an updated position: it has a slot */
+              else pout[j] = nv[j];
+            }
         }
       } else {
         if (!FAST && s % 2 == 0) { /* an intermediate state: the boundary is the input's */
           const bool yreg = y >= g.live[2] && y < g.live[3];
 #pragma unroll
           for (int j = 0; j < XPT; j++)
-            if (!(yreg && xreg[j])) nv[j] = yin && xin[j] ? __ldg(pin - s * g.sy + j) : (T)0;
+            if (!(yreg && xreg[j])) {
+              if (VIA) {
+                const int64_t c = yin && xin[j] ? slot(y, j) : -1;
+                nv[j] = c >= 0 ? __ldg(in + c) : (T)0;
+              } else {
+                nv[j] = yin && xin[j] ? __ldg(pin - s * g.sy + j) : (T)0;
+              }
+            }
         }
         tb_push<T, D, XPT>(w[s < NS ? s : 0], nv);
       }
@@ -180,7 +215,7 @@ __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__re
       for (int p = 0; p < NK - 1; p++)
 #pragma unroll
         for (int j = 0; j < XPT; j++) kq[p][j] = kq[p + 1][j];
-      load(pk + (NK) * g.sy, r + 1 + PF, kq[NK - 1]);
+      load(VIA ? coeff : pk + (NK) * g.sy, r + 1 + PF, kq[NK - 1]);
     }
     pin += g.sy, pk += g.sy, pout += g.sy;
   }
@@ -188,7 +223,7 @@ __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__re
 
 /* Block (32, warps): warp threadIdx.y takes strip blockIdx.y * warps +
  * threadIdx.y of tile blockIdx.x at level lo2 + blockIdx.z. */
-template <typename T, int HDIFF, int K, int XPT, int PF>
+template <typename T, int HDIFF, int K, int XPT, int PF, bool MAP>
 __global__ void __launch_bounds__(STENCIL_TB_MAXTHREADS) st_k_tb(const T *__restrict__ in, const T *__restrict__ coeff,
                                                 T *__restrict__ out, StTbGeo g) {
   constexpr int NS = 2 * K, W = 32 * XPT;
@@ -198,7 +233,7 @@ __global__ void __launch_bounds__(STENCIL_TB_MAXTHREADS) st_k_tb(const T *__rest
   const int64_t y1 = y0 + g.rows < g.hi1 ? y0 + g.rows : g.hi1;
   const int64_t xt = g.lo0 + (int64_t)blockIdx.x * (W - 4 * K) - 2 * K; /* the tile's first column */
   const int64_t x0 = xt + lane * XPT;
-  const int64_t zc = g.base + (g.lo2 + blockIdx.z) * g.sz + x0; /* cell of (x0, 0, z) */
+  const int64_t zl = (g.lo2 + blockIdx.z) * g.sz, zc = g.base + zl + x0; /* cell of (x0, 0, z) */
   bool xin[XPT], xreg[XPT], xout[XPT];
 #pragma unroll
   for (int j = 0; j < XPT; j++) {
@@ -209,15 +244,19 @@ __global__ void __launch_bounds__(STENCIL_TB_MAXTHREADS) st_k_tb(const T *__rest
     xout[j] = x >= g.lo0 && x < g.hi0 && i >= 2 * K && i < W - 2 * K;
   }
   const int64_t ya = y0 - 2 * K - NS, yb = y1 + 2 * K + PF + 1; /* every row the strip touches */
-  const bool fast = xt >= 0 && xt + W <= g.d0 && xt >= g.live[0] && xt + W <= g.live[1] && ya >= 0 && yb <= g.d1 &&
-                    ya >= g.live[2] && yb <= g.live[3];
-  if (fast) tb_strip<T, HDIFF, K, XPT, PF, true>(in, coeff, out, g, y0, y1, zc, xin, xreg, xout);
-  else tb_strip<T, HDIFF, K, XPT, PF, false>(in, coeff, out, g, y0, y1, zc, xin, xreg, xout);
+  const bool fast = xt >= g.fast[0] && xt + W <= g.fast[1] && ya >= g.fast[2] && yb <= g.fast[3];
+  if (fast) tb_strip<T, HDIFF, K, XPT, PF, true, MAP>(in, coeff, out, g, y0, y1, zc, zl, x0, xin, xreg, xout);
+  else tb_strip<T, HDIFF, K, XPT, PF, false, MAP>(in, coeff, out, g, y0, y1, zc, zl, x0, xin, xreg, xout);
 }
 
 template <typename T, int HDIFF, int K, int XPT>
 static int tb_go(const stencil_fields_t *f, const StTbGeo &geo, dim3 grid, dim3 block) {
-  st_k_tb<T, HDIFF, K, XPT, STENCIL_TB_PREFETCH><<<grid, block>>>((const T *)f->in, (const T *)f->coeff, (T *)f->out, geo);
+  if (geo.map)
+    st_k_tb<T, HDIFF, K, XPT, STENCIL_TB_PREFETCH, true>
+        <<<grid, block>>>((const T *)f->in, (const T *)f->coeff, (T *)f->out, geo);
+  else
+    st_k_tb<T, HDIFF, K, XPT, STENCIL_TB_PREFETCH, false>
+        <<<grid, block>>>((const T *)f->in, (const T *)f->coeff, (T *)f->out, geo);
   TSR_CHECK_LAUNCH("temporal-blocking kernel launch");
   return TSR_SUCCESS;
 }
@@ -237,15 +276,16 @@ static int tb_run(int n, int xpt, const stencil_fields_t *f, const StTbGeo &geo,
   return TSR_RAISE(TSR_ERR_ARG, "temporal blocking: %d steps per pass are not compiled", n);
 }
 
-extern "C" int stencil_tb_cuda(int kind, const stencil_grid_t *g, const stencil_fields_t *f, stencil_tb_t tb,
-                               int n, const int64_t live[4], unsigned blocks[3]) {
-  TSR_CHECK(kind == STENCIL_LAPLAP || kind == STENCIL_HDIFF, TSR_ERR_UNSUPPORTED,
-            "temporal blocking is for laplap and hdiff");
-  TSR_CHECK(g->kind == STENCIL_GRID_REGULAR && g->L.kind == TSR_LAYOUT_ROWMAJOR, TSR_ERR_UNSUPPORTED,
-            "temporal blocking runs on regular row-major grids");
+extern "C" int stencil_tb_cuda(int kind, const stencil_grid_t *g, const stencil_tb_umap_t *um,
+                               const stencil_fields_t *f, stencil_tb_t tb, int n, const int64_t live[4],
+                               unsigned blocks[3]) {
+  int64_t box[4];
+  TSR_CALL(stencil__tb_prep(kind, g, um, live, box));
+  const int unstr = g->kind == STENCIL_GRID_UNSTR;
+  TSR_CHECK(!unstr || um->dmap, TSR_ERR_ARG, "temporal blocking on an unstructured grid: no device copy of the slot map");
   tb.steps = n;
   TSR_CALL(stencil_tb_check(tb));
-  const int64_t nx = g->hi[0] - g->lo[0], ny = g->hi[1] - g->lo[1], nz = g->hi[2] - g->lo[2];
+  const int64_t nx = box[1] - box[0], ny = box[3] - box[2], nz = g->hi[2] - g->lo[2];
   const int64_t ntx = nx > 0 ? (nx + stencil_tb_width(tb) - 1) / stencil_tb_width(tb) : 0;
   const int64_t nst = ny > 0 ? (ny + tb.rows - 1) / tb.rows : 0;
   const int64_t nby = (nst + tb.warps - 1) / tb.warps;
@@ -255,11 +295,19 @@ extern "C" int stencil_tb_cuda(int kind, const stencil_grid_t *g, const stencil_
             "temporal blocking: a launch of %lldx%lldx%lld blocks is too large (strips or levels over 65535)",
             (long long)ntx, (long long)nby, (long long)nz);
   StTbGeo geo;
-  geo.base = g->L.base, geo.sy = g->L.sy, geo.sz = g->L.sz, geo.d0 = g->L.d[0], geo.d1 = g->L.d[1];
-  geo.lo0 = g->lo[0], geo.hi0 = g->hi[0], geo.lo1 = g->lo[1], geo.hi1 = g->hi[1], geo.lo2 = g->lo[2];
+  geo.lo0 = box[0], geo.hi0 = box[1], geo.lo1 = box[2], geo.hi1 = box[3], geo.lo2 = g->lo[2];
   geo.rows = tb.rows;
-  const int64_t lv[4] = {g->lo[0], g->hi[0], g->lo[1], g->hi[1]};
-  for (int d = 0; d < 4; d++) geo.live[d] = live ? live[d] : lv[d];
+  for (int d = 0; d < 4; d++) geo.live[d] = live ? live[d] : box[d];
+  if (unstr) { /* positions of the map; the affine rectangle's cells without it */
+    geo.map = um->dmap, geo.d0 = um->d0, geo.d1 = um->d1;
+    geo.base = um->affine ? um->a0 : 0, geo.sy = um->affine ? um->sy : 0, geo.sz = g->zs;
+    for (int d = 0; d < 4; d++) geo.fast[d] = um->affine ? box[d] : 0;
+  } else {
+    geo.map = NULL, geo.d0 = g->L.d[0], geo.d1 = g->L.d[1];
+    geo.base = g->L.base, geo.sy = g->L.sy, geo.sz = g->L.sz;
+    geo.fast[0] = TSR_MAX(0, geo.live[0]), geo.fast[1] = TSR_MIN(geo.d0, geo.live[1]);
+    geo.fast[2] = TSR_MAX(0, geo.live[2]), geo.fast[3] = TSR_MIN(geo.d1, geo.live[3]);
+  }
   const dim3 grid((unsigned)ntx, (unsigned)nby, (unsigned)nz), block(32, (unsigned)tb.warps, 1);
   if (f->prec == STENCIL_FLOAT)
     return kind == STENCIL_HDIFF ? tb_run<float, 1>(n, tb.xpt, f, geo, grid, block)

@@ -1,5 +1,6 @@
 /* kernels/stencil/stencil_tb.h: temporal blocking of laplap and hdiff on
- * regular grids: one pass over memory advances `steps` time steps.
+ * regular and X-Y-unstructured grids: one pass over memory advances
+ * `steps` time steps.
  *
  * The scheme (a register wavefront, the overlapped tiling of GPU stencil
  * compilers such as AN5D without the shared-memory tile): the updated
@@ -27,6 +28,16 @@
  * exchanged before every pass of n steps; the live region then reaches
  * into that halo (the neighbours' cells, recomputed here for the
  * intermediate steps) and ends only at the domain's boundary.
+ *
+ * Unstructured grids (X-Y-unstructured, one domain): where the tables
+ * show the updated slots as a rectangle of the relations (stencil_grid_t's
+ * col: ncol columns of nrow slots), the same pipeline runs on the tables'
+ * picture of it, a map from the positions of that rectangle and a ring of 2
+ * around it (the single steps' halo, reached through the W, WW, S, SS, WS,
+ * ... relations of the rectangle's edge) to slots (stencil_tb_umap). A warp
+ * reads its rows through the map; when the rectangle's slots are affine in
+ * the positions (a grid stored row by row), the warps whose whole window
+ * lies inside the rectangle read without it, as on the regular grid.
  *
  * stencil_tb_cpu runs the same pipeline on the host (OpenMP over levels,
  * tiles and strips; a lane's xpt points are consecutive entries of a row of
@@ -66,20 +77,47 @@ int stencil_tb_check(stencil_tb_t tb);
 /* Output columns of a tile: 32 xpt - 4 steps. */
 static inline int stencil_tb_width(stencil_tb_t tb) { return 32 * tb.xpt - 4 * tb.steps; }
 
+/* The map of an unstructured grid's updated rectangle and its ring of 2:
+ * position (x, y), 0 <= x < d0 = ncol + 4, 0 <= y < d1 = nrow + 4 (the
+ * rectangle from (2, 2)), has slot map[x + d0 y], or -1 where the tables
+ * name no slot (the ring's outer corners: no updated cell's footprint
+ * holds them). affine: slot(x, y) = a0 + x + y sy for every position of
+ * the rectangle. dmap: a device copy, the caller's (NULL on the host). */
+typedef struct {
+  int32_t *map;
+  const int32_t *dmap;
+  int64_t d0, d1;
+  int affine;
+  int64_t a0, sy;
+} stencil_tb_umap_t;
+
+/* The map of g (UNSTR, host tables, one domain: g->col set).
+ * TSR_ERR_UNSUPPORTED naming the reason when the tables do not show the
+ * updated slots as a rectangle (a rank's part of a partitioned plane). */
+int stencil_tb_umap_create(const stencil_grid_t *g, stencil_tb_umap_t *m);
+void stencil_tb_umap_destroy(stencil_tb_umap_t *m); /* the host map */
+
 /* One pass of n steps (1 <= n <= STENCIL_TB_MAXSTEPS; tb.steps is not
  * used): f->out = n steps of kind (laplap or hdiff) from f->in over g's
  * region (regular grid, one SoA field), the cells outside the region
  * unchanged and not written. live (x lo, x hi, y lo, y hi; NULL: g's
  * region): the cells every step updates; f->in's cells outside it are the
  * boundary every step sees (the single steps' halo). f->in must hold the
- * cells within 2 n of g's region. */
-int stencil_tb_cpu(int kind, const stencil_grid_t *g, const stencil_fields_t *f, stencil_tb_t tb, int n,
-                   const int64_t live[4]);
-/* The same on the GPU (device memory; asynchronous on the default
- * stream); TSR_ERR_NOCUDA without CUDA. blocks: the launch grid (may be
- * NULL). */
-int stencil_tb_cuda(int kind, const stencil_grid_t *g, const stencil_fields_t *f, stencil_tb_t tb, int n,
-                    const int64_t live[4], unsigned blocks[3]);
+ * cells within 2 n of g's region. um: NULL for a regular grid; for an
+ * unstructured grid (UNSTR, one field per slot and level) its map, live
+ * NULL (one domain: the rectangle is the live region). */
+int stencil_tb_cpu(int kind, const stencil_grid_t *g, const stencil_tb_umap_t *um, const stencil_fields_t *f,
+                   stencil_tb_t tb, int n, const int64_t live[4]);
+/* The same on the GPU (device memory, um->dmap; asynchronous on the
+ * default stream); TSR_ERR_NOCUDA without CUDA. blocks: the launch grid
+ * (may be NULL). */
+int stencil_tb_cuda(int kind, const stencil_grid_t *g, const stencil_tb_umap_t *um, const stencil_fields_t *f,
+                    stencil_tb_t tb, int n, const int64_t live[4], unsigned blocks[3]);
+
+/* Internal: the checks of both functions above; box: the updated positions
+ * (x lo, x hi, y lo, y hi). */
+int stencil__tb_prep(int kind, const stencil_grid_t *g, const stencil_tb_umap_t *um, const int64_t *live,
+                     int64_t box[4]);
 
 #ifdef __cplusplus
 }

@@ -10,16 +10,20 @@
 # points per lane 1 and 2 (default strip and warps). The table gives the best per k as
 # microseconds per step and as a fraction of the single-step floor (the input and output of one
 # step, once, at the measured copy bandwidth; the goal for laplap is <= 0.5), beside the best
-# single-step kernel, and the whole sweep as a grid. Writes $OUT/tblock.csv and $OUT/tblock.md; see common.sh. About 3 minutes on
-# an H100 (BUDGET 230 s).
+# single-step kernel, and the whole sweep as a grid. Then the X-Y-unstructured grid (the same
+# domain, its slots row by row, or on a z-curve): cuda/unstr/tblock at k = 1..4 over four tiles
+# beside the unstructured single-step kernel (cuda/unstr/jwindow-proto), against the regular
+# grid's best of the same run. Writes $OUT/tblock.csv and $OUT/tblock.md; see common.sh. About 4
+# minutes on an H100 (BUDGET 300 s).
 . "$(dirname "$0")/common.sh"
-bench_init tblock 230 "$@"
+bench_init tblock 300 "$@"
 TS=$(bench_tool tsr-stencil)
 if [ "$SMOKE" = 1 ]; then
   SIZE=40x36x4 IT=4 R=(--runs 2 --warmup 1)
   BASE=(--variant cpu/regular,cpu/regular/tblock --tb-steps 1)
   TB=cpu/regular/tblock
   TILES="1:16:2 2:32:4" XPTS=2
+  UTB=cpu/unstr/tblock UBASE=(--variant cpu/unstr/idxvar) UTILES="1:16:2" ZK=2
 else
   SIZE=512x512x64 IT=10 R=(--runs 10 --warmup 2)
   BASE=(--variant cuda/regular/jwindow,cuda/regular/jwindow-shfl,cuda/regular/tblock --tb-steps 1
@@ -28,6 +32,9 @@ else
   # xpt:rows:warps
   TILES="1:16:2 1:16:4 1:32:2 1:32:4 1:64:2 1:64:4 2:16:2 2:16:4 2:32:2 2:32:4 2:32:8 2:64:2 2:64:4 2:128:4"
   XPTS="1 2"
+  UTB=cuda/unstr/tblock
+  UBASE=(--variant cuda/unstr/jwindow-proto --jpt 4 --kpt 1,2 --threads 64x2x1,32x4x1,32x2x1)
+  UTILES="1:16:2 1:32:4 2:16:4 2:32:4" ZK=2,3
 fi
 for st in laplap hdiff; do
   step "$st-base" 40 "$TS" $st -q $DEV --size $SIZE --iterations $IT "${R[@]}" "${BASE[@]}" \
@@ -44,5 +51,16 @@ for st in laplap hdiff; do
   done
   step "$st-float-base" 40 "$TS" $st -q $DEV --size $SIZE --precision float --iterations $IT "${R[@]}" \
     "${BASE[@]}" --csv "$RAW/$st-float-base.csv"
+  # the unstructured grid: stored row by row (the inner warps read without the slot map) ...
+  step "$st-unstr-base" 30 "$TS" $st -q $DEV --size $SIZE --iterations $IT "${R[@]}" --order rowmajor \
+    "${UBASE[@]}" --csv "$RAW/$st-unstr-base.csv"
+  for t in $UTILES; do
+    IFS=: read -r x j w <<< "$t"
+    step "$st-unstr-x$x-j$j-w$w" 20 "$TS" $st -q $DEV --size $SIZE --iterations $IT "${R[@]}" --order rowmajor \
+      --variant $UTB --tb-steps 1,2,3,4 --tb-xpt $x --tb-rows $j --tb-warps $w --csv "$RAW/$st-unstr-x$x-j$j-w$w.csv"
+  done
+  # ... and on a z-curve (every read through the map), at the default tile
+  step "$st-unstr-zcurve" 20 "$TS" $st -q $DEV --size $SIZE --iterations $IT "${R[@]}" --order zcurve \
+    --variant $UTB --tb-steps $ZK --csv "$RAW/$st-unstr-zcurve.csv"
 done
 bench_table

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/apps/bench_studies.sh: scripts/bench/auto.sh and tblock.sh in SMOKE mode (tiny sizes on
 # the CPU) against this build's programs (TAP): every program's row of auto.md (auto's choice
-# against the sweep), tblock's best per k and its grid.
+# against the sweep), tblock's best per k and its grid, and the unstructured grid's rows.
 . "${TSR_TOP_SRCDIR:-${srcdir:-$(dirname "$0")/../..}}/tests/apps/bench_tap.sh"
 echo "1..2"
 
@@ -20,5 +20,7 @@ OUT=$t/o SMOKE=1 bash "$b/tblock.sh" "$build/apps" > "$t/out" 2>&1 &&
   grep -q '^| hdiff | cpu/regular/tblock (tb-steps=4 .* | 4 | .* | PASS |$' "$t/o/tblock.md" &&
   grep -q '^| laplap | 1 | 16 | 2 | .* | .* | .* |$' "$t/o/tblock.md" &&
   [ "$(grep -c '^hdiff,' "$t/o/tblock.csv")" -ge 8 ] &&
+  grep -q '^| laplap | cpu/unstr/tblock (tb-steps=2 .*order=rowmajor.* | 2 | .* | PASS |$' "$t/o/tblock.md" &&
+  grep -q '^| hdiff | cpu/unstr/tblock (tb-steps=2 .*order=zcurve.* | 2 | .* | PASS |$' "$t/o/tblock.md" &&
   ok "tblock.sh SMOKE: best per k and the sweep's grid" || no "tblock.sh SMOKE"
 exit $fail

@@ -34,7 +34,7 @@ static void sweep(int kind, int prec, int placement, const int64_t size[3]) {
     if ((id == STENCIL_V_CUDA_REG_TILE || id == STENCIL_V_CUDA_REG_TILE_KLOOP ||
          id == STENCIL_V_CUDA_UN_PATCH || id == STENCIL_V_CUDA_UN_JWIN ||
          id == STENCIL_V_CUDA_UN_JWIN_PLAN || id == STENCIL_V_CUDA_UN_JWIN_PROTO ||
-         id == STENCIL_V_CUDA_REG_TBLOCK) &&
+         id == STENCIL_V_CUDA_REG_TBLOCK || id == STENCIL_V_CUDA_UN_TBLOCK) &&
         kind == STENCIL_FASTWAVES)
       continue;
     if (id == STENCIL_V_CUDA_REG_JWIN || id == STENCIL_V_CUDA_REG_JWIN_SHFL)

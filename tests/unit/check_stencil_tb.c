@@ -12,6 +12,13 @@ START_TEST(test_cpu_bits) {
 }
 END_TEST
 
+START_TEST(test_cpu_unstr_bits) {
+  tsr_device_t dev;
+  ck_tsr(tsr_device_select(MPI_COMM_SELF, TSR_DEV_CPU, &dev));
+  tb_usweep(&dev, _i);
+}
+END_TEST
+
 START_TEST(test_config) {
   const stencil_tb_t d = stencil_tb_defaults((stencil_tb_t){0, 0, 0, 0});
   ck_assert_int_eq(d.steps, 2);
@@ -29,7 +36,32 @@ START_TEST(test_config) {
   ck_tsr(stencil_problem_create(STENCIL_FASTWAVES, STENCIL_DOUBLE, size, TSR_SOA, &P));
   const stencil_grid_t g = stencil_problem_grid(&P);
   const stencil_fields_t f = stencil_problem_fields(&P, P.uv, P.cst, P.uv, 0);
-  ck_tsr_fails(stencil_tb_cpu(STENCIL_FASTWAVES, &g, &f, d, 2, NULL), TSR_ERR_UNSUPPORTED);
+  ck_tsr_fails(stencil_tb_cpu(STENCIL_FASTWAVES, &g, NULL, &f, d, 2, NULL), TSR_ERR_UNSUPPORTED);
+  stencil_problem_destroy(&P);
+  /* an unstructured grid: needs its slot map, one domain (no live box) and
+     a rectangle of the relations */
+  ck_tsr(stencil_problem_create(STENCIL_LAPLAP, STENCIL_DOUBLE, size, TSR_SOA, &P));
+  stencil_ugrid_t U;
+  ck_tsr(stencil_ugrid_create(&P, STENCIL_ORDER_ZCURVE, 2, 1, 2, 0, &U));
+  stencil_grid_t gu;
+  ck_tsr(stencil_ugrid_grid(&U, &P, 0, 0, U.nown, &gu));
+  const stencil_fields_t fu = stencil_problem_fields(&P, P.in, NULL, P.in, 0);
+  ck_tsr_fails(stencil_tb_cpu(STENCIL_LAPLAP, &gu, NULL, &fu, d, 2, NULL), TSR_ERR_ARG);
+  stencil_tb_umap_t um;
+  ck_tsr(stencil_tb_umap_create(&gu, &um));
+  ck_assert_int_eq(um.d0, 12 + 4);
+  ck_assert_int_eq(um.d1, 12 + 4);
+  ck_assert(!um.affine);
+  ck_assert_int_eq(um.map[0], -1); /* the ring's outer corner: no footprint holds it */
+  ck_assert_int_ge(um.map[1 + 16 * 1], 0);
+  const int64_t live[4] = {2, 14, 2, 14};
+  ck_tsr_fails(stencil_tb_cpu(STENCIL_LAPLAP, &gu, &um, &fu, d, 2, live), TSR_ERR_UNSUPPORTED);
+  ck_tsr_fails(stencil_tb_cpu(STENCIL_LAPLAP, &g, &um, &fu, d, 2, NULL), TSR_ERR_UNSUPPORTED);
+  stencil_tb_umap_destroy(&um);
+  stencil_grid_t gpart; /* a part of the slots: no rectangle */
+  ck_tsr(stencil_ugrid_grid(&U, &P, 0, 0, U.nown / 2, &gpart));
+  ck_tsr_fails(stencil_tb_umap_create(&gpart, &um), TSR_ERR_UNSUPPORTED);
+  stencil_ugrid_destroy(&U);
   stencil_problem_destroy(&P);
 }
 END_TEST
@@ -39,6 +71,7 @@ static Suite *tb_suite(void) {
   TCase *t = tcase_create("cpu");
   tcase_set_timeout(t, 120);
   tcase_add_loop_test(t, test_cpu_bits, 0, 4);
+  tcase_add_loop_test(t, test_cpu_unstr_bits, 0, 4);
   tcase_add_test(t, test_config);
   suite_add_tcase(s, t);
   return s;

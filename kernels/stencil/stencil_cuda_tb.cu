@@ -112,9 +112,12 @@ __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__re
 #pragma unroll
       for (int j = 0; j < XPT; j++) w[s][d][j] = (T)0;
   const int64_t rend = y1 + 2 * K; /* input rows y0 - 2K .. rend - 1 */
-  /* element of row r, point j through the map (r inside the array), -1: none */
+  /* element of row r, point j (r inside the array), -1: none: inside the
+     affine rectangle (the fast box) computed, in the ring through the map */
   auto slot = [&](int64_t r, int j) -> int64_t {
-    const int32_t m = __ldg(g.map + r * g.d0 + x0 + j);
+    const int64_t x = x0 + j;
+    if (x >= g.fast[0] && x < g.fast[1] && r >= g.fast[2] && r < g.fast[3]) return g.base + zl + x + r * g.sy;
+    const int32_t m = __ldg(g.map + r * g.d0 + x);
     return m >= 0 ? zl + m : -1;
   };
   /* a: the row's first point (regular addressing), or the array (VIA) */

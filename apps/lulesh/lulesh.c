@@ -280,7 +280,8 @@ static int run_variant(app_t *A, const tsr_variant_t *v, int required, tsr_repor
   const int gather = !x.cuda || x.copts.assembly == LULESH_ASM_GATHER;
   row.footprint = lulesh_cycle_bytes(gather, x.s.num_elem, x.s.num_node);
   row.bytes = row.footprint * x.out.res.cycles;
-  if (tsr_bandwidth_ceiling(&dev, &row.ceiling)) tsr_error_clear(), row.ceiling = 0;
+  row.ceiling = 0; /* not after a failed run: its measurement would replace the run's error */
+  if (!rc && tsr_bandwidth_ceiling(&dev, &row.ceiling)) tsr_error_clear(), row.ceiling = 0;
   if (!rc && x.cuda && A->profile && !A->cli.quiet && !A->dist)
     rc = lv_profile(&x, v->name, row.ceiling);
   if (rc) {

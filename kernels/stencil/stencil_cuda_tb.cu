@@ -112,25 +112,30 @@ __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__re
 #pragma unroll
       for (int j = 0; j < XPT; j++) w[s][d][j] = (T)0;
   const int64_t rend = y1 + 2 * K; /* input rows y0 - 2K .. rend - 1 */
-  /* element of row r, point j (r inside the array), -1: none: inside the
-     affine rectangle (the fast box) computed, in the ring through the map */
+  /* element of row r, point j through the map (r inside the array), -1: none */
   auto slot = [&](int64_t r, int j) -> int64_t {
-    const int64_t x = x0 + j;
-    if (x >= g.fast[0] && x < g.fast[1] && r >= g.fast[2] && r < g.fast[3]) return g.base + zl + x + r * g.sy;
-    const int32_t m = __ldg(g.map + r * g.d0 + x);
+    const int32_t m = __ldg(g.map + r * g.d0 + x0 + j);
     return m >= 0 ? zl + m : -1;
   };
-  /* a: the row's first point (regular addressing), or the array (VIA) */
-  auto load = [&](const T *__restrict__ a, int64_t r, T(&v)[XPT]) {
+  /* an affine rectangle (a grid stored row by row): its cells (the live
+     region of an unstructured grid) have the regular addresses, only the
+     ring's are read through the map */
+  const bool aff = MAP && g.fast[1] > g.fast[0];
+  /* a: the row's first point (regular addressing); u: the array (VIA) */
+  auto load = [&](const T *__restrict__ a, const T *__restrict__ u, int64_t r, T(&v)[XPT]) {
     if (FAST) {
 #pragma unroll
       for (int j = 0; j < XPT; j++) v[j] = __ldg(a + j);
     } else if (VIA) {
-      const bool yin = r >= 0 && r < g.d1 && r < rend;
+      const bool yin = r >= 0 && r < g.d1 && r < rend, yrect = aff && r >= g.live[2] && r < g.live[3];
 #pragma unroll
       for (int j = 0; j < XPT; j++) {
-        const int64_t c = yin && xin[j] ? slot(r, j) : -1;
-        v[j] = c >= 0 ? __ldg(a + c) : (T)0;
+        if (yrect && xreg[j]) {
+          v[j] = __ldg(a + j);
+        } else {
+          const int64_t c = yin && xin[j] ? slot(r, j) : -1;
+          v[j] = c >= 0 ? __ldg(u + c) : (T)0;
+        }
       }
     } else {
       const bool yin = r >= 0 && r < g.d1 && r < rend;
@@ -144,10 +149,10 @@ __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__re
   const T *pin = in + zc + r * g.sy, *pk = coeff + zc + (r - NS) * g.sy; /* rows r, r - NS */
   T *pout = out + zc + (r - NS) * g.sy;                                   /* row r - NS */
 #pragma unroll
-  for (int p = 0; p < PF; p++) load(VIA ? in : pin + p * g.sy, r + p, q[p]);
+  for (int p = 0; p < PF; p++) load(pin + p * g.sy, in, r + p, q[p]);
 #pragma unroll
   for (int p = 0; p < NK; p++) {
-    if (HDIFF) load(VIA ? coeff : pk + p * g.sy, r - NS + p, kq[p]);
+    if (HDIFF) load(pk + p * g.sy, coeff, r - NS + p, kq[p]);
     else
 #pragma unroll
       for (int j = 0; j < XPT; j++) kq[p][j] = (T)0;
@@ -159,7 +164,7 @@ __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__re
     for (int p = 0; p < PF - 1; p++)
 #pragma unroll
       for (int j = 0; j < XPT; j++) q[p][j] = q[p + 1][j];
-    load(VIA ? in : pin + PF * g.sy, r + PF, q[PF - 1]);
+    load(pin + PF * g.sy, in, r + PF, q[PF - 1]);
 #pragma unroll
     for (int s = 1; s <= NS; s++) {
       const int64_t y = r - s;
@@ -192,7 +197,7 @@ __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__re
 #pragma unroll
           for (int j = 0; j < XPT; j++)
             if (xout[j]) {
-              if (VIA) out[slot(y, j)] = nv[j]; /* an updated position: it has a slot */
+              if (VIA && !aff) out[slot(y, j)] = nv[j]; /* an updated position: it has a slot */
               else pout[j] = nv[j];
             }
         }
@@ -218,7 +223,7 @@ __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__re
       for (int p = 0; p < NK - 1; p++)
 #pragma unroll
         for (int j = 0; j < XPT; j++) kq[p][j] = kq[p + 1][j];
-      load(VIA ? coeff : pk + (NK) * g.sy, r + 1 + PF, kq[NK - 1]);
+      load(pk + (NK) * g.sy, coeff, r + 1 + PF, kq[NK - 1]);
     }
     pin += g.sy, pk += g.sy, pout += g.sy;
   }

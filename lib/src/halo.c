@@ -302,7 +302,17 @@ static int host_buf(side_t *sd, size_t bytes, int pinned) {
   size_t cap = TSR_MAX(bytes, (size_t)64);
 #ifdef TSR_HAVE_CUDA
   if (pinned) {
-    TSR_CALL_CUDA(cudaMallocHost(&sd->hbuf, cap));
+    /* into a local: a failed call (or a success that a TSR_FAULT turns into
+       a failure) leaves no pinned pointer in hbuf with hpinned 0, which
+       side_free would pass to free() */
+    void *p = NULL;
+    cudaError_t e = tsr_cuda_fault(cudaMallocHost(&p, cap));
+    if (e != cudaSuccess) {
+      if (p) cudaFreeHost(p);
+      return tsr__error_cuda((int)e, "cudaMallocHost(&sd->hbuf, cap)", __FILE__, __LINE__,
+                             __func__);
+    }
+    sd->hbuf = p;
     sd->hpinned = 1;
   }
 #endif

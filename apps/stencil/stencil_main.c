@@ -171,7 +171,7 @@ static int st_options(st_app_t *A, int argc, char **argv, int *done) {
       {"tb-steps", 0, TSR_OPT_STRING, &o->tb_steps, "LIST", "tblock variants: steps per pass over memory, 1..4 (default 2)"},
       {"tb-rows", 0, TSR_OPT_INT, &o->tb_rows, "J", "tblock variants: rows of a warp's strip (default 32)"},
       {"tb-xpt", 0, TSR_OPT_INT, &o->tb_xpt, "P", "tblock variants: points per lane along x, 1 or 2: tiles of 32P - 4 steps columns (default 2)"},
-      {"tb-warps", 0, TSR_OPT_INT, &o->tb_warps, "W", "cuda/regular/tblock: warps (strips) per block (default 4)"},
+      {"tb-warps", 0, TSR_OPT_INT, &o->tb_warps, "W", "cuda tblock variants: warps (strips) per block (default 4)"},
       {"halo", 0, TSR_OPT_STRING, &o->halo, "MODE", "CUDA halo exchange between ranks: staged (pinned host buffers), ipc (device to device, CUDA IPC; ranks on one node), aware (device buffers to a CUDA-aware MPI; across nodes), nccl (NCCL's send and receive on the GPU's stream; where built) or auto (aware where the MPI is CUDA-aware, else staged) (default staged)"},
   };
   const int nopts = (int)(sizeof opts / sizeof opts[0]);

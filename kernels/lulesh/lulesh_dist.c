@@ -388,6 +388,8 @@ static int setup_ghosts(lulesh_dist_t *d, int *nb_mark) {
 
 /* ---- exchanges ----------------------------------------------------------- */
 
+static void side_free(side_t *s);
+
 static int side_get(lulesh_dist_t *d, const tsr_device_t *dev, side_t **out) {
   side_t *s = dev->kind == TSR_DEV_CPU ? &d->host : &d->dev;
   *out = s;
@@ -405,10 +407,15 @@ static int side_get(lulesh_dist_t *d, const tsr_device_t *dev, side_t **out) {
   const void *src[4] = {d->shared_idx, d->send_idx, d->ghost_idx, d->rnd_idx};
   size_t len[4] = {ni * (size_t)d->nshared, ni * (size_t)d->nsend, ni * (size_t)d->ng,
                    ni * (size_t)d->ncontrib};
-  for (int k = 0; k < 6; k++) TSR_CALL(tsr_device_malloc(dev, bytes[k], p[k]));
-  for (int k = 0; k < 4; k++) /* the host's lists to the device */
-    if (len[k]) TSR_CALL(tsr_device_upload(dev, *p[k], src[k], len[k]));
-  s->kind = dev->kind, s->id = dev->id, s->ready = 1;
+  s->kind = dev->kind, s->id = dev->id, s->ready = 1; /* side_free takes back a partial one */
+  int rc = 0;
+  for (int k = 0; k < 6 && !rc; k++) rc = tsr_device_malloc(dev, bytes[k], p[k]);
+  for (int k = 0; k < 4 && !rc; k++) /* the host's lists to the device */
+    if (len[k]) rc = tsr_device_upload(dev, *p[k], src[k], len[k]);
+  if (rc) {
+    side_free(s);
+    return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
+  }
   return 0;
 }
 

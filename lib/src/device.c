@@ -203,6 +203,8 @@ int tsr_timer_create(const tsr_device_t *dev, tsr_timer_t **out) {
   if (dev->kind == TSR_DEV_CUDA) {
     if (tsr_cuda_fault(cudaEventCreate(&t->start)) != cudaSuccess ||
         tsr_cuda_fault(cudaEventCreate(&t->stop)) != cudaSuccess) {
+      if (t->start) cudaEventDestroy(t->start); /* created, or reported failed by a TSR_FAULT */
+      if (t->stop) cudaEventDestroy(t->stop);
       free(t);
       return TSR_RAISE(TSR_ERR_CUDA, "cudaEventCreate failed");
     }

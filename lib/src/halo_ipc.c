@@ -113,6 +113,7 @@ static int ipc_setup_local(tsr_halo_t *h, const tsr_device_t *dev, size_t es) {
       break;
     }
     if (tsr_cuda_fault(cudaMalloc((void **)&h->ipx[d].buf, 2 * h->ipx[d].half)) != cudaSuccess) {
+      if (h->ipx[d].buf) cudaFree(h->ipx[d].buf); /* a success that a TSR_FAULT reported failed */
       h->ipx[d].buf = NULL;
       err = TSR_RAISE(TSR_ERR_CUDA, "halo IPC: cannot allocate %zu bytes on the device",
                       2 * h->ipx[d].half);

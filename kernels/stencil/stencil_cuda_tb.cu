@@ -90,7 +90,8 @@ __device__ __forceinline__ void tb_push(T (&w)[D][XPT], const T (&v)[XPT]) {
  * y1 + 2K + PF) lies inside the array and inside the live region, so no
  * row or column needs a bounds test, a boundary value or a zero: the
  * interior warps, nearly all of them, run that copy of the loop. MAP (an
- * unstructured grid) and not FAST: every value is read and written
+ * unstructured grid) and not FAST (VIA): the cells of an affine rectangle
+ * at their regular addresses, the ring's (and on other grids every cell)
  * through the slot map (zl: the level's first cell). PF: input
  * rows (and hdiff's coefficient rows) loaded ahead of their use. The row
  * loop is unrolled by the window depth, so that the windows and the

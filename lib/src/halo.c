@@ -325,10 +325,17 @@ static int host_buf(side_t *sd, size_t bytes, int pinned) {
 #ifdef TSR_HAVE_CUDA
 /* Index lists and message buffers on the exchange's device. */
 static int device_side(tsr_halo_t *h, side_t *sd, int nneigh, size_t bytes) {
-  if (!sd->d_idx) {
+  if (!sd->d_idx) { /* kept only when uploaded: a later exchange must not use a stale list */
     size_t ib = (size_t)TSR_MAX(sd->off[nneigh], 1) * sizeof(tsr_idx_t);
-    TSR_CALL_CUDA(cudaMalloc((void **)&sd->d_idx, ib));
-    TSR_CALL_CUDA(cudaMemcpy(sd->d_idx, sd->idx, ib, cudaMemcpyHostToDevice));
+    tsr_idx_t *d = NULL;
+    cudaError_t e = tsr_cuda_fault(cudaMalloc((void **)&d, ib));
+    if (e == cudaSuccess) e = tsr_cuda_fault(cudaMemcpy(d, sd->idx, ib, cudaMemcpyHostToDevice));
+    if (e != cudaSuccess) {
+      if (d) cudaFree(d);
+      return tsr__error_cuda((int)e, "cudaMalloc + cudaMemcpy(sd->d_idx, sd->idx, ib)", __FILE__, __LINE__,
+                             __func__);
+    }
+    sd->d_idx = d;
   }
   if (!sd->d_nb && h->ipc) { /* the IPC put's neighbour of each entry */
     const tsr_idx_t n = sd->off[nneigh];

@@ -388,7 +388,15 @@ static int setup_ghosts(lulesh_dist_t *d, int *nb_mark) {
 
 /* ---- exchanges ----------------------------------------------------------- */
 
-static void side_free(side_t *s);
+static void side_free(side_t *s) {
+  if (!s->ready) return;
+  tsr_device_t dev = host_dev;
+  dev.kind = s->kind, dev.id = s->id;
+  void **p[6] = {(void **)&s->shared, (void **)&s->send, (void **)&s->ghost, (void **)&s->rnd,
+                 (void **)&s->nbuf, (void **)&s->ebuf};
+  for (int k = 0; k < 6; k++) tsr_device_free(&dev, p[k]);
+  s->ready = 0;
+}
 
 static int side_get(lulesh_dist_t *d, const tsr_device_t *dev, side_t **out) {
   side_t *s = dev->kind == TSR_DEV_CPU ? &d->host : &d->dev;
@@ -417,16 +425,6 @@ static int side_get(lulesh_dist_t *d, const tsr_device_t *dev, side_t **out) {
     return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
   }
   return 0;
-}
-
-static void side_free(side_t *s) {
-  if (!s->ready) return;
-  tsr_device_t dev = host_dev;
-  dev.kind = s->kind, dev.id = s->id;
-  void **p[6] = {(void **)&s->shared, (void **)&s->send, (void **)&s->ghost, (void **)&s->rnd,
-                 (void **)&s->nbuf, (void **)&s->ebuf};
-  for (int k = 0; k < 6; k++) tsr_device_free(&dev, p[k]);
-  s->ready = 0;
 }
 
 static int ex_node_sum(void *ctx, const tsr_device_t *dev, int n, double *const *a) {

@@ -116,19 +116,15 @@ static void tb_ucase(const tsr_device_t *dev, int kind, int prec, const int64_t 
   if (order == STENCIL_ORDER_ROWMAJOR) ck_assert(um.affine);
   if (order != STENCIL_ORDER_ROWMAJOR && size[0] > 16) ck_assert(!um.affine);
   const int cuda = dev->kind == TSR_DEV_CUDA;
-  void *d[2] = {NULL, NULL}, *dc = NULL, *dm = NULL;
+  void *d[2] = {NULL, NULL}, *dc = NULL;
   for (int k = 0; k < 2; k++) {
     ck_tsr(tsr_device_malloc(dev, ub, &d[k]));
     ck_tsr(tsr_device_upload(dev, d[k], uin, ub));
   }
   ck_tsr(tsr_device_malloc(dev, ub, &dc));
   ck_tsr(tsr_device_upload(dev, dc, uco, ub));
-  if (cuda) {
-    const size_t mb = (size_t)(um.d0 * um.d1) * sizeof *um.map;
-    ck_tsr(tsr_device_malloc(dev, mb, &dm));
-    ck_tsr(tsr_device_upload(dev, dm, um.map, mb));
-    um.dmap = dm;
-  }
+  ck_tsr(stencil_tb_umap_upload(&um, dev)); /* on the CPU: nothing */
+  ck_assert(cuda ? um.dmap != NULL : um.dmap == NULL);
   int src = 0, passes = 0;
   for (int it = 0; it < nsteps; passes++) {
     const int n = TSR_MIN(tb.steps, nsteps - it);
@@ -158,7 +154,6 @@ static void tb_ucase(const tsr_device_t *dev, int kind, int prec, const int64_t 
                  tb_elem(back, prec, e), tb_elem(ref, prec, e));
   for (int k = 0; k < 2; k++) ck_tsr(tsr_device_free(dev, &d[k]));
   ck_tsr(tsr_device_free(dev, &dc));
-  if (dm) ck_tsr(tsr_device_free(dev, &dm));
   stencil_tb_umap_destroy(&um);
   stencil_ugrid_destroy(&U);
   free(uin), free(uco), free(got), free(h[0]), free(h[1]), free(back);

@@ -154,8 +154,7 @@ typedef struct {
   stencil_grid_t gd;            /*   inner cells on Ld; live: the domain's inner cells */
   int64_t live[4];              /*   there (x lo, x hi, y lo, y hi) */
   tsr_halo_t *dhalo;
-  stencil_tb_umap_t um;         /* an unstructured grid's slot map (temporal blocking), */
-  void *dum;                    /*   its device copy */
+  stencil_tb_umap_t um;         /* an unstructured grid's slot map (temporal blocking) */
   void *final;                  /* a or b: the state after the last run's steps */
 } st_exec_t;
 
@@ -352,7 +351,6 @@ static void st_teardown(st_exec_t *E) {
   for (int h = 0; h < E->nhalo; h++) tsr_halo_destroy(&E->halo[h]);
   tsr_queue_destroy(&E->q);
   if (E->dhalo) tsr_halo_destroy(&E->dhalo);
-  if (E->dum) tsr_device_free(&E->dev, &E->dum);
   stencil_tb_umap_destroy(&E->um);
   if (E->init) tsr_device_free(&E->dev, &E->init);
   if (E->a) tsr_device_free(&E->dev, &E->a);
@@ -517,17 +515,12 @@ static int st_tb_setup(st_exec_t *E) {
 }
 
 /* An unstructured grid's slot map (from the host tables), and its copy on
- * the device. */
+ * the device (stencil_tb_umap_upload). */
 static int st_tb_umap(st_exec_t *E) {
   stencil_grid_t gh;
   TSR_CALL(stencil_ugrid_grid(&E->U, &E->S->P, 0, 0, E->U.nown, &gh));
   TSR_CALL(stencil_tb_umap_create(&gh, &E->um));
-  const size_t b = (size_t)(E->um.d0 * E->um.d1) * sizeof *E->um.map;
-  if (E->dev.kind == TSR_DEV_CUDA) {
-    TSR_CALL(tsr_device_malloc(&E->dev, b, &E->dum));
-    TSR_CALL(tsr_device_upload(&E->dev, E->dum, E->um.map, b));
-    E->um.dmap = E->dum;
-  }
+  TSR_CALL(stencil_tb_umap_upload(&E->um, &E->dev));
   return TSR_SUCCESS;
 }
 

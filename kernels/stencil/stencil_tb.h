@@ -47,6 +47,7 @@
 #define TSR_KERNELS_STENCIL_TB_H
 
 #include "kernels/stencil/stencil.h"
+#include "tessera/device.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -82,20 +83,25 @@ static inline int stencil_tb_width(stencil_tb_t tb) { return 32 * tb.xpt - 4 * t
  * rectangle from (2, 2)), has slot map[x + d0 y], or -1 where the tables
  * name no slot (the ring's outer corners: no updated cell's footprint
  * holds them). affine: slot(x, y) = a0 + x + y sy for every position of
- * the rectangle. dmap: a device copy, the caller's (NULL on the host). */
+ * the rectangle. dmap: its device copy (stencil_tb_umap_upload; NULL on
+ * the host). */
 typedef struct {
   int32_t *map;
   const int32_t *dmap;
   int64_t d0, d1;
   int affine;
   int64_t a0, sy;
+  void *dbuf;        /* dmap's memory, owned: freed by stencil_tb_umap_destroy */
+  tsr_device_t dev;  /*   on this device */
 } stencil_tb_umap_t;
 
 /* The map of g (UNSTR, host tables, one domain: g->col set).
  * TSR_ERR_UNSUPPORTED naming the reason when the tables do not show the
  * updated slots as a rectangle (a rank's part of a partitioned plane). */
 int stencil_tb_umap_create(const stencil_grid_t *g, stencil_tb_umap_t *m);
-void stencil_tb_umap_destroy(stencil_tb_umap_t *m); /* the host map */
+/* The map's copy on dev, for stencil_tb_cuda (on the CPU: nothing). */
+int stencil_tb_umap_upload(stencil_tb_umap_t *m, const tsr_device_t *dev);
+void stencil_tb_umap_destroy(stencil_tb_umap_t *m); /* the map and its device copy */
 
 /* One pass of n steps (1 <= n <= STENCIL_TB_MAXSTEPS; tb.steps is not
  * used): f->out = n steps of kind (laplap or hdiff) from f->in over g's

@@ -114,29 +114,32 @@ static int tsr__ceiling_cuda(const tsr_device_t *dev, double *bw) {
   }
   enum { NREP = 20 };
   double t[NREP];
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  cudaMemset(a, 1, bytes);
-  cudaMemset(b, 2, bytes);
-  for (int r = 0; r < 3; r++) cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-  for (int r = 0; r < NREP; r++) {
+  cudaEvent_t e0 = NULL, e1 = NULL;
+  /* every call checked: the first failure is the one reported, and the
+     events and buffers go back whatever happened */
+  cudaError_t err = cudaEventCreate(&e0);
+  if (err == cudaSuccess) err = cudaEventCreate(&e1);
+  if (err == cudaSuccess) err = cudaMemset(a, 1, bytes);
+  if (err == cudaSuccess) err = cudaMemset(b, 2, bytes);
+  for (int r = 0; r < 3 && err == cudaSuccess; r++) err = cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+  for (int r = 0; r < NREP && err == cudaSuccess; r++) {
     float ms = 0;
-    cudaEventRecord(e0, 0);
-    cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0);
-    cudaEventRecord(e1, 0);
-    cudaEventSynchronize(e1);
-    cudaEventElapsedTime(&ms, e0, e1);
+    err = cudaEventRecord(e0, 0);
+    if (err == cudaSuccess) err = cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0);
+    if (err == cudaSuccess) err = cudaEventRecord(e1, 0);
+    if (err == cudaSuccess) err = cudaEventSynchronize(e1);
+    if (err == cudaSuccess) err = cudaEventElapsedTime(&ms, e0, e1);
     t[r] = 1e-3 * ms;
   }
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  cudaError_t err = cudaGetLastError();
+  if (e0) cudaEventDestroy(e0);
+  if (e1) cudaEventDestroy(e1);
+  if (err != cudaSuccess) (void)cudaGetLastError(); /* reported below, not left for the next call */
   tsr_device_free(dev, &a);
   tsr_device_free(dev, &b);
   TSR_CHECK(err == cudaSuccess, TSR_ERR_CUDA, "measuring the copy bandwidth: %s",
             cudaGetErrorString(err));
   tsr_stats_t st = tsr_stats(t, NREP);
+  TSR_CHECK(st.median > 0, TSR_ERR_CUDA, "measuring the copy bandwidth: the copies took no time");
   *bw = 2.0 * (double)bytes / st.median;
   return TSR_SUCCESS;
 }

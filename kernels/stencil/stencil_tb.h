@@ -91,8 +91,7 @@ typedef struct {
   int64_t d0, d1;
   int affine;
   int64_t a0, sy;
-  void *dbuf;        /* dmap's memory, owned: freed by stencil_tb_umap_destroy */
-  tsr_device_t dev;  /*   on this device */
+  tsr_device_t dev;  /* dmap's device (dmap owned: freed by stencil_tb_umap_destroy) */
 } stencil_tb_umap_t;
 
 /* The map of g (UNSTR, host tables, one domain: g->col set).

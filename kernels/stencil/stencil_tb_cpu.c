@@ -120,7 +120,7 @@ int stencil_tb_umap_create(const stencil_grid_t *g, stencil_tb_umap_t *m) {
 int stencil_tb_umap_upload(stencil_tb_umap_t *m, const tsr_device_t *dev) {
   TSR_CHECK(m && m->map && dev, TSR_ERR_ARG, "stencil_tb_umap_upload: no map");
   if (dev->kind != TSR_DEV_CUDA) return TSR_SUCCESS;
-  TSR_CHECK(!m->dbuf, TSR_ERR_ARG, "stencil_tb_umap_upload: the map is on a device already");
+  TSR_CHECK(!m->dmap, TSR_ERR_ARG, "stencil_tb_umap_upload: the map is on a device already");
   const size_t b = (size_t)(m->d0 * m->d1) * sizeof *m->map;
   void *p = NULL;
   TSR_CALL(tsr_device_malloc(dev, b, &p));
@@ -129,13 +129,16 @@ int stencil_tb_umap_upload(stencil_tb_umap_t *m, const tsr_device_t *dev) {
     (void)tsr_device_free(dev, &p);
     return tsr_error_trace(rc, __FILE__, __LINE__, __func__);
   }
-  m->dbuf = p, m->dev = *dev, m->dmap = p;
+  m->dev = *dev, m->dmap = p;
   return TSR_SUCCESS;
 }
 
 void stencil_tb_umap_destroy(stencil_tb_umap_t *m) {
   if (!m) return;
-  if (m->dbuf) (void)tsr_device_free(&m->dev, &m->dbuf);
+  if (m->dmap) {
+    void *p = (void *)m->dmap;
+    (void)tsr_device_free(&m->dev, &p);
+  }
   free(m->map);
   memset(m, 0, sizeof *m);
 }

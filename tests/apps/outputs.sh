@@ -62,14 +62,16 @@ sigtest() {
   env --default-signal=INT,TERM "$@" >"$dir/log" 2>&1 &
   pid=$!
   w=0
-  # up to 120 s: the writer opens its output after its reference run, which
-  # the other tests beside it on a loaded machine can slow past 30 s
-  while [ $w -lt 12000 ] && ! ls "$final".tmp-* >/dev/null 2>&1 && kill -0 $pid 2>/dev/null; do
+  # up to 300 s: the writer opens its output after its reference run, which
+  # the other tests beside it on a loaded machine can slow by minutes; a
+  # failure says how long it waited and whether the writer was still running
+  while [ $w -lt 30000 ] && ! ls "$final".tmp-* >/dev/null 2>&1 && kill -0 $pid 2>/dev/null; do
     sleep 0.01
     w=$((w + 1))
   done
-  seen=0
+  seen=0 alive=no waited=$((w / 100))
   ls "$final".tmp-* >/dev/null 2>&1 && seen=1
+  kill -0 $pid 2>/dev/null && alive=yes
   if [ -n "${KILLRANKS:-}" ]; then
     kill -s "$sig" $(pgrep -P $pid) 2>/dev/null || echo "no rank processes found" >>"$dir/why"
   else
@@ -82,7 +84,7 @@ sigtest() {
   rc=$?
   left=$(ls "$final".tmp-* 2>/dev/null)
   res=0
-  [ $seen = 1 ] || { res=1; echo "the temporary never appeared" >>"$dir/why"; }
+  [ $seen = 1 ] || { res=1; echo "the temporary never appeared (waited $waited s, writer still running then: $alive)" >>"$dir/why"; }
   [ -z "$left" ] || { res=1; echo "left behind: $left" >>"$dir/why"; }
   [ ! -e "$final" ] || { res=1; echo "$final exists" >>"$dir/why"; }
   if [ "$want" = nonzero ]; then [ $rc -ne 0 ]; else [ $rc -eq "$want" ]; fi ||

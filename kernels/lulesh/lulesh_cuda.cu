@@ -315,6 +315,7 @@ extern "C" void lulesh_cuda_free(lulesh_cuda_t *d) {
   cudaFree(d->sp_node);
   cudaFree(d->sp_kin);
   tsr_queue_destroy(&d->queue);
+  d->part0_stream = NULL;
   lulesh_cuda__asm_free(d);
   memset(d, 0, sizeof *d);
 }
@@ -465,17 +466,26 @@ extern "C" int lulesh_cuda_node_forces_part(const lulesh_cuda_t *d, int part) {
   const lulesh_split_t *sp = d->split;
   const int32_t nb = sp->num_bnd, n = part ? sp->num_elem - nb : nb;
   const int hg = d->par.hgcoef > 0.0;
+  const cudaStream_t st = part == 0 ? (cudaStream_t)d->part0_stream : 0;
   if (n > 0) {
-    k_corner_forces<<<lulesh_nblocks(n, d->block), d->block>>>(*d, hg, d->sp_elem + (part ? nb : 0),
-                                                               n);
+    k_corner_forces<<<lulesh_nblocks(n, d->block), d->block, 0, st>>>(
+        *d, hg, d->sp_elem + (part ? nb : 0), n);
     TSR_CHECK_LAUNCH("lulesh corner forces (part)");
   }
   /* the shared nodes' corners all belong to part 0's elements */
   if (part == 0 && sp->num_shared > 0) {
-    k_gather_forces<<<lulesh_nblocks(sp->num_shared, d->block), d->block>>>(*d, hg, d->sp_node,
-                                                                           sp->num_shared);
+    k_gather_forces<<<lulesh_nblocks(sp->num_shared, d->block), d->block, 0, st>>>(
+        *d, hg, d->sp_node, sp->num_shared);
     TSR_CHECK_LAUNCH("lulesh force gather (shared nodes)");
   }
+  return 0;
+}
+
+extern "C" int lulesh_cuda_zero_forces(const lulesh_cuda_t *d) {
+  const size_t nb = sizeof(double) * (size_t)d->num_node;
+  TSR_CALL_CUDA(cudaMemsetAsync(d->fx, 0, nb));
+  TSR_CALL_CUDA(cudaMemsetAsync(d->fy, 0, nb));
+  TSR_CALL_CUDA(cudaMemsetAsync(d->fz, 0, nb));
   return 0;
 }
 
@@ -490,7 +500,8 @@ extern "C" int lulesh_cuda_update_nodes_part(const lulesh_cuda_t *d, double dt, 
     k_gather_forces<<<lulesh_nblocks(n, d->block), d->block>>>(*d, d->par.hgcoef > 0.0, list, n);
     TSR_CHECK_LAUNCH("lulesh force gather (part)");
   }
-  k_update_nodes<<<lulesh_nblocks(n, d->block), d->block>>>(*d, dt, list, n);
+  k_update_nodes<<<lulesh_nblocks(n, d->block), d->block, 0,
+                   part == 0 ? (cudaStream_t)d->part0_stream : 0>>>(*d, dt, list, n);
   TSR_CHECK_LAUNCH("lulesh node update (part)");
   return 0;
 }
@@ -500,7 +511,8 @@ extern "C" int lulesh_cuda_kinematics_part(const lulesh_cuda_t *d, double dt, in
   const int32_t ns = d->split->num_send, n = part ? d->split->num_elem - ns : ns;
   /* part 0: one thread at least, for the reset of the dt minima */
   if (part && n == 0) return 0;
-  k_kinematics<<<lulesh_nblocks(n > 0 ? n : 1, d->block), d->block>>>(
+  k_kinematics<<<lulesh_nblocks(n > 0 ? n : 1, d->block), d->block, 0,
+                 part == 0 ? (cudaStream_t)d->part0_stream : 0>>>(
       *d, dt, d->sp_kin + (part ? ns : 0), n, part == 0);
   TSR_CHECK_LAUNCH("lulesh kinematics (part)");
   return 0;

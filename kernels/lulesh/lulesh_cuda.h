@@ -151,8 +151,13 @@ typedef struct {
    * elements touching shared nodes first, colour_nbnd [ncolours] (host) of
    * them; TWOLEVEL: the plan made over sp_elem's order in blocks that do not
    * straddle num_bnd, each block colour's blocks of boundary elements first,
-   * bcolour_nbnd [nbcolours] (host) of them. */
+   * bcolour_nbnd [nbcolours] (host) of them. part0_stream: the queue's
+   * stream where part 0's kernels run beside part 1's (ATOMIC, GATHER:
+   * lulesh_cuda_dist.c), NULL where the parts run in turn on the default
+   * stream (COLOUR, TWOLEVEL: their plain adds into a node from both parts
+   * must not overlap). */
   struct tsr_queue *queue;
+  void *part0_stream;
   const lulesh_split_t *split;
   int32_t *sp_elem, *sp_node, *sp_kin;
   int64_t *colour_nbnd, *bcolour_nbnd;
@@ -269,8 +274,12 @@ int lulesh_cuda_check(lulesh_cuda_t *d, const lulesh_state_t *s);
  *                 gather, fused or not);
  *   kinematics    0: the elements sent as ghosts (and the dt minima's
  *                 reset); 1: the others.
- * The same arithmetic per element and node as the whole stages. */
+ * The same arithmetic per element and node as the whole stages. With
+ * d->part0_stream, part 0's kernels run on that stream, and an assembly
+ * that adds leaves the zeroing of fx, fy, fz to lulesh_cuda_zero_forces
+ * (default stream), which must come before either part. */
 int lulesh_cuda_node_forces_part(const lulesh_cuda_t *d, int part);
+int lulesh_cuda_zero_forces(const lulesh_cuda_t *d);
 int lulesh_cuda_update_nodes_part(const lulesh_cuda_t *d, double dt, int part);
 int lulesh_cuda_kinematics_part(const lulesh_cuda_t *d, double dt, int part);
 /* lulesh_cuda_init_opts's part for a distributed state (lulesh_cuda_dist.c):

@@ -331,7 +331,7 @@ static inline void part_range(int part, int64_t nb, int64_t *o, int64_t *n) {
 int LULESH_FN_(lulesh_cuda__scatter_forces)(const lulesh_cuda_t *d, int part) {
   TSR_CHECK(part < 0 || d->split, TSR_ERR_ARG, "lulesh cuda: node forces in parts need the split");
   const size_t nb = sizeof(double) * (size_t)d->num_node;
-  if (part <= 0) { /* part 0's elements add into nodes part 1's add to as well */
+  if (part < 0 || (part == 0 && !d->part0_stream)) { /* part 0's elements add into nodes part 1's add to as well */
     TSR_CALL_CUDA(cudaMemsetAsync(d->fx, 0, nb));
     TSR_CALL_CUDA(cudaMemsetAsync(d->fy, 0, nb));
     TSR_CALL_CUDA(cudaMemsetAsync(d->fz, 0, nb));
@@ -343,7 +343,8 @@ int LULESH_FN_(lulesh_cuda__scatter_forces)(const lulesh_cuda_t *d, int part) {
     int64_t o = 0, n = d->num_elem;
     if (part >= 0) part_range(part, d->split->num_bnd, &o, &n);
     if (n == 0) break;
-    k_forces_atomic<<<lulesh_nblocks(n, d->block), d->block>>>(*d, hg,
+    k_forces_atomic<<<lulesh_nblocks(n, d->block), d->block, 0,
+                      part == 0 ? (cudaStream_t)d->part0_stream : 0>>>(*d, hg,
                                                                part >= 0 ? d->sp_elem + o : NULL,
                                                                (int32_t)n);
     TSR_CHECK_LAUNCH("lulesh forces (atomic)");

@@ -315,7 +315,6 @@ extern "C" void lulesh_cuda_free(lulesh_cuda_t *d) {
   cudaFree(d->sp_node);
   cudaFree(d->sp_kin);
   tsr_queue_destroy(&d->queue);
-  d->part0_stream = NULL;
   lulesh_cuda__asm_free(d);
   memset(d, 0, sizeof *d);
 }

@@ -330,12 +330,9 @@ static inline void part_range(int part, int64_t nb, int64_t *o, int64_t *n) {
 
 int LULESH_FN_(lulesh_cuda__scatter_forces)(const lulesh_cuda_t *d, int part) {
   TSR_CHECK(part < 0 || d->split, TSR_ERR_ARG, "lulesh cuda: node forces in parts need the split");
-  const size_t nb = sizeof(double) * (size_t)d->num_node;
-  if (part < 0 || (part == 0 && !d->part0_stream)) { /* part 0's elements add into nodes part 1's add to as well */
-    TSR_CALL_CUDA(cudaMemsetAsync(d->fx, 0, nb));
-    TSR_CALL_CUDA(cudaMemsetAsync(d->fy, 0, nb));
-    TSR_CALL_CUDA(cudaMemsetAsync(d->fz, 0, nb));
-  }
+  /* part 0's elements add into nodes part 1's add to as well; with part
+     0 on its own stream the caller zeroes before either part */
+  if (part < 0 || (part == 0 && !d->part0_stream)) TSR_CALL(lulesh_cuda_zero_forces(d));
   if (d->num_elem == 0) return 0;
   const int hg = d->par.hgcoef > 0.0;
   switch (d->assembly) {

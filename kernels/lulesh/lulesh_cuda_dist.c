@@ -32,7 +32,7 @@ int lulesh_cuda_dist_setup(lulesh_cuda_t *d, const lulesh_state_t *s,
   TSR_CALL(tsr_queue_create(&dev, &d->queue));
   d->split = sp;
   /* atomic adds and GATHER's per-corner stores let part 0's kernels run
-     beside part 1's (step_beside) */
+     beside part 1's (parts_beside) */
   if (d->assembly == LULESH_ASM_ATOMIC || d->assembly == LULESH_ASM_GATHER)
     d->part0_stream = tsr_queue_stream(d->queue);
   return 0;
@@ -51,7 +51,7 @@ static int step_serial(lulesh_cuda_t *d, lulesh_state_t *s, double dt, int *err)
   return 0;
 }
 
-/* The cycle with the exchanges on d->queue beside the interior work.
+/* The parts in turn, with the exchanges on d->queue beside the interior work.
  *
  * Which stream touches what, and the event that orders it:
  *   default  [A] zero fx, fy, fz (assemblies that add), the forces of the
@@ -85,31 +85,26 @@ static int step_serial(lulesh_cuda_t *d, lulesh_state_t *s, double dt, int *err)
  * and node is the whole stages', so GATHER keeps its bits; the assemblies
  * that add change only the order of the additions into the nodes that
  * elements of both parts touch. */
-static int step_overlap(lulesh_cuda_t *d, lulesh_state_t *s, double dt, int *err) {
-  const lulesh_exchange_t *ex = s->ex;
-  const tsr_device_t dev = {TSR_DEV_CUDA, d->device_id, "CUDA"};
+static int parts_in_turn(lulesh_cuda_t *d, const lulesh_exchange_t *ex, const tsr_device_t *dev,
+                         double dt, int *err) {
   double *f[3] = {d->fx, d->fy, d->fz};
   tsr_queue_t *q = d->queue;
-  TSR_CALL(ex->set_stream(ex->ctx, tsr_queue_stream(q)));
   *err = lulesh_cuda_node_forces_part(d, 0);                     /* [A] */
   int rc = tsr_queue_wait_default(q);
   if (!*err) *err = lulesh_cuda_node_forces_part(d, 1);          /* [B] */
   if (!*err) *err = lulesh_cuda_update_nodes_part(d, dt, 1);
-  if (!rc) rc = ex->node_sum(ex->ctx, &dev, 3, f);               /* [Q1] */
+  if (!rc) rc = ex->node_sum(ex->ctx, dev, 3, f);                /* [Q1] */
   if (!rc) rc = tsr_queue_join_default(q);
   if (!rc && !*err) *err = lulesh_cuda_update_nodes_part(d, dt, 0); /* [C] */
   if (!rc && !*err) *err = lulesh_cuda_kinematics_part(d, dt, 0);
   if (!rc) rc = tsr_queue_wait_default(q);
   if (!rc && !*err) *err = lulesh_cuda_kinematics_part(d, dt, 1); /* [D] */
-  if (!rc) rc = ex->elem_ghosts(ex->ctx, &dev, 3, d->delvg);     /* [Q2] */
+  if (!rc) rc = ex->elem_ghosts(ex->ctx, dev, 3, d->delvg);      /* [Q2] */
   if (!rc) rc = tsr_queue_join_default(q);
-  int rc2 = ex->set_stream(ex->ctx, NULL); /* the hooks' state as found */
-  TSR_CALL(rc);
-  TSR_CALL(rc2);
-  return 0;
+  return rc;
 }
 
-/* The cycle with part 0's kernels on d->queue beside part 1's (ATOMIC and
+/* The parts with part 0's kernels on d->queue beside part 1's (ATOMIC and
  * GATHER, d->part0_stream; the schedule above's parts and exchanges, with
  * the boundary's kernels off the default stream's path):
  *   default  zero fx, fy, fz (ATOMIC)            queue  (waits for it) [A]
@@ -126,27 +121,37 @@ static int step_overlap(lulesh_cuda_t *d, lulesh_state_t *s, double dt, int *err
  * their own elements' corners (GATHER, whose gather of the shared nodes in
  * [A] reads only boundary elements' corners); every other pair that runs at
  * once touches disjoint entries, as above. */
-static int step_beside(lulesh_cuda_t *d, lulesh_state_t *s, double dt, int *err) {
-  const lulesh_exchange_t *ex = s->ex;
-  const tsr_device_t dev = {TSR_DEV_CUDA, d->device_id, "CUDA"};
+static int parts_beside(lulesh_cuda_t *d, const lulesh_exchange_t *ex, const tsr_device_t *dev,
+                        double dt, int *err) {
   double *f[3] = {d->fx, d->fy, d->fz};
   tsr_queue_t *q = d->queue;
-  TSR_CALL(ex->set_stream(ex->ctx, tsr_queue_stream(q)));
   *err = d->assembly == LULESH_ASM_ATOMIC ? lulesh_cuda_zero_forces(d) : 0;
   int rc = tsr_queue_wait_default(q);
   if (!rc && !*err) *err = lulesh_cuda_node_forces_part(d, 0);  /* [A], queue */
   if (!rc && !*err) *err = lulesh_cuda_node_forces_part(d, 1);  /* [B] */
   if (!rc) rc = tsr_queue_join_default(q);                       /* after [A] */
   if (!rc && !*err) *err = lulesh_cuda_update_nodes_part(d, dt, 1);
-  if (!rc) rc = ex->node_sum(ex->ctx, &dev, 3, f);               /* [Q1] */
+  if (!rc) rc = ex->node_sum(ex->ctx, dev, 3, f);                /* [Q1] */
   if (!rc && !*err) *err = lulesh_cuda_update_nodes_part(d, dt, 0); /* [C1], queue */
   if (!rc) rc = tsr_queue_join_default(q);                       /* after [C1] */
   if (!rc) rc = tsr_queue_wait_default(q);                       /* after the update */
   if (!rc && !*err) *err = lulesh_cuda_kinematics_part(d, dt, 0); /* [C2], queue */
   if (!rc && !*err) *err = lulesh_cuda_kinematics_part(d, dt, 1); /* [D] */
-  if (!rc) rc = ex->elem_ghosts(ex->ctx, &dev, 3, d->delvg);     /* [Q2] */
+  if (!rc) rc = ex->elem_ghosts(ex->ctx, dev, 3, d->delvg);      /* [Q2] */
   if (!rc) rc = tsr_queue_join_default(q);
-  int rc2 = ex->set_stream(ex->ctx, NULL);
+  return rc;
+}
+
+/* The cycle with the exchanges on d->queue: the hooks' packs and unpacks on
+ * it for the cycle, the parts beside each other (d->part0_stream) or in
+ * turn. */
+static int step_overlap(lulesh_cuda_t *d, lulesh_state_t *s, double dt, int *err) {
+  const lulesh_exchange_t *ex = s->ex;
+  const tsr_device_t dev = {TSR_DEV_CUDA, d->device_id, "CUDA"};
+  TSR_CALL(ex->set_stream(ex->ctx, tsr_queue_stream(d->queue)));
+  int rc = d->part0_stream ? parts_beside(d, ex, &dev, dt, err)
+                            : parts_in_turn(d, ex, &dev, dt, err);
+  int rc2 = ex->set_stream(ex->ctx, NULL); /* the hooks' state as found */
   TSR_CALL(rc);
   TSR_CALL(rc2);
   return 0;
@@ -161,8 +166,7 @@ int lulesh_cuda_step_dist(lulesh_cuda_t *d, lulesh_state_t *s) {
    * the other ranks wait in them. VolumeError and QStopError are read back
    * with the dt constraints, after the last exchange. */
   int err = 0;
-  if (d->part0_stream) TSR_CALL(step_beside(d, s, dt, &err));
-  else if (d->queue) TSR_CALL(step_overlap(d, s, dt, &err));
+  if (d->queue) TSR_CALL(step_overlap(d, s, dt, &err));
   else TSR_CALL(step_serial(d, s, dt, &err));
   if (!err) err = lulesh_cuda_monoq_eos(d);
   if (!err) err = lulesh_cuda_time_constraints(d, s);

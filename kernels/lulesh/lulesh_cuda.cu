@@ -27,10 +27,11 @@ namespace {
  * of a launch (a part of a distributed step's split), else 0 .. n-1. */
 
 /* Stress and hourglass corner forces of each element into fs, fh. */
-__global__ void k_corner_forces(lulesh_cuda_t d, int hg, const int32_t *list, int32_t n) {
+__global__ void k_corner_forces(lulesh_cuda_t d, int hg, const int32_t *list, int32_t base,
+                                int32_t n) {
   const int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const int32_t e = list ? list[i] : i;
+  const int32_t e = list ? list[i] : base + i;
   double fs[3][8], fh[3][8];
   lulesh_elem_forces(d, e, hg, fs, fh);
   int64_t k = 8 * (int64_t)e;
@@ -41,10 +42,11 @@ __global__ void k_corner_forces(lulesh_cuda_t d, int hg, const int32_t *list, in
     for (int i = 0; i < 8; i++) d.fh[m][k + i] = fh[m][i];
 }
 
-__global__ void k_gather_forces(lulesh_cuda_t d, int hg, const int32_t *list, int32_t len) {
+__global__ void k_gather_forces(lulesh_cuda_t d, int hg, const int32_t *list, int32_t base,
+                                int32_t len) {
   const int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= len) return;
-  const int32_t n = list ? list[i] : i;
+  const int32_t n = list ? list[i] : base + i;
   const int32_t c0 = d.node_elem_start[n], c1 = d.node_elem_start[n + 1];
   double *out[3] = {d.fx, d.fy, d.fz};
   for (int m = 0; m < 3; m++) {
@@ -56,10 +58,11 @@ __global__ void k_gather_forces(lulesh_cuda_t d, int hg, const int32_t *list, in
   }
 }
 
-__global__ void k_update_nodes(lulesh_cuda_t d, double dt, const int32_t *list, int32_t len) {
+__global__ void k_update_nodes(lulesh_cuda_t d, double dt, const int32_t *list, int32_t base,
+                               int32_t len) {
   const int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= len) return;
-  const int32_t n = list ? list[i] : i;
+  const int32_t n = list ? list[i] : base + i;
   double *pos[3] = {d.x, d.y, d.z}, *vel[3] = {d.xd, d.yd, d.zd};
   const double *frc[3] = {d.fx, d.fy, d.fz};
   const double mass = d.nodal_mass[n];
@@ -81,13 +84,13 @@ __global__ void k_update_nodes(lulesh_cuda_t d, double dt, const int32_t *list, 
  * 128-thread blocks, with no spills; 5 % faster per cycle at -s 150 on an
  * H100 (docs/LULESH.md, design alternatives). */
 __global__ void __maxnreg__(LULESH_KIN_MAXREG) k_kinematics(lulesh_cuda_t d, double dt,
-                                                            const int32_t *list, int32_t n,
-                                                            int reset) {
+                                                            const int32_t *list, int32_t base,
+                                                            int32_t n, int reset) {
   const int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i == 0 && reset) /* the fused element kernels take the dt minima from here */
     d.status->dtcourant = d.status->dthydro = 1.0e+20;
   if (i >= n) return;
-  const int32_t e = list ? list[i] : i;
+  const int32_t e = list ? list[i] : base + i;
   const int32_t *c = &d.nodelist[8 * (int64_t)e];
   double x[8], y[8], z[8], xd[8], yd[8], zd[8], hx[8], hy[8], hz[8];
   lulesh_gather8(c, d.x, d.y, d.z, x, y, z);
@@ -411,7 +414,7 @@ extern "C" int lulesh_cuda_copy(lulesh_cuda_t *d, lulesh_state_t *s, lulesh_cuda
 extern "C" int lulesh_cuda_corner_forces(const lulesh_cuda_t *d) {
   if (d->num_elem == 0) return 0;
   k_corner_forces<<<lulesh_nblocks(d->num_elem, d->block), d->block>>>(*d, d->par.hgcoef > 0.0,
-                                                                      NULL, d->num_elem);
+                                                                      NULL, 0, d->num_elem);
   TSR_CHECK_LAUNCH("lulesh corner forces");
   return 0;
 }
@@ -419,7 +422,7 @@ extern "C" int lulesh_cuda_corner_forces(const lulesh_cuda_t *d) {
 extern "C" int lulesh_cuda_gather_forces(const lulesh_cuda_t *d) {
   if (d->num_node == 0) return 0;
   k_gather_forces<<<lulesh_nblocks(d->num_node, d->block), d->block>>>(*d, d->par.hgcoef > 0.0,
-                                                                      NULL, d->num_node);
+                                                                      NULL, 0, d->num_node);
   TSR_CHECK_LAUNCH("lulesh force gather");
   return 0;
 }
@@ -434,7 +437,7 @@ extern "C" int lulesh_cuda_node_forces(const lulesh_cuda_t *d) {
 
 extern "C" int lulesh_cuda_update_nodes(const lulesh_cuda_t *d, double dt) {
   if (d->num_node == 0) return 0;
-  k_update_nodes<<<lulesh_nblocks(d->num_node, d->block), d->block>>>(*d, dt, NULL, d->num_node);
+  k_update_nodes<<<lulesh_nblocks(d->num_node, d->block), d->block>>>(*d, dt, NULL, 0, d->num_node);
   TSR_CHECK_LAUNCH("lulesh node update");
   return 0;
 }
@@ -451,7 +454,7 @@ extern "C" int lulesh_cuda_lagrange_nodal(const lulesh_cuda_t *d, double dt) {
 extern "C" int lulesh_cuda_kinematics(const lulesh_cuda_t *d, double dt) {
   /* one thread at least: it resets the dt minima */
   k_kinematics<<<lulesh_nblocks(d->num_elem > 0 ? d->num_elem : 1, d->block), d->block>>>(
-      *d, dt, NULL, d->num_elem, 1);
+      *d, dt, NULL, 0, d->num_elem, 1);
   TSR_CHECK_LAUNCH("lulesh kinematics");
   return 0;
 }
@@ -467,14 +470,15 @@ extern "C" int lulesh_cuda_node_forces_part(const lulesh_cuda_t *d, int part) {
   const int hg = d->par.hgcoef > 0.0;
   const cudaStream_t st = part == 0 ? (cudaStream_t)d->part0_stream : 0;
   if (n > 0) {
+    const int32_t base = d->sp_base[0][part];
     k_corner_forces<<<lulesh_nblocks(n, d->block), d->block, 0, st>>>(
-        *d, hg, d->sp_elem + (part ? nb : 0), n);
+        *d, hg, base >= 0 ? NULL : d->sp_elem + (part ? nb : 0), base, n);
     TSR_CHECK_LAUNCH("lulesh corner forces (part)");
   }
   /* the shared nodes' corners all belong to part 0's elements */
   if (part == 0 && sp->num_shared > 0) {
     k_gather_forces<<<lulesh_nblocks(sp->num_shared, d->block), d->block, 0, st>>>(
-        *d, hg, d->sp_node, sp->num_shared);
+        *d, hg, d->sp_base[1][0] >= 0 ? NULL : d->sp_node, d->sp_base[1][0], sp->num_shared);
     TSR_CHECK_LAUNCH("lulesh force gather (shared nodes)");
   }
   return 0;
@@ -492,15 +496,17 @@ extern "C" int lulesh_cuda_update_nodes_part(const lulesh_cuda_t *d, double dt, 
   TSR_CHECK(d->split, TSR_ERR_ARG, "lulesh cuda: the node update in parts needs the run's split");
   const lulesh_split_t *sp = d->split;
   const int32_t ns = sp->num_shared, n = part ? sp->num_node - ns : ns;
-  const int32_t *list = d->sp_node + (part ? ns : 0);
+  const int32_t base = d->sp_base[1][part];
+  const int32_t *list = base >= 0 ? NULL : d->sp_node + (part ? ns : 0);
   if (n == 0) return 0;
   if (part == 1 && d->assembly == LULESH_ASM_GATHER) { /* the other nodes' gather too */
-    if (d->fuse) return lulesh_cuda__gather_update_list(d, dt, list, n);
-    k_gather_forces<<<lulesh_nblocks(n, d->block), d->block>>>(*d, d->par.hgcoef > 0.0, list, n);
+    if (d->fuse) return lulesh_cuda__gather_update_list(d, dt, list, base, n);
+    k_gather_forces<<<lulesh_nblocks(n, d->block), d->block>>>(*d, d->par.hgcoef > 0.0, list, base,
+                                                               n);
     TSR_CHECK_LAUNCH("lulesh force gather (part)");
   }
   k_update_nodes<<<lulesh_nblocks(n, d->block), d->block, 0,
-                   part == 0 ? (cudaStream_t)d->part0_stream : 0>>>(*d, dt, list, n);
+                   part == 0 ? (cudaStream_t)d->part0_stream : 0>>>(*d, dt, list, base, n);
   TSR_CHECK_LAUNCH("lulesh node update (part)");
   return 0;
 }
@@ -512,7 +518,8 @@ extern "C" int lulesh_cuda_kinematics_part(const lulesh_cuda_t *d, double dt, in
   if (part && n == 0) return 0;
   k_kinematics<<<lulesh_nblocks(n > 0 ? n : 1, d->block), d->block, 0,
                  part == 0 ? (cudaStream_t)d->part0_stream : 0>>>(
-      *d, dt, d->sp_kin + (part ? ns : 0), n, part == 0);
+      *d, dt, d->sp_base[2][part] >= 0 ? NULL : d->sp_kin + (part ? ns : 0), d->sp_base[2][part], n,
+      part == 0);
   TSR_CHECK_LAUNCH("lulesh kinematics (part)");
   return 0;
 }

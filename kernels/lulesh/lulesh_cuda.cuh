@@ -92,9 +92,10 @@ int lulesh_cuda__twolevel_allow(const lulesh_cuda_t *d);
  * all regions (the dt minima into d->status by atomicMin; the kinematics
  * kernel resets them). */
 int lulesh_cuda__monoq_eos_fused(const lulesh_cuda_t *d);
-/* lulesh_cuda_gather_update on the n nodes list[] only. */
+/* lulesh_cuda_gather_update on the n nodes list[] only (list NULL: the
+ * nodes base .. base + n - 1). */
 int lulesh_cuda__gather_update_list(const lulesh_cuda_t *d, double dt, const int32_t *list,
-                                    int32_t n);
+                                    int32_t base, int32_t n);
 
 /* lulesh_cuda_fma.cu: the same launchers built with FMA contraction. */
 int lulesh_cuda__scatter_forces_fma(const lulesh_cuda_t *d, int part);

@@ -158,6 +158,11 @@ typedef struct {
    * must not overlap). */
   struct tsr_queue *queue;
   void *part0_stream;
+  /* sp_base[k][p]: where part p of sp_elem, sp_node, sp_kin (k = 0, 1, 2)
+   * is a run of consecutive numbers, its first, and the kernels take the
+   * run without the list (a plane cut's parts: no load of an index before
+   * the element's own); -1 where the kernels read the list. */
+  int32_t sp_base[3][2];
   const lulesh_split_t *split;
   int32_t *sp_elem, *sp_node, *sp_kin;
   int64_t *colour_nbnd, *bcolour_nbnd;

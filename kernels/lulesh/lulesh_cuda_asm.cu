@@ -44,10 +44,10 @@ __device__ inline void elem_total(const lulesh_cuda_t &d, int32_t e, int hg, dou
  * live, so the kernel needs no more registers than fit 12 warps per SM
  * (the same fs + fh per corner as elem_total). */
 __global__ void __maxnreg__(LULESH_FORCES_MAXREG)
-    k_forces_atomic(lulesh_cuda_t d, int hg, const int32_t *list, int32_t ne) {
+    k_forces_atomic(lulesh_cuda_t d, int hg, const int32_t *list, int32_t base, int32_t ne) {
   const int32_t i0 = blockIdx.x * blockDim.x + threadIdx.x;
   if (i0 >= ne) return;
-  const int32_t e = list ? list[i0] : i0;
+  const int32_t e = list ? list[i0] : base + i0;
   const int32_t *c = &d.nodelist[8 * (int64_t)e];
   int32_t n[8];
   double x[8], y[8], z[8], fs[3][8];
@@ -341,9 +341,9 @@ int LULESH_FN_(lulesh_cuda__scatter_forces)(const lulesh_cuda_t *d, int part) {
     if (part >= 0) part_range(part, d->split->num_bnd, &o, &n);
     if (n == 0) break;
     k_forces_atomic<<<lulesh_nblocks(n, d->block), d->block, 0,
-                      part == 0 ? (cudaStream_t)d->part0_stream : 0>>>(*d, hg,
-                                                               part >= 0 ? d->sp_elem + o : NULL,
-                                                               (int32_t)n);
+                      part == 0 ? (cudaStream_t)d->part0_stream : 0>>>(
+        *d, hg, part >= 0 && d->sp_base[0][part] < 0 ? d->sp_elem + o : NULL,
+        part >= 0 && d->sp_base[0][part] >= 0 ? d->sp_base[0][part] : 0, (int32_t)n);
     TSR_CHECK_LAUNCH("lulesh forces (atomic)");
     break;
   }

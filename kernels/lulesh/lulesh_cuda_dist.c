@@ -24,6 +24,14 @@ int lulesh_cuda_dist_setup(lulesh_cuda_t *d, const lulesh_state_t *s,
   int32_t **dst[3] = {&d->sp_elem, &d->sp_node, &d->sp_kin};
   const int32_t *src[3] = {sp->elem, sp->node, sp->kin};
   const int32_t len[3] = {sp->num_elem, sp->num_node, sp->num_elem};
+  const int32_t first[3] = {sp->num_bnd, sp->num_shared, sp->num_send};
+  for (int k = 0; k < 3; k++)
+    for (int p = 0; p < 2; p++) {
+      const int32_t o = p ? first[k] : 0, n = p ? len[k] - first[k] : first[k];
+      int32_t i = 0;
+      while (i < n && src[k][o + i] == src[k][o] + i) i++;
+      d->sp_base[k][p] = n > 0 && i == n ? src[k][o] : -1;
+    }
   for (int k = 0; k < 3; k++) {
     TSR_CALL(tsr_device_malloc(&dev, sizeof(int32_t) * ((size_t)len[k] + 1), (void **)dst[k]));
     if (len[k])

@@ -31,10 +31,10 @@ namespace {
 #ifndef LULESH_CUDA_FMA
 /* list (when not NULL): the len nodes of the launch, else 0 .. len-1 */
 __global__ void k_gather_update(lulesh_cuda_t d, double dt, int hg, const int32_t *list,
-                                int32_t len) {
+                                int32_t base, int32_t len) {
   const int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= len) return;
-  const int32_t n = list ? list[i] : i;
+  const int32_t n = list ? list[i] : base + i;
   const int32_t c0 = d.node_elem_start[n], c1 = d.node_elem_start[n + 1];
   double *pos[3] = {d.x, d.y, d.z}, *vel[3] = {d.xd, d.yd, d.zd}, *frc[3] = {d.fx, d.fy, d.fz};
   const double mass = d.nodal_mass[n];
@@ -142,15 +142,16 @@ __global__ void __maxnreg__(LULESH_MONOQ_MAXREG) k_monoq_eos(lulesh_cuda_t d) {
 extern "C" int lulesh_cuda_gather_update(const lulesh_cuda_t *d, double dt) {
   if (d->num_node == 0) return 0;
   k_gather_update<<<lulesh_nblocks(d->num_node, d->block), d->block>>>(
-      *d, dt, d->par.hgcoef > 0.0, NULL, d->num_node);
+      *d, dt, d->par.hgcoef > 0.0, NULL, 0, d->num_node);
   TSR_CHECK_LAUNCH("lulesh node gather + update");
   return 0;
 }
 
 int lulesh_cuda__gather_update_list(const lulesh_cuda_t *d, double dt, const int32_t *list,
-                                    int32_t n) {
+                                    int32_t base, int32_t n) {
   if (n == 0) return 0;
-  k_gather_update<<<lulesh_nblocks(n, d->block), d->block>>>(*d, dt, d->par.hgcoef > 0.0, list, n);
+  k_gather_update<<<lulesh_nblocks(n, d->block), d->block>>>(*d, dt, d->par.hgcoef > 0.0, list,
+                                                             base, n);
   TSR_CHECK_LAUNCH("lulesh node gather + update (part)");
   return 0;
 }

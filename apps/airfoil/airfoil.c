@@ -40,6 +40,7 @@ static int af_options(af_app_t *A, int argc, char **argv, int *done) {
   cli->warmup = 0;
   A->size[0] = 400, A->size[1] = 600, A->size[2] = 1;
   A->precision = "double", A->reorder = "none", A->partitioner = "auto", A->halo = "staged";
+  A->l2 = "auto";
   A->block = 256, A->exact = 0, A->nofuse = 0, A->nograph = 0, A->profile = 0;
   A->profile_csv = NULL;
   A->imbalance = 1.001, A->eps = 0;
@@ -64,6 +65,9 @@ static int af_options(af_app_t *A, int argc, char **argv, int *done) {
        "CUDA on several ranks: launch each kernel of a stage from the host (default: where the "
        "exchange goes by CUDA IPC's put kernel, AoS, fused, update split, the stages' kernels and "
        "the exchanges' puts go as CUDA graphs of two stages)"},
+      {"l2-persist", 0, TSR_OPT_STRING, &A->l2, "auto|on|off",
+       "CUDA, fused gather4 and atomic1: keep the array one kernel of a stage hands to the next "
+       "(the fluxes, res) in L2's persisting part; auto: where all of it fits (default auto)"},
       {"profile", 0, TSR_OPT_FLAG, &A->profile, NULL,
        "after each variant's timed runs, one more run timing every kernel (CUDA events, "
        "synchronised per launcher; CPU timers): calls, seconds, bytes, GB/s, % of floor"},
@@ -120,6 +124,10 @@ static int af_check_options(af_app_t *A) {
     return TSR_RAISE(TSR_ERR_ARG, "--reorder: '%s', expected none, gps, rcm or partition", reorder);
   TSR_CHECK(imbalance >= 1 && eps >= 0, TSR_ERR_ARG,
             "--imbalance %g / --eps %g: expected imbalance >= 1 and eps >= 0", imbalance, eps);
+  if (strcmp(A->l2, "auto") == 0) A->l2mode = AIRFOIL_L2_AUTO;
+  else if (strcmp(A->l2, "on") == 0) A->l2mode = AIRFOIL_L2_ON;
+  else if (strcmp(A->l2, "off") == 0) A->l2mode = AIRFOIL_L2_OFF;
+  else return TSR_RAISE(TSR_ERR_ARG, "--l2-persist: '%s', expected auto, on or off", A->l2);
   if (strcmp(precision, "double") == 0) A->prec = AIRFOIL_DOUBLE;
   else if (strcmp(precision, "float") == 0) A->prec = AIRFOIL_FLOAT;
   else return TSR_RAISE(TSR_ERR_ARG, "--precision: '%s', expected double or float", precision);
@@ -243,7 +251,7 @@ static int af_reference(af_app_t *A) {
     for (int s = 0; s < A->sel.n; s++) others |= A->sel.index[s] != AIRFOIL_V_CPU_REF;
     if (others) {
       A->ref = tsr_malloc(sizeof(double) * (size_t)niter);
-      airfoil_run_t r = {niter, A->prec, A->ref, NULL, 0};
+      airfoil_run_t r = {niter, A->prec, A->ref, NULL, 0, 0};
       if (!A->ref) rc = TSR_RAISE(TSR_ERR_ALLOC, "no memory for %d iterations", niter);
       if (!rc) rc = af_ckpt_run(A, AIRFOIL_V_CPU_REF, &r, NULL, 0);
     }

@@ -21,7 +21,7 @@ typedef struct {
   /* options */
   tsr_cli_t cli;
   int64_t size[3];
-  const char *precision, *reorder, *partitioner, *halo;
+  const char *precision, *reorder, *partitioner, *halo, *l2;
   int block, exact, nofuse, nograph, profile;
   const char *profile_csv;
   double imbalance, eps;
@@ -29,6 +29,7 @@ typedef struct {
   int nranks, rank, say;
   airfoil_setup_t setup;
   airfoil_prec_t prec;
+  airfoil_l2_t l2mode;   /* --l2-persist */
   tsr_selection_t sel;
   /* the mesh: the whole (read or generated) and this rank's part */
   tsr_mesh_t *mesh;
@@ -63,7 +64,8 @@ typedef struct {
  * (--profile) profiled; one row each in A->rep. */
 int af_run_variants(af_app_t *A);
 /* One run of variant vid on p for r->niter iterations (airfoil_run.c). */
-int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, int graph, airfoil_run_t *r,
+int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, int graph, airfoil_l2_t l2,
+               airfoil_run_t *r,
                airfoil_profile_t *prof);
 
 /* airfoil_ckpt.c: with --restart or --checkpoint-every, the options a

@@ -156,9 +156,9 @@ int af_ckpt_run(af_app_t *A, int vid, airfoil_run_t *r, airfoil_profile_t *prof,
   const int64_t every = write ? A->cli.checkpoint_every : 0;
   if (k0 > 0) memcpy(r->rms, A->hist, sizeof(double) * (size_t)k0);
   if (every <= 0) { /* one piece: iterations k0+1 .. niter */
-    airfoil_run_t s = {niter - k0, r->prec, r->rms + k0, r->q, 0};
-    TSR_CALL(af_run_one(&A->p, vid, A->block, !A->nofuse, !A->nograph, &s, prof));
-    r->seconds = s.seconds;
+    airfoil_run_t s = {niter - k0, r->prec, r->rms + k0, r->q, 0, 0};
+    TSR_CALL(af_run_one(&A->p, vid, A->block, !A->nofuse, !A->nograph, A->l2mode, &s, prof));
+    r->seconds = s.seconds, r->l2_window = s.l2_window;
     return 0;
   }
   /* pieces ending at the multiples of every, each from the last one's q */
@@ -171,10 +171,10 @@ int af_ckpt_run(af_app_t *A, int vid, airfoil_run_t *r, airfoil_profile_t *prof,
   r->seconds = 0;
   for (int64_t k = k0; !rc && k < niter;) {
     const int64_t n = tsr_checkpoint_next(k, niter, every);
-    airfoil_run_t s = {(int)n, r->prec, r->rms + k, qb, 0};
+    airfoil_run_t s = {(int)n, r->prec, r->rms + k, qb, 0, 0};
     p.q0 = qa;
-    rc = tsr_error_agree(MPI_COMM_WORLD, af_run_one(&p, vid, A->block, !A->nofuse, !A->nograph, &s, prof));
-    r->seconds += s.seconds;
+    rc = tsr_error_agree(MPI_COMM_WORLD, af_run_one(&p, vid, A->block, !A->nofuse, !A->nograph, A->l2mode, &s, prof));
+    r->seconds += s.seconds, r->l2_window = s.l2_window;
     k += n;
     double *t = qa;
     qa = qb, qb = t;

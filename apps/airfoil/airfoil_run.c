@@ -107,12 +107,12 @@ static tsr_verify_t af_check(int standard, airfoil_prec_t prec, const double *rm
   return worst < tol ? TSR_VERIFY_PASS : TSR_VERIFY_FAIL;
 }
 
-int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, int graph, airfoil_run_t *r,
-               airfoil_profile_t *prof) {
+int af_run_one(const airfoil_problem_t *p, int vid, int block, int fuse, int graph, airfoil_l2_t l2,
+               airfoil_run_t *r, airfoil_profile_t *prof) {
   if (vid == AIRFOIL_V_CPU_REF) TSR_CALL(airfoil_cpu_ref_profile(p, r, prof));
   else {
     airfoil_cuda_opts_t o = {af_incr[vid], af_layout[vid], block, fuse, AIRFOIL_SPLIT_AUTO,
-                             graph ? AIRFOIL_GRAPH_AUTO : AIRFOIL_GRAPH_OFF};
+                             graph ? AIRFOIL_GRAPH_AUTO : AIRFOIL_GRAPH_OFF, l2};
     TSR_CALL(airfoil_cuda_run_profile(p, &o, r, prof));
   }
   return 0;
@@ -234,13 +234,20 @@ static int af_variant(af_app_t *A, int s) {
   rc = tsr_error_agree(MPI_COMM_WORLD, tsr_device_select(MPI_COMM_WORLD, v->device, &dev));
   if (rc) return rc;
   snprintf(row.device, sizeof row.device, "%s", dev.name);
-  airfoil_run_t r = {niter, A->prec, A->rms, A->have_q ? NULL : A->qout, 0};
+  airfoil_run_t r = {niter, A->prec, A->rms, A->have_q ? NULL : A->qout, 0, 0};
   af_job_t job = {A, vid, !A->ck_run, &r};
   tsr_run_t sp = {.prog = "tsr-airfoil", .label = v->name, .comm = MPI_COMM_WORLD,
                   .dev = &dev, .timing = TSR_TIME_REPORTED, .warmup = cli->warmup,
                   .runs = cli->runs, .quiet = cli->quiet, .run = af_timed, .ctx = &job};
   tsr_run_result_t res;
   rc = tsr_run(&sp, &res);
+  if (!rc && r.l2_window > 0) { /* the window the run used (--l2-persist) */
+    const size_t n = strlen(row.config);
+    snprintf(row.config + n, sizeof row.config - n, " l2=%.1fMiB", (double)r.l2_window / 1048576.0);
+  } else if (!rc && A->l2mode == AIRFOIL_L2_OFF && v->device == TSR_DEV_CUDA) {
+    const size_t n = strlen(row.config);
+    snprintf(row.config + n, sizeof row.config - n, " l2=off");
+  }
   if (rc == TSR_ERR_UNSUPPORTED) { /* same answer on every rank */
     tsr_result_notrun(&row, "%s", tsr_error_message());
     tsr_error_clear();
@@ -249,7 +256,7 @@ static int af_variant(af_app_t *A, int s) {
   /* --profile: one more run, every kernel timed, checked like the others */
   airfoil_profile_t prof;
   memset(&prof, 0, sizeof prof);
-  airfoil_run_t rp = {niter, A->prec, A->prms, NULL, 0};
+  airfoil_run_t rp = {niter, A->prec, A->prms, NULL, 0, 0};
   tsr_verify_t pv = TSR_VERIFY_NA;
   char pnote[240] = "";
   if (!rc && A->profile) {
@@ -296,9 +303,9 @@ static int af_auto(af_app_t *A) {
     if (!tsr_variant_unavailable(&af_variants[A->sel.index[s]]))
       X.s[X.n] = s, X.names[X.n++] = af_variants[A->sel.index[s]].name;
   char problem[200], devname[sizeof(tsr_device_t){0}.name] = "";
-  snprintf(problem, sizeof problem, "%lld cells %lld edges %d iterations %s reorder=%s block=%d%s%s %d ranks",
+  snprintf(problem, sizeof problem, "%lld cells %lld edges %d iterations %s reorder=%s block=%d%s%s l2=%s %d ranks",
            (long long)A->gcount[0], (long long)A->gcount[1], A->niter, A->precision, A->reorder, A->block,
-           A->nofuse ? " fuse=no" : "", A->nograph ? " graph=no" : "", A->nranks);
+           A->nofuse ? " fuse=no" : "", A->nograph ? " graph=no" : "", A->l2, A->nranks);
   tsr_device_t d;
   if (X.n > 0 && !tsr_device_select(MPI_COMM_WORLD, af_variants[A->sel.index[X.s[0]]].device, &d))
     snprintf(devname, sizeof devname, "%s", d.name);

@@ -304,13 +304,25 @@ static bool af_pdl_ok(const void *kern) {
 /* kern<<<g, b, 0, s>>>(args...), with programmatic stream serialisation
    where it serves (af_pdl_ok). */
 template <typename... KArgs, typename... Args>
-static cudaError_t af_launch(void (*kern)(KArgs...), int g, int b, cudaStream_t s, Args... args) {
+static cudaError_t af_launch(const airfoil_cuda_t *d, void (*kern)(KArgs...), int g, int b,
+                             cudaStream_t s, Args... args) {
   cudaLaunchConfig_t cfg = {};
-  cudaLaunchAttribute at[1];
+  cudaLaunchAttribute at[2];
+  unsigned n = 0;
   cfg.gridDim = dim3((unsigned)g), cfg.blockDim = dim3((unsigned)b), cfg.stream = s;
-  at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  at[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = at, cfg.numAttrs = af_pdl_ok((const void *)kern) ? 1 : 0;
+  if (af_pdl_ok((const void *)kern)) {
+    at[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[n++].val.programmaticStreamSerializationAllowed = 1;
+  }
+  if (d->l2_bytes > 0) {
+    at[n].id = cudaLaunchAttributeAccessPolicyWindow;
+    at[n].val.accessPolicyWindow.base_ptr = d->l2_base;
+    at[n].val.accessPolicyWindow.num_bytes = d->l2_bytes;
+    at[n].val.accessPolicyWindow.hitRatio = d->l2_hit;
+    at[n].val.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    at[n++].val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+  }
+  cfg.attrs = at, cfg.numAttrs = n;
   return cudaLaunchKernelEx(&cfg, kern, static_cast<KArgs>(args)...);
 }
 
@@ -522,7 +534,7 @@ int increments1(const airfoil_cuda_t *d, KC k, int part) {
   const int nb = (part == 2 ? d->bcut : part == 3 ? d->brange[1] : d->brange[part + 1]) - b0;
   if (ne + nb > 0) {
     TSR_CALL(airfoil_cuda_prof_begin(d));
-    (void)af_launch(k_resb<R, SOA, MODE, KC>, grid(ne + nb, B), B, AF_STREAM(d),
+    (void)af_launch(d, k_resb<R, SOA, MODE, KC>, grid(ne + nb, B), B, AF_STREAM(d),
         k, ne, e0, nb, b0, d->erange[2], d->nnode, d->ncell, d->pedge, d->pecell, d->pbedge,
         d->pbecell, d->bound, (const R *)d->x, (const R *)d->q, (const R *)d->adt, (R *)d->res,
         (R *)d->eflux);
@@ -608,7 +620,7 @@ int update(const airfoil_cuda_t *d, KC k, int arg) {
                      : (last ? AIRFOIL_K_GUPDATE_ADT_SAVE : AIRFOIL_K_GUPDATE_ADT);
   TSR_CALL(airfoil_cuda_prof_begin(d));
 #define AF_UPDATE(GM, VEC)                                                                   \
-  (void)af_launch(k_update<R, SOA, GM, VEC, KC>, grid(nrows, B), B, AF_STREAM(d),           \
+  (void)af_launch(d, k_update<R, SOA, GM, VEC, KC>, grid(nrows, B), B, AF_STREAM(d),           \
       k, d->ncell_owned, nc, d->nnode, d->pcell, (const R *)d->x, (R *)d->qold, (R *)qout,   \
       (R *)d->res, (R *)d->adt, d->ce_off, d->ce_elem, d->cb_off, d->cb_elem,                \
       (const R *)d->eflux, (const R *)d->bflux, d->cmap, d->ck, d->fuse, last, rms,          \

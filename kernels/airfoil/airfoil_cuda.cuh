@@ -95,6 +95,12 @@ typedef struct {
   const unsigned char *uskip; /* [ncell_owned]                               */
   struct airfoil_cuda_prof *prof; /* host: per-kernel timing, or NULL (off)  */
   void *stream;            /* cudaStream_t of the launches (NULL: default)   */
+  /* the L2 access-policy window of the per-stage launches (l2_bytes 0: none):
+   * the array one kernel writes and the next reads (gather4's fluxes,
+   * atomic1's res) kept in L2's persisting part, hit ratio l2_hit */
+  void *l2_base;
+  size_t l2_bytes;
+  float l2_hit;
 } airfoil_cuda_t;
 
 /* Per-kernel timing (airfoil_cuda_run.c): a launcher calls begin before its

@@ -289,6 +289,45 @@ static int af_setup_incr(af_mem_t *m, const airfoil_problem_t *p, const airfoil_
   return 0;
 }
 
+/* The L2 window (airfoil_cuda_t l2_*, airfoil_l2_t): the array the
+ * per-stage launches hand from one kernel to the next, fused gather4's
+ * fluxes or atomic1's res, in L2's persisting part, the hit ratio the
+ * fraction of it the set-aside holds. *limit0: the device's set-aside
+ * before, put back by af_l2_end (*set 1). Nothing is asked of a device
+ * without persisting L2. */
+static int af_l2_begin(const tsr_device_t *dev, const airfoil_cuda_opts_t *o, airfoil_cuda_t *d,
+                       size_t R, int64_t nc, size_t *limit0, int *set) {
+  *set = 0;
+  if (o->l2 == AIRFOIL_L2_OFF || !d->fuse ||
+      (o->incr != AIRFOIL_GATHER4 && o->incr != AIRFOIL_ATOMIC1))
+    return 0;
+  size_t maxp = 0, maxw = 0;
+  TSR_CALL(tsr_device_l2_persist_max(dev, &maxp, &maxw));
+  void *base = o->incr == AIRFOIL_GATHER4 ? d->eflux : d->res;
+  size_t bytes = o->incr == AIRFOIL_GATHER4 ? R * 4 * (size_t)(d->erange[2] + d->brange[2] + 1)
+                                              : R * 4 * (size_t)nc;
+  if (maxp == 0 || maxw == 0 || bytes == 0) return 0;
+  if (bytes > maxw) bytes = maxw;
+  /* AUTO: only where it all fits (a partial window made gather4 on the
+     whole standard mesh 9 % slower; docs/AIRFOIL.md) */
+  if (o->l2 == AIRFOIL_L2_AUTO && bytes > maxp) return 0;
+  const size_t keep = bytes < maxp ? bytes : maxp;
+  TSR_CALL_CUDA(cudaDeviceGetLimit(limit0, cudaLimitPersistingL2CacheSize));
+  TSR_CALL_CUDA(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, keep));
+  *set = 1;
+  size_t got = 0; /* the driver rounds the set-aside to its granularity */
+  TSR_CALL_CUDA(cudaDeviceGetLimit(&got, cudaLimitPersistingL2CacheSize));
+  d->l2_base = base, d->l2_bytes = bytes;
+  d->l2_hit = got >= bytes ? 1.0f : (float)((double)got / (double)bytes);
+  return 0;
+}
+
+static void af_l2_end(size_t limit0, int set) {
+  if (!set) return;
+  (void)cudaCtxResetPersistingL2Cache();
+  (void)cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, limit0);
+}
+
 /* Everything on the device; halos of q and adt on several ranks. */
 static int af_setup(af_mem_t *m, const airfoil_problem_t *p, const airfoil_cuda_opts_t *o,
                     const airfoil_run_t *r, airfoil_cuda_t *d, af_host_t *h) {
@@ -554,6 +593,10 @@ int airfoil_cuda_run_profile(const airfoil_problem_t *p, const airfoil_cuda_opts
   struct airfoil_cuda_prof pr;
   memset(&pr, 0, sizeof pr);
   int rc = af_setup(m, p, o, r, &d, &h);
+  size_t l2_limit0 = 0;
+  int l2_set = 0;
+  if (!rc) rc = af_l2_begin(&m->dev, o, &d, R, p->ncell, &l2_limit0, &l2_set);
+  r->l2_window = d.l2_bytes;
   if (!rc && prof) {
     pr.acc = prof;
     if (tsr_cuda_fault(cudaEventCreate(&pr.ev[0])) != cudaSuccess ||
@@ -612,6 +655,7 @@ int airfoil_cuda_run_profile(const airfoil_problem_t *p, const airfoil_cuda_opts
   }
   for (int i = 0; i < 2; i++)
     if (pr.ev[i]) cudaEventDestroy(pr.ev[i]);
+  af_l2_end(l2_limit0, l2_set);
   for (int i = 0; i < m->n; i++) tsr_device_free(&m->dev, &m->p[i]);
   free(m);
   af_host_free(&h);

@@ -103,6 +103,8 @@ typedef struct {
   double *rms;         /* [niter] out: rms of every iteration               */
   double *q;           /* [ncell][4] out: final q in double, or NULL        */
   double seconds;      /* out: wall time of the iterations                  */
+  size_t l2_window;    /* out (CUDA): bytes under the L2 persisting window
+                          (0: none)                                         */
 } airfoil_run_t;
 
 /* rms of one iteration from the sum of del^2 of its second update. */
@@ -127,6 +129,14 @@ typedef enum { AIRFOIL_SPLIT_AUTO = 0, AIRFOIL_SPLIT_ON, AIRFOIL_SPLIT_OFF } air
  * edges; airfoil_cuda_graph.c) and does the handshake; OFF: each
  * launch from the host. */
 typedef enum { AIRFOIL_GRAPH_AUTO = 0, AIRFOIL_GRAPH_OFF } airfoil_graph_t;
+/* Whether the array one per-stage kernel writes and the next reads (fused
+ * cuda/gather4's fluxes, cuda/atomic1's res) is kept in L2's persisting part
+ * (an access-policy window on those launches; airfoil_cuda_opts_t). AUTO:
+ * where the whole array fits the device's largest set-aside (on an H100 or
+ * H200 37.5 MiB: atomic1 on OP2's standard mesh, gather4 from 2 ranks up;
+ * docs/AIRFOIL.md); ON: as much of it as fits, the rest streamed; OFF: no
+ * window. */
+typedef enum { AIRFOIL_L2_AUTO = 0, AIRFOIL_L2_ON, AIRFOIL_L2_OFF } airfoil_l2_t;
 
 typedef struct {
   airfoil_incr_t incr;
@@ -140,6 +150,7 @@ typedef struct {
                             exported cells first (the exchange starts after
                             them, beside the rest of update), or one       */
   airfoil_graph_t graph; /* several ranks, split: the stage as a CUDA graph */
+  airfoil_l2_t l2;       /* the L2 persisting window                        */
 } airfoil_cuda_opts_t;
 
 /* A CUDA variant (TSR_ERR_NOCUDA in a build without CUDA). On a

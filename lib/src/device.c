@@ -54,6 +54,19 @@ int tsr_device_cuda_count(void) {
 #endif
 }
 
+int tsr_device_l2_persist_max(const tsr_device_t *dev, size_t *setaside, size_t *window) {
+  TSR_CHECK(dev && setaside && window, TSR_ERR_ARG, "tsr_device_l2_persist_max: NULL argument");
+  *setaside = 0, *window = 0;
+#ifdef TSR_HAVE_CUDA
+  if (dev->kind != TSR_DEV_CUDA) return 0;
+  int p = 0, w = 0;
+  TSR_CALL_CUDA(cudaDeviceGetAttribute(&p, cudaDevAttrMaxPersistingL2CacheSize, dev->id));
+  TSR_CALL_CUDA(cudaDeviceGetAttribute(&w, cudaDevAttrMaxAccessPolicyWindowSize, dev->id));
+  *setaside = p > 0 ? (size_t)p : 0, *window = w > 0 ? (size_t)w : 0;
+#endif
+  return 0;
+}
+
 tsr_devkind_t tsr_device_default_kind(void) {
   return tsr_device_cuda_count() > 0 ? TSR_DEV_CUDA : TSR_DEV_CPU;
 }

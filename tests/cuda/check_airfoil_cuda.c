@@ -8,7 +8,8 @@
  * is not four sides per cell (an edge doubled: two cells of 5 sides, so
  * gather4 takes its general map, every other cell padded with the zero
  * row), and profiled runs (same history as unprofiled, bit for bit for the
- * deterministic strategies, every launch counted). Skips without a GPU. */
+ * deterministic strategies, every launch counted), and the L2 persisting
+ * window off, on and auto (the same results; test_l2). Skips without a GPU. */
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,7 +24,7 @@ static void check_problem(const airfoil_problem_t *pp) {
   double *qref = malloc(sizeof(double) * 4 * p.ncell), *q = malloc(sizeof(double) * 4 * p.ncell);
   for (int prec = 0; prec < 2; prec++) {
     double ref[N], rms[N], tol = prec == AIRFOIL_DOUBLE ? 1e-9 : 1e-3;
-    airfoil_run_t r = {N, (airfoil_prec_t)prec, ref, qref, 0};
+    airfoil_run_t r = {N, (airfoil_prec_t)prec, ref, qref, 0, 0};
     ck_tsr(airfoil_cpu_ref(&p, &r));
     double qmax = 0;
     for (int64_t i = 0; i < 4 * p.ncell; i++) qmax = fmax(qmax, fabs(qref[i]));
@@ -32,8 +33,8 @@ static void check_problem(const airfoil_problem_t *pp) {
         for (int block = 64; block <= 512; block *= 8)
           for (int fuse = 0; fuse < 2; fuse++) {
             airfoil_cuda_opts_t o = {(airfoil_incr_t)incr, (airfoil_layout_t)layout, block, fuse,
-                                     AIRFOIL_SPLIT_AUTO, AIRFOIL_GRAPH_AUTO};
-            airfoil_run_t g = {N, (airfoil_prec_t)prec, rms, q, 0};
+                                     AIRFOIL_SPLIT_AUTO, AIRFOIL_GRAPH_AUTO, AIRFOIL_L2_AUTO};
+            airfoil_run_t g = {N, (airfoil_prec_t)prec, rms, q, 0, 0};
             ck_tsr(airfoil_cuda_run(&p, &o, &g));
             double wr = 0, wq = 0;
             int at = 0;
@@ -93,8 +94,8 @@ START_TEST(test_profile) {
     for (int fuse = 0; fuse < 2; fuse++) {
       double plain[N], prof_rms[N];
       airfoil_cuda_opts_t o = {(airfoil_incr_t)incr, AIRFOIL_SOA, 128, fuse, AIRFOIL_SPLIT_AUTO,
-                               AIRFOIL_GRAPH_AUTO};
-      airfoil_run_t g = {N, AIRFOIL_DOUBLE, plain, NULL, 0};
+                               AIRFOIL_GRAPH_AUTO, AIRFOIL_L2_AUTO};
+      airfoil_run_t g = {N, AIRFOIL_DOUBLE, plain, NULL, 0, 0};
       ck_tsr(airfoil_cuda_run(&p, &o, &g));
       airfoil_profile_t pr;
       memset(&pr, 0, sizeof pr);
@@ -155,6 +156,62 @@ START_TEST(test_variants) {
 }
 END_TEST
 
+/* The L2 persisting window (--l2-persist): fused gather4 and atomic1 with
+ * the window off, on and auto give the history and q of the window off (bit
+ * for bit for gather4, within 1e-10 relative for atomic1's atomics); off
+ * reports no window; where the GPU has persisting L2, on and auto report one
+ * on a small mesh, and on OP2's standard mesh in double gather4's fluxes
+ * (46 MB) exceed an H100's set-aside: auto none, on a partial window, the
+ * same bits. */
+static void check_l2(const airfoil_problem_t *p, int iters, size_t maxp) {
+  const int64_t nq = 4 * p->ncell;
+  double *qo = malloc(sizeof(double) * (size_t)nq), *q = malloc(sizeof(double) * (size_t)nq);
+  double *ro = malloc(sizeof(double) * (size_t)iters), *rr = malloc(sizeof(double) * (size_t)iters);
+  const airfoil_incr_t incrs[2] = {AIRFOIL_GATHER4, AIRFOIL_ATOMIC1};
+  for (int i = 0; i < 2; i++) {
+    const int atomic = incrs[i] == AIRFOIL_ATOMIC1;
+    airfoil_cuda_opts_t o = {incrs[i], AIRFOIL_AOS, 256, 1, AIRFOIL_SPLIT_AUTO, AIRFOIL_GRAPH_AUTO,
+                             AIRFOIL_L2_OFF};
+    airfoil_run_t off = {iters, AIRFOIL_DOUBLE, ro, qo, 0, 0};
+    ck_tsr(airfoil_cuda_run(p, &o, &off));
+    ck_assert_msg(off.l2_window == 0, "incr %d: a window with --l2-persist off", (int)incrs[i]);
+    for (int mode = AIRFOIL_L2_AUTO; mode <= AIRFOIL_L2_ON; mode++) {
+      o.l2 = (airfoil_l2_t)mode;
+      airfoil_run_t r = {iters, AIRFOIL_DOUBLE, rr, q, 0, 0};
+      ck_tsr(airfoil_cuda_run(p, &o, &r));
+      const size_t bytes = (size_t)(atomic ? 4 * 8 * p->ncell : 4 * 8 * (p->nedge_exec + p->nbedge_exec + 1));
+      const size_t want = maxp == 0 ? 0 : mode == AIRFOIL_L2_AUTO && bytes > maxp ? 0 : bytes;
+      ck_assert_msg(r.l2_window == want, "incr %d mode %d: window %zu bytes, expected %zu (array %zu, set-aside %zu)",
+                    (int)incrs[i], mode, r.l2_window, want, bytes, maxp);
+      for (int k = 0; k < iters; k++)
+        ck_assert_msg(atomic ? fabs(rr[k] / ro[k] - 1) < 1e-10 : rr[k] == ro[k],
+                      "incr %d mode %d iteration %d: rms %.17g, %.17g without the window", (int)incrs[i],
+                      mode, k, rr[k], ro[k]);
+      double wq = 0;
+      for (int64_t j = 0; j < nq; j++) wq = fmax(wq, fabs(q[j] - qo[j]));
+      ck_assert_msg(atomic ? wq < 1e-10 : wq == 0, "incr %d mode %d: q differs by %.3e", (int)incrs[i], mode, wq);
+    }
+  }
+  free(qo), free(q), free(ro), free(rr);
+}
+
+START_TEST(test_l2) {
+  tsr_device_t dev;
+  ck_tsr(tsr_device_select(MPI_COMM_SELF, TSR_DEV_CUDA, &dev));
+  size_t maxp = 0, maxw = 0;
+  ck_tsr(tsr_device_l2_persist_max(&dev, &maxp, &maxw));
+  const int sizes[2][2] = {{20, 16}, {400, 600}};
+  for (int s = 0; s < 2; s++) {
+    tsr_mesh_t *m = NULL;
+    ck_tsr(airfoil_naca0012(sizes[s][0], sizes[s][1], 1, &m));
+    airfoil_problem_t p;
+    ck_tsr(airfoil_problem_from_mesh(m, "gen", &p));
+    check_l2(&p, s == 0 ? N : 4, maxp);
+    tsr_mesh_destroy(&m);
+  }
+}
+END_TEST
+
 int main(void) {
   if (!tsr_test_have_gpu()) return tsr_test_skip_all("no CUDA device");
   MPI_Init(NULL, NULL);
@@ -164,6 +221,7 @@ int main(void) {
   tcase_add_test(t, test_variants);
   tcase_add_test(t, test_irregular);
   tcase_add_test(t, test_profile);
+  tcase_add_test(t, test_l2);
   suite_add_tcase(s, t);
   SRunner *sr = srunner_create(s);
   srunner_set_fork_status(sr, CK_NOFORK);

@@ -44,13 +44,13 @@ START_TEST(test_histories) {
   airfoil_problem_t ps;
   ck_tsr(airfoil_problem_from_mesh(m, "gen", &ps));
   double ref[N], rms[N];
-  airfoil_run_t rs = {N, AIRFOIL_DOUBLE, ref, NULL, 0};
+  airfoil_run_t rs = {N, AIRFOIL_DOUBLE, ref, NULL, 0, 0};
   ck_tsr(airfoil_cpu_ref(&ps, &rs));
   for (int how = AIRFOIL_REORDER_NONE; how <= AIRFOIL_REORDER_PARTITION; how++) {
     airfoil_setup_t o = {(airfoil_reorder_t)how, 64, 1.001, 0, TSR_PARTITIONER_METIS, 0};
     airfoil_local_t l;
     ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, "gen", &o, &l));
-    airfoil_run_t r = {N, AIRFOIL_DOUBLE, rms, NULL, 0};
+    airfoil_run_t r = {N, AIRFOIL_DOUBLE, rms, NULL, 0, 0};
     int rc = airfoil_cpu_ref(&l.p, &r);
     double w = rc ? 1 : max_rel(rms, ref, N);
     airfoil_local_free(&l);
@@ -78,7 +78,7 @@ START_TEST(test_output_and_block_read) {
   ck_tsr(airfoil_problem_from_mesh(g, "gen", &ps));
   double ref[N], rms[N];
   double *qs = malloc(sizeof(double) * 4 * ps.ncell);
-  airfoil_run_t rs = {N, AIRFOIL_DOUBLE, ref, qs, 0};
+  airfoil_run_t rs = {N, AIRFOIL_DOUBLE, ref, qs, 0, 0};
   ck_tsr(airfoil_cpu_ref(&ps, &rs));
   ck_tsr(airfoil_mesh_write(MPI_COMM_WORLD, in, g, NULL));
   /* read by blocks, partition, reorder, run, write back */
@@ -88,7 +88,7 @@ START_TEST(test_output_and_block_read) {
   airfoil_local_t l;
   ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, in, &o, &l));
   double *q = malloc(sizeof(double) * (4 * l.p.ncell + 1));
-  airfoil_run_t r = {N, AIRFOIL_DOUBLE, rms, q, 0};
+  airfoil_run_t r = {N, AIRFOIL_DOUBLE, rms, q, 0, 0};
   ck_tsr(airfoil_cpu_ref(&l.p, &r));
   double w = max_rel(rms, ref, N);
   ck_assert_msg(tsr_test_all(w < TOL), "history of the file read by blocks: %.3e", w);
@@ -136,12 +136,12 @@ START_TEST(test_ptscotch) {
   airfoil_problem_t ps;
   ck_tsr(airfoil_problem_from_mesh(m, "gen", &ps));
   double ref[N], rms[N];
-  airfoil_run_t rs = {N, AIRFOIL_DOUBLE, ref, NULL, 0};
+  airfoil_run_t rs = {N, AIRFOIL_DOUBLE, ref, NULL, 0, 0};
   ck_tsr(airfoil_cpu_ref(&ps, &rs));
   airfoil_setup_t o = {AIRFOIL_REORDER_NONE, 64, 1.001, 0, TSR_PARTITIONER_PTSCOTCH, 0};
   airfoil_local_t l;
   ck_tsr(airfoil_local_create(MPI_COMM_WORLD, m, "gen", &o, &l));
-  airfoil_run_t r = {N, AIRFOIL_DOUBLE, rms, NULL, 0};
+  airfoil_run_t r = {N, AIRFOIL_DOUBLE, rms, NULL, 0, 0};
   int rc = airfoil_cpu_ref(&l.p, &r);
   double w = rc ? 1 : max_rel(rms, ref, N);
   airfoil_local_free(&l);
@@ -231,7 +231,7 @@ START_TEST(test_cuda_histories) {
   ck_tsr(airfoil_problem_from_mesh(m, "gen", &ps));
   double cref[NG], gref[NG], rms[NG];
   double *qs = malloc(sizeof(double) * 4 * ps.ncell);
-  airfoil_run_t rc_ = {NG, AIRFOIL_DOUBLE, cref, NULL, 0};
+  airfoil_run_t rc_ = {NG, AIRFOIL_DOUBLE, cref, NULL, 0, 0};
   ck_tsr(airfoil_cpu_ref(&ps, &rc_));
   for (int k = 0; k < 6; k++) { /* reorder none / partition, halo staged / CUDA IPC / NCCL */
     const int how = k % 2 ? AIRFOIL_REORDER_PARTITION : AIRFOIL_REORDER_NONE;
@@ -251,10 +251,11 @@ START_TEST(test_cuda_histories) {
           const int fuse = fs > 0;
           airfoil_cuda_opts_t o = {(airfoil_incr_t)incr, (airfoil_layout_t)layout, 64, fuse,
                                    fs >= 2 ? AIRFOIL_SPLIT_ON : AIRFOIL_SPLIT_OFF,
-                                   fs == 3 ? AIRFOIL_GRAPH_OFF : AIRFOIL_GRAPH_AUTO};
-          airfoil_run_t g = {NG, AIRFOIL_DOUBLE, gref, qs, 0};
+                                   fs == 3 ? AIRFOIL_GRAPH_OFF : AIRFOIL_GRAPH_AUTO,
+                                   AIRFOIL_L2_AUTO};
+          airfoil_run_t g = {NG, AIRFOIL_DOUBLE, gref, qs, 0, 0};
           ck_tsr(airfoil_cuda_run(&ps, &o, &g)); /* serial, whole mesh */
-          airfoil_run_t r = {NG, AIRFOIL_DOUBLE, rms, q, 0};
+          airfoil_run_t r = {NG, AIRFOIL_DOUBLE, rms, q, 0, 0};
           int rc = airfoil_cuda_run(&l.p, &o, &r);
           if (rc == TSR_ERR_UNSUPPORTED && tr == TSR_HALO_NCCL) { /* agreed: ranks share a GPU */
             int me;

@@ -222,7 +222,7 @@ START_TEST(test_cpu_ref) {
   ck_tsr(airfoil_problem_from_mesh(m, "gen", &p));
   enum { N = 60 };
   double rd[N], rd2[N], rf[N];
-  airfoil_run_t r = {N, AIRFOIL_DOUBLE, rd, NULL, 0};
+  airfoil_run_t r = {N, AIRFOIL_DOUBLE, rd, NULL, 0, 0};
   ck_tsr(airfoil_cpu_ref(&p, &r));
   r.rms = rd2;
   ck_tsr(airfoil_cpu_ref(&p, &r));

@@ -21,7 +21,7 @@ START_TEST(test_profile_cpu) {
   airfoil_problem_t p;
   ck_tsr(airfoil_problem_from_mesh(m, "gen", &p));
   double plain[N], prof_rms[N];
-  airfoil_run_t r = {N, AIRFOIL_DOUBLE, plain, NULL, 0};
+  airfoil_run_t r = {N, AIRFOIL_DOUBLE, plain, NULL, 0, 0};
   ck_tsr(airfoil_cpu_ref(&p, &r));
   airfoil_profile_t pr;
   memset(&pr, 0, sizeof pr);

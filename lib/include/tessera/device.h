@@ -36,6 +36,11 @@ int tsr_device_select(MPI_Comm comm, tsr_devkind_t want, tsr_device_t *out);
 /* The device a run should use by default: CUDA when built and present. */
 tsr_devkind_t tsr_device_default_kind(void);
 
+/* The largest part of dev's L2 cache that may be set aside for persisting
+ * accesses (cudaDevAttrMaxPersistingL2CacheSize) and the largest
+ * access-policy window, in bytes; both 0 on the CPU and on GPUs without it. */
+int tsr_device_l2_persist_max(const tsr_device_t *dev, size_t *setaside, size_t *window);
+
 /* Memory on dev (device memory for CUDA, aligned host memory for CPU). */
 int tsr_device_malloc(const tsr_device_t *dev, size_t bytes, void **p);
 int tsr_device_free(const tsr_device_t *dev, void **p); /* sets *p = NULL */

@@ -386,6 +386,63 @@ static int setup_ghosts(lulesh_dist_t *d, int *nb_mark) {
   return rc ? tsr_error_trace(rc, __FILE__, __LINE__, __func__) : 0;
 }
 
+/* ---- the boundary first ------------------------------------------------- */
+
+static int cmp_i32(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Renumber this rank's owned elements and nodes so that each part of the
+ * overlapped step's split (lulesh_split_t) is a run of consecutive numbers:
+ * the elements sent as ghosts, then the other elements touching a shared
+ * node, then the interior; the shared nodes, then the others; each group
+ * in its former order (so the interior keeps its locality). The mesh, the
+ * global ids and the shared and sent lists follow (their order, which the
+ * neighbours' buffers share, stays); ghosts keep their numbers. Local: after
+ * the exchanges' setup, before the split. */
+static int boundary_first(lulesh_dist_t *d, lulesh_mesh_t *mesh) {
+  const int32_t ne = mesh->num_elem, nn = mesh->num_node;
+  unsigned char *nmark = calloc((size_t)nn + 1, 1), *emark = calloc((size_t)ne + 1, 1);
+  int32_t *ep = malloc(sizeof(int32_t) * ((size_t)ne + 1)), *np = malloc(sizeof(int32_t) * ((size_t)nn + 1));
+  int64_t *gid = malloc(sizeof(int64_t) * ((size_t)(ne > nn ? ne : nn) + 1));
+  int rc = nmark && emark && ep && np && gid ? 0
+           : TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate the renumbering of %d elements", ne);
+  for (tsr_idx_t k = 0; !rc && k < d->nshared; k++) nmark[d->shared_idx[k]] = 1;
+  for (int32_t e = 0; !rc && e < ne; e++)
+    for (int i = 0; i < 8 && !emark[e]; i++) emark[e] = nmark[mesh->nodelist[8 * (int64_t)e + i]];
+  for (tsr_idx_t k = 0; !rc && k < d->nsend; k++) emark[d->send_idx[k]] = 2;
+  int same = 1;
+  if (!rc) {
+    int32_t next = 0;
+    for (int g = 2; g >= 0; g--)
+      for (int32_t e = 0; e < ne; e++)
+        if (emark[e] == g) ep[e] = next++, same &= ep[e] == e;
+    next = 0;
+    for (int g = 1; g >= 0; g--)
+      for (int32_t n = 0; n < nn; n++)
+        if (nmark[n] == g) np[n] = next++, same &= np[n] == n;
+  }
+  lulesh_mesh_t out;
+  memset(&out, 0, sizeof out);
+  if (!rc && !same) rc = lulesh_mesh_permute(mesh, ep, np, &out);
+  if (!rc && !same) {
+    int32_t *sy[3] = {out.symm_x, out.symm_y, out.symm_z};
+    const int32_t ns[3] = {out.num_symm_x, out.num_symm_y, out.num_symm_z};
+    for (int k = 0; k < 3; k++) qsort(sy[k], (size_t)ns[k], sizeof(int32_t), cmp_i32);
+    lulesh_mesh_free(mesh);
+    *mesh = out;
+    for (int32_t e = 0; e < ne; e++) gid[ep[e]] = d->elem_gid[e];
+    memcpy(d->elem_gid, gid, sizeof(int64_t) * (size_t)ne);
+    for (int32_t n = 0; n < nn; n++) gid[np[n]] = d->node_gid[n];
+    memcpy(d->node_gid, gid, sizeof(int64_t) * (size_t)nn);
+    for (tsr_idx_t k = 0; k < d->nshared; k++) d->shared_idx[k] = np[d->shared_idx[k]];
+    for (tsr_idx_t k = 0; k < d->nsend; k++) d->send_idx[k] = ep[d->send_idx[k]];
+  }
+  free(nmark), free(emark), free(ep), free(np), free(gid);
+  return rc;
+}
+
 /* ---- exchanges ----------------------------------------------------------- */
 
 static void side_free(side_t *s) {
@@ -602,6 +659,7 @@ static int dist_create(MPI_Comm comm, lulesh_decomp_t decomp, int size, int nr, 
   free(mark);
   if (!rc && d->origin_rank == d->nranks)
     rc = TSR_RAISE(TSR_ERR_INTERNAL, "lulesh: no rank holds the origin element");
+  if (!rc && d->nranks > 1) rc = tsr_error_agree(comm, boundary_first(d, mesh));
   if (!rc)
     rc = tsr_error_agree(comm, lulesh_split_build(mesh, d->nshared, d->shared_idx, d->nsend,
                                                   d->send_idx, &d->split));

@@ -361,9 +361,6 @@ static int check_perm(const int32_t *p, int32_t n, const char *what) {
 int lulesh_mesh_permute(const lulesh_mesh_t *m, const int32_t *ep, const int32_t *np,
                         lulesh_mesh_t *o) {
   memset(o, 0, sizeof *o);
-  TSR_CHECK(m->num_ghost == 0, TSR_ERR_UNSUPPORTED,
-            "lulesh: renumbering a rank's part of a distributed mesh (ghost elements) is not "
-            "supported");
   TSR_CALL(check_perm(ep, m->num_elem, "element"));
   TSR_CALL(check_perm(np, m->num_node, "node"));
   o->num_elem = m->num_elem;
@@ -372,6 +369,7 @@ int lulesh_mesh_permute(const lulesh_mesh_t *m, const int32_t *ep, const int32_t
   o->num_symm_y = m->num_symm_y;
   o->num_symm_z = m->num_symm_z;
   o->num_reg = m->num_reg;
+  o->num_ghost = m->num_ghost;
   int rc = mesh_alloc(o);
   if (rc) {
     lulesh_mesh_free(o);
@@ -387,7 +385,8 @@ int lulesh_mesh_permute(const lulesh_mesh_t *m, const int32_t *ep, const int32_t
   for (int32_t e = 0; e < m->num_elem; e++) {
     int32_t d = ep[e];
     for (int i = 0; i < 8; i++) o->nodelist[8 * (int64_t)d + i] = np[m->nodelist[8 * (int64_t)e + i]];
-    for (int f = 0; f < 6; f++) fo[f][d] = ep[fi[f][e]];
+    for (int f = 0; f < 6; f++) /* a ghost (num_elem and up) keeps its number */
+      fo[f][d] = fi[f][e] < m->num_elem ? ep[fi[f][e]] : fi[f][e];
     o->elem_bc[d] = m->elem_bc[e];
     o->reg_num[d] = m->reg_num[e];
   }

@@ -81,7 +81,8 @@ int lulesh_mesh_check(const lulesh_mesh_t *m, const char *name);
 int lulesh_mesh_build_csr(lulesh_mesh_t *m);
 
 /* Renumber: element e becomes elem_perm[e], node n becomes node_perm[n];
- * each element keeps its corner order. Writes a new mesh to *out. */
+ * each element keeps its corner order; ghost elements (a rank's part) keep
+ * their numbers. Writes a new mesh to *out. */
 int lulesh_mesh_permute(const lulesh_mesh_t *m, const int32_t *elem_perm,
                         const int32_t *node_perm, lulesh_mesh_t *out);
 

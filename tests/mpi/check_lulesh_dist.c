@@ -9,7 +9,11 @@
  *   the grid with the fewest interface nodes (lulesh_block_dims against
  *   every factorisation), box edges differing by at most one, on a cube
  *   rank count the cube decomposition's parts; the interface nodes counted
- *   by their owners are the nodes two or more ranks hold;
+ *   by their owners are the nodes two or more ranks hold; on several
+ *   ranks each part numbered boundary first (check_numbering: the sent
+ *   elements, the other boundary elements, the interior; the shared nodes,
+ *   the others; each group in global order), so that each part of the split
+ *   below is a run of consecutive numbers;
  * - the exchanges: ghost gradients equal their owners' values; the node sum
  *   of each part's corner counts is every node's global corner count, the
  *   same bits on every copy;
@@ -62,6 +66,35 @@ static int count_owned_by_all(const lulesh_mesh_t *m, const int64_t *eg, int64_t
   return 0;
 }
 
+/* The numbering of a part on several ranks (the overlapped step's split
+ * sp): the elements sent as ghosts, the other elements touching a shared
+ * node, the interior, each group in increasing global id; the shared nodes,
+ * then the others, likewise; so every part of the split is a run of
+ * consecutive numbers (each list the identity). One rank: global order. */
+static void check_numbering(const lulesh_mesh_t *m, const int64_t *eg, const int64_t *ng,
+                            const lulesh_split_t *sp) {
+  if (g_size == 1) {
+    for (int32_t e = 1; e < m->num_elem; e++) REQUIRE(eg[e] > eg[e - 1], "elements not in global order");
+    for (int32_t n = 1; n < m->num_node; n++) REQUIRE(ng[n] > ng[n - 1], "nodes not in global order");
+    return;
+  }
+  REQ_EQ(sp->num_elem, m->num_elem);
+  REQ_EQ(sp->num_node, m->num_node);
+  REQUIRE(sp->num_send <= sp->num_bnd, "more sent elements than boundary elements");
+  for (int32_t e = 0; e < m->num_elem; e++) {
+    REQ_EQ(sp->elem[e], e);
+    REQ_EQ(sp->kin[e], e);
+    const int same = e > 0 && (e < sp->num_send) == (e - 1 < sp->num_send) &&
+                     (e < sp->num_bnd) == (e - 1 < sp->num_bnd);
+    if (same) REQUIRE(eg[e] > eg[e - 1], "a group of elements not in increasing global id");
+  }
+  for (int32_t n = 0; n < m->num_node; n++) {
+    REQ_EQ(sp->node[n], n);
+    if (n > 0 && (n < sp->num_shared) == (n - 1 < sp->num_shared))
+      REQUIRE(ng[n] > ng[n - 1], "a group of nodes not in increasing global id");
+  }
+}
+
 /* The part m (global ids eg, ng) against the whole cube g. */
 static void check_part(const lulesh_mesh_t *m, const int64_t *eg, const int64_t *ng,
                        const lulesh_mesh_t *g, int regions_global) {
@@ -77,7 +110,6 @@ static void check_part(const lulesh_mesh_t *m, const int64_t *eg, const int64_t 
   const int32_t *fg[6] = {g->lxim, g->lxip, g->letam, g->letap, g->lzetam, g->lzetap};
   for (int32_t e = 0; e < m->num_elem; e++) {
     int64_t G = eg[e];
-    if (e > 0) REQUIRE(eg[e] > eg[e - 1], "owned elements not in increasing global id");
     for (int c = 0; c < 8; c++) REQ_EQ(ng[m->nodelist[8 * e + c]], g->nodelist[8 * G + c]);
     int bc = g->elem_bc[G];
     for (int f = 0; f < 6; f++) {
@@ -118,6 +150,7 @@ START_TEST(test_parts_metis) {
   REQ_EQ(in.edge, EDGE);
   REQ_EQ(in.num_elem, EDGE * EDGE * EDGE);
   check_part(&m, lulesh_dist_elem_gid(d), lulesh_dist_node_gid(d), &g, 1);
+  check_numbering(&m, lulesh_dist_elem_gid(d), lulesh_dist_node_gid(d), lulesh_dist_exchange(d)->split);
   lulesh_dist_destroy(&d);
   lulesh_mesh_free(&m);
   lulesh_mesh_free(&g);
@@ -138,6 +171,7 @@ START_TEST(test_parts_cube) {
   ck_tsr(lulesh_dist_create(MPI_COMM_WORLD, LULESH_DECOMP_CUBE, 3, 11, 1, &m, &d));
   REQ_EQ(m.num_elem, 27);
   check_part(&m, lulesh_dist_elem_gid(d), lulesh_dist_node_gid(d), &g, g_size == 1);
+  check_numbering(&m, lulesh_dist_elem_gid(d), lulesh_dist_node_gid(d), lulesh_dist_exchange(d)->split);
   lulesh_dist_destroy(&d);
   lulesh_mesh_free(&m);
   lulesh_mesh_free(&g);
@@ -216,6 +250,7 @@ START_TEST(test_parts_block) {
   lulesh_block_box(EDGE, dm, g_rank, lo, hi);
   REQ_EQ(m.num_elem, (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]));
   check_part(&m, lulesh_dist_elem_gid(d), lulesh_dist_node_gid(d), &g, 1);
+  check_numbering(&m, lulesh_dist_elem_gid(d), lulesh_dist_node_gid(d), lulesh_dist_exchange(d)->split);
   lulesh_dist_destroy(&d);
   lulesh_mesh_free(&m);
   lulesh_mesh_free(&g);

@@ -241,12 +241,13 @@ static int af_variant(af_app_t *A, int s) {
                   .runs = cli->runs, .quiet = cli->quiet, .run = af_timed, .ctx = &job};
   tsr_run_result_t res;
   rc = tsr_run(&sp, &res);
-  if (!rc && r.l2_window > 0) { /* the window the run used (--l2-persist) */
+  if (!rc && v->device == TSR_DEV_CUDA && (r.l2_window > 0 || A->l2mode == AIRFOIL_L2_OFF)) {
+    /* the L2 window the run used (--l2-persist), or that it was turned off */
     const size_t n = strlen(row.config);
-    snprintf(row.config + n, sizeof row.config - n, " l2=%.1fMiB", (double)r.l2_window / 1048576.0);
-  } else if (!rc && A->l2mode == AIRFOIL_L2_OFF && v->device == TSR_DEV_CUDA) {
-    const size_t n = strlen(row.config);
-    snprintf(row.config + n, sizeof row.config - n, " l2=off");
+    if (r.l2_window > 0)
+      snprintf(row.config + n, sizeof row.config - n, " l2=%.1fMiB", (double)r.l2_window / 1048576.0);
+    else
+      snprintf(row.config + n, sizeof row.config - n, " l2=off");
   }
   if (rc == TSR_ERR_UNSUPPORTED) { /* same answer on every rank */
     tsr_result_notrun(&row, "%s", tsr_error_message());

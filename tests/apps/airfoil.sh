@@ -9,7 +9,7 @@
 af="$B/apps/tsr-airfoil"
 mk="$B/apps/tsr-mkairfoil"
 tap_scratch tsr-airfoil-test
-echo "1..16"
+echo "1..17"
 
 "$mk" -q --size 30x20 -o "$t/g.h5" --dat "$t/g.dat" && ok "tsr-mkairfoil writes HDF5 and new_grid.dat" || no "tsr-mkairfoil writes"
 "$mk" -q --from-dat "$t/g.dat" -o "$t/c.h5" && ok "tsr-mkairfoil converts new_grid.dat" || no "tsr-mkairfoil converts"
@@ -57,6 +57,10 @@ done
 "$af" --device cpu --partitioner chaco > "$t/e6" 2>&1; rc=$?
 [ $rc -ne 0 ] && grep -q "partitioner 'chaco': expected auto, metis or ptscotch" "$t/e6" &&
   ok "bad --partitioner" || no "bad --partitioner (rc $rc)"
+"$af" --device cpu --l2-persist sometimes > "$t/e7" 2>&1; rc=$?
+[ $rc -ne 0 ] && [ "$(wc -l < "$t/e7")" -eq 1 ] &&
+  grep -q "l2-persist: 'sometimes', expected auto, on or off" "$t/e7" &&
+  ok "bad --l2-persist: one line" || no "bad --l2-persist (rc $rc)"
 "$af" --device cpu --iterations 5 --size 30x20 --partitioner metis > "$t/p1" 2>&1 &&
   grep -q "(metis)" "$t/p1" && ok "--partitioner metis" || no "--partitioner metis"
 

@@ -132,8 +132,8 @@ typedef enum { AIRFOIL_GRAPH_AUTO = 0, AIRFOIL_GRAPH_OFF } airfoil_graph_t;
 /* Whether the array one per-stage kernel writes and the next reads (fused
  * cuda/gather4's fluxes, cuda/atomic1's res) is kept in L2's persisting part
  * (an access-policy window on those launches; airfoil_cuda_opts_t). AUTO:
- * where the whole array fits the device's largest set-aside (on an H100 or
- * H200 37.5 MiB: atomic1 on OP2's standard mesh, gather4 from 2 ranks up;
+ * where the whole array fits the device's largest set-aside (37.5 MiB on an
+ * H200: atomic1 on OP2's standard mesh, gather4 from 2 ranks up;
  * docs/AIRFOIL.md); ON: as much of it as fits, the rest streamed; OFF: no
  * window. */
 typedef enum { AIRFOIL_L2_AUTO = 0, AIRFOIL_L2_ON, AIRFOIL_L2_OFF } airfoil_l2_t;

@@ -161,7 +161,7 @@ END_TEST
  * for bit for gather4, within 1e-10 relative for atomic1's atomics); off
  * reports no window; where the GPU has persisting L2, on and auto report one
  * on a small mesh, and on OP2's standard mesh in double gather4's fluxes
- * (46 MB) exceed an H100's set-aside: auto none, on a partial window, the
+ * (46 MB) exceed an H200's 37.5 MiB set-aside: auto none, on a partial window, the
  * same bits. */
 static void check_l2(const airfoil_problem_t *p, int iters, size_t maxp) {
   const int64_t nq = 4 * p->ncell;

@@ -61,11 +61,14 @@ sigtest() {
   : >"$dir/why"
   env --default-signal=INT,TERM "$@" >"$dir/log" 2>&1 &
   pid=$!
-  w=0
+  w=0 held=0
   # up to 300 s: the writer opens its output after its reference run, which
   # the other tests beside it on a loaded machine can slow by minutes; a
-  # failure says how long it waited and whether the writer was still running
-  while [ $w -lt 30000 ] && ! ls "$final".tmp-* >/dev/null 2>&1 && kill -0 $pid 2>/dev/null; do
+  # failure says how long it waited and whether the writer was still running.
+  # The temporary must be there in 5 polls in a row: the up-front check of -o
+  # (tsr_output_check) creates and removes a PATH.tmp-* of its own at start.
+  while [ $w -lt 30000 ] && [ $held -lt 5 ] && kill -0 $pid 2>/dev/null; do
+    if ls "$final".tmp-* >/dev/null 2>&1; then held=$((held + 1)); else held=0; fi
     sleep 0.01
     w=$((w + 1))
   done

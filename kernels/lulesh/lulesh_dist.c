@@ -397,32 +397,31 @@ static int cmp_i32(const void *a, const void *b) {
  * overlapped step's split (lulesh_split_t) is a run of consecutive numbers:
  * the elements sent as ghosts, then the other elements touching a shared
  * node, then the interior; the shared nodes, then the others; each group
- * in its former order (so the interior keeps its locality). The mesh, the
- * global ids and the shared and sent lists follow (their order, which the
- * neighbours' buffers share, stays); ghosts keep their numbers. Local: after
- * the exchanges' setup, before the split. */
+ * in its former order (so the interior keeps its locality). The groups are
+ * the split's of the current numbering. The mesh, the global ids and the
+ * shared and sent lists follow (their order, which the neighbours' buffers
+ * share, stays); ghosts keep their numbers. Local: after the exchanges'
+ * setup, before the split is built for the run. */
 static int boundary_first(lulesh_dist_t *d, lulesh_mesh_t *mesh) {
   const int32_t ne = mesh->num_elem, nn = mesh->num_node;
-  unsigned char *nmark = calloc((size_t)nn + 1, 1), *emark = calloc((size_t)ne + 1, 1);
+  lulesh_split_t sp;
+  TSR_CALL(lulesh_split_build(mesh, d->nshared, d->shared_idx, d->nsend, d->send_idx, &sp));
   int32_t *ep = malloc(sizeof(int32_t) * ((size_t)ne + 1)), *np = malloc(sizeof(int32_t) * ((size_t)nn + 1));
   int64_t *gid = malloc(sizeof(int64_t) * ((size_t)(ne > nn ? ne : nn) + 1));
-  int rc = nmark && emark && ep && np && gid ? 0
+  int rc = ep && np && gid ? 0
            : TSR_RAISE(TSR_ERR_ALLOC, "lulesh: cannot allocate the renumbering of %d elements", ne);
-  for (tsr_idx_t k = 0; !rc && k < d->nshared; k++) nmark[d->shared_idx[k]] = 1;
-  for (int32_t e = 0; !rc && e < ne; e++)
-    for (int i = 0; i < 8 && !emark[e]; i++) emark[e] = nmark[mesh->nodelist[8 * (int64_t)e + i]];
-  for (tsr_idx_t k = 0; !rc && k < d->nsend; k++) emark[d->send_idx[k]] = 2;
   int same = 1;
   if (!rc) {
     int32_t next = 0;
-    for (int g = 2; g >= 0; g--)
-      for (int32_t e = 0; e < ne; e++)
-        if (emark[e] == g) ep[e] = next++, same &= ep[e] == e;
-    next = 0;
-    for (int g = 1; g >= 0; g--)
-      for (int32_t n = 0; n < nn; n++)
-        if (nmark[n] == g) np[n] = next++, same &= np[n] == n;
+    for (int32_t e = 0; e < ne; e++) ep[e] = -1;
+    for (int32_t i = 0; i < sp.num_send; i++) ep[sp.kin[i]] = next++; /* sent: all boundary */
+    for (int32_t i = 0; i < ne; i++)
+      if (ep[sp.elem[i]] < 0) ep[sp.elem[i]] = next++; /* the rest of the boundary, the interior */
+    for (int32_t n = 0; n < nn; n++) np[sp.node[n]] = n;
+    for (int32_t e = 0; e < ne; e++) same &= ep[e] == e;
+    for (int32_t n = 0; n < nn; n++) same &= np[n] == n;
   }
+  lulesh_split_free(&sp);
   lulesh_mesh_t out;
   memset(&out, 0, sizeof out);
   if (!rc && !same) rc = lulesh_mesh_permute(mesh, ep, np, &out);
@@ -439,7 +438,7 @@ static int boundary_first(lulesh_dist_t *d, lulesh_mesh_t *mesh) {
     for (tsr_idx_t k = 0; k < d->nshared; k++) d->shared_idx[k] = np[d->shared_idx[k]];
     for (tsr_idx_t k = 0; k < d->nsend; k++) d->send_idx[k] = ep[d->send_idx[k]];
   }
-  free(nmark), free(emark), free(ep), free(np), free(gid);
+  free(ep), free(np), free(gid);
   return rc;
 }
 

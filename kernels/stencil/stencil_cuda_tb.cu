@@ -47,6 +47,15 @@ template <> struct TbOps<float> {
  * alternatives). */
 #define STENCIL_TB_PREFETCH 1
 
+/* How far ahead of the row it computes from a warp asks L2 for its input
+ * row (and hdiff's coefficient row): one prefetch.global.L2 per lane and
+ * row, so that the load one row ahead finds the row in L2 instead of
+ * waiting on DRAM, for one instruction and no register. 4 measured best
+ * of 2, 3, 4 and 6 (H100, docs/STENCIL.md). */
+#define STENCIL_TB_L2AHEAD 4
+
+__device__ __forceinline__ void tb_prefetch_l2(const void *p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
+
 /* The grid as the kernel needs it: cell = base + x + y sy + z sz (an
  * unstructured grid: its map's affine rectangle, base = a0, sz the level
  * stride); map: an unstructured grid's slot of position (x, y) at
@@ -166,6 +175,17 @@ __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__re
 #pragma unroll
       for (int j = 0; j < XPT; j++) q[p][j] = q[p + 1][j];
     load(pin + PF * g.sy, in, r + PF, q[PF - 1]);
+    { /* row r + L2AHEAD into L2: a row of the strip inside the array (on an unstructured
+         grid inside its affine rectangle), from the lanes whose first point is inside it */
+      constexpr int A = STENCIL_TB_L2AHEAD;
+      const int64_t ra = r + A;
+      if (FAST ? ra < rend
+               : VIA ? aff && ra < rend && ra >= g.live[2] && ra < g.live[3] && xreg[0]
+                     : ra < rend && ra >= 0 && ra < g.d1 && xin[0]) {
+        tb_prefetch_l2(pin + A * g.sy);
+        if (HDIFF) tb_prefetch_l2(pk + (NS + A) * g.sy);
+      }
+    }
 #pragma unroll
     for (int s = 1; s <= NS; s++) {
       const int64_t y = r - s;

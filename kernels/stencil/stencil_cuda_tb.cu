@@ -223,18 +223,14 @@ __device__ __forceinline__ void tb_strip(const T *__restrict__ in, const T *__re
             }
         }
       } else {
-        if (!FAST && s % 2 == 0) { /* an intermediate state: the boundary is the input's */
+        if (!FAST && s % 2 == 0) { /* an intermediate state: outside the live region it is the
+                                       step's input, which stage s - 2's window holds (row y is
+                                       its oldest); by induction from the pass's input that is the
+                                       input's value there, 0 outside the array or the map */
           const bool yreg = y >= g.live[2] && y < g.live[3];
 #pragma unroll
           for (int j = 0; j < XPT; j++)
-            if (!(yreg && xreg[j])) {
-              if (VIA) {
-                const int64_t c = yin && xin[j] ? slot(y, j) : -1;
-                nv[j] = c >= 0 ? __ldg(in + c) : (T)0;
-              } else {
-                nv[j] = yin && xin[j] ? __ldg(pin - s * g.sy + j) : (T)0;
-              }
-            }
+            if (!(yreg && xreg[j])) nv[j] = w[s >= 2 ? s - 2 : 0][D - 3][j];
         }
         tb_push<T, D, XPT>(w[s < NS ? s : 0], nv);
       }

@@ -1,8 +1,8 @@
 /* tests/stencil_tb_case.h: one temporal-blocking case for the CPU and CUDA
- * tests: random inputs on a regular domain, N steps as passes of tb.steps
- * (the rest in one shorter pass) on dev (stencil_tb_cpu or stencil_tb_cuda),
- * against N single steps of cpu/regular on the host; the whole arrays
- * (halo included: never written) must be the same bits. The unstructured
+ * tests: random inputs on a regular domain, N steps as passes of at most
+ * tb.steps (stencil_tb_next: as even as they can be) on dev (stencil_tb_cpu
+ * or stencil_tb_cuda), against N single steps of cpu/regular on the host;
+ * the whole arrays (halo included: never written) must be the same bits. The unstructured
  * case: the same domain stored as an X-Y-unstructured grid (row-major,
  * z-curve or random slot order, tables of depth 1 or 2, compressed or
  * not), the passes through its slot map, the updated slots gathered back
@@ -62,7 +62,7 @@ static void tb_case(const tsr_device_t *dev, int kind, int prec, const int64_t s
   ck_tsr(tsr_device_upload(dev, dc, P.coeff ? P.coeff : P.in, bytes));
   int src = 0, passes = 0;
   for (int it = 0; it < nsteps; passes++) {
-    const int n = TSR_MIN(tb.steps, nsteps - it);
+    const int n = stencil_tb_next(nsteps - it, tb.steps);
     const stencil_fields_t f = stencil_problem_fields(&P, d[src], dc, d[1 - src], 0);
     if (cuda) ck_tsr(stencil_tb_cuda(kind, &g, NULL, &f, tb, n, NULL, NULL));
     else ck_tsr(stencil_tb_cpu(kind, &g, NULL, &f, tb, n, NULL));
@@ -127,7 +127,7 @@ static void tb_ucase(const tsr_device_t *dev, int kind, int prec, const int64_t 
   ck_assert(cuda ? um.dmap != NULL : um.dmap == NULL);
   int src = 0, passes = 0;
   for (int it = 0; it < nsteps; passes++) {
-    const int n = TSR_MIN(tb.steps, nsteps - it);
+    const int n = stencil_tb_next(nsteps - it, tb.steps);
     const stencil_fields_t f = stencil_problem_fields(&P, d[src], dc, d[1 - src], 0);
     if (cuda) ck_tsr(stencil_tb_cuda(kind, &gu, &um, &f, tb, n, NULL, NULL));
     else ck_tsr(stencil_tb_cpu(kind, &gu, &um, &f, tb, n, NULL));

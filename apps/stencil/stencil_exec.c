@@ -529,8 +529,8 @@ static int st_steps(void *ctx, tsr_run_sample_t *s) {
   (void)s;
   void *src = E->a, *dst = E->b;
   for (int it = 0; it < E->iterations;) {
-    /* temporal blocking: passes of tbc.steps, the rest in one shorter pass */
-    const int n = E->tb ? TSR_MIN(E->tbc.steps, E->iterations - it) : 1;
+    /* temporal blocking: the fewest passes of at most tbc.steps, as even as they can be */
+    const int n = E->tb ? stencil_tb_next(E->iterations - it, E->tbc.steps) : 1;
     if (E->tb) TSR_CALL(st_tb_pass(E, src, dst, n));
     else TSR_CALL(st_step(E, src, dst));
     it += n;

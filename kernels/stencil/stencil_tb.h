@@ -70,6 +70,16 @@ typedef struct {
   int warps; /* warps per CUDA block, each its own strip (0: 4) */
 } stencil_tb_t;
 
+/* Steps of the next pass when `left` steps remain and a pass takes at most
+ * k: the fewest passes, as even as they can be (10 steps at k = 4: 4, 3, 3;
+ * at k = 3: 3, 3, 2, 2), so that no pass is a short, slow one at the end
+ * (a pass costs nearly as much per step at k = 3 as at 4, and twice as
+ * much at 1). Any split gives the single steps' bits. */
+static inline int stencil_tb_next(int left, int k) {
+  const int passes = (left + k - 1) / k;
+  return (left + passes - 1) / passes;
+}
+
 /* tb with its zero members set to the defaults. */
 stencil_tb_t stencil_tb_defaults(stencil_tb_t tb);
 /* TSR_ERR_ARG naming the option (--tb-steps, --tb-rows, --tb-xpt,

@@ -19,6 +19,28 @@ START_TEST(test_cpu_unstr_bits) {
 }
 END_TEST
 
+/* The passes of N steps at most k per pass: N in all, each 1..k, the fewest
+ * (ceil(N / k)), none more than one step longer than another. */
+START_TEST(test_passes) {
+  for (int k = 1; k <= STENCIL_TB_MAXSTEPS; k++)
+    for (int N = 1; N <= 50; N++) {
+      int sum = 0, np = 0, lo = k + 1, hi = 0;
+      while (sum < N) {
+        const int n = stencil_tb_next(N - sum, k);
+        ck_assert_msg(n >= 1 && n <= k, "N %d k %d: a pass of %d steps", N, k, n);
+        sum += n, np++, lo = n < lo ? n : lo, hi = n > hi ? n : hi;
+      }
+      ck_assert_int_eq(sum, N);
+      ck_assert_int_eq(np, (N + k - 1) / k);
+      ck_assert_msg(hi - lo <= 1, "N %d k %d: passes of %d to %d steps", N, k, lo, hi);
+    }
+  ck_assert_int_eq(stencil_tb_next(10, 4), 4);
+  ck_assert_int_eq(stencil_tb_next(6, 4), 3);
+  ck_assert_int_eq(stencil_tb_next(10, 3), 3);
+  ck_assert_int_eq(stencil_tb_next(4, 3), 2);
+}
+END_TEST
+
 START_TEST(test_config) {
   const stencil_tb_t d = stencil_tb_defaults((stencil_tb_t){0, 0, 0, 0});
   ck_assert_int_eq(d.steps, 2);
@@ -73,6 +95,7 @@ static Suite *tb_suite(void) {
   tcase_add_loop_test(t, test_cpu_bits, 0, 4);
   tcase_add_loop_test(t, test_cpu_unstr_bits, 0, 4);
   tcase_add_test(t, test_config);
+  tcase_add_test(t, test_passes);
   suite_add_tcase(s, t);
   return s;
 }

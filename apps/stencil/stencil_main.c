@@ -144,6 +144,17 @@ static int st_emit(const stencil_state_t *S, const tsr_cli_t *cli, const stencil
 
 /* The options (lib's cli) and the stencil; *done when --help, --version or
  * --list-variants answered. */
+/* Whether the comma-separated --variant list names auto. */
+static int st_names_auto(const char *list) {
+  for (const char *p = list; p && *p;) {
+    const char *e = strchr(p, ',');
+    const size_t n = e ? (size_t)(e - p) : strlen(p);
+    if (n == 4 && !strncmp(p, "auto", 4)) return 1;
+    p = e ? e + 1 : NULL;
+  }
+  return 0;
+}
+
 static int st_options(st_app_t *A, int argc, char **argv, int *done) {
   MPI_Comm comm = A->comm;
   tsr_cli_t *cli = &A->cli;
@@ -154,7 +165,7 @@ static int st_options(st_app_t *A, int argc, char **argv, int *done) {
   cli->options |= TSR_CLI_CHECKPOINT;
   cli->variant_auto = 1; /* st_auto */
   *o = (st_opts_t){"128x1x8", "zcurve", "no", "yes", "soa", "double", "8", 4, 8, STENCIL_FW_FLAT_LIMIT, 1,
-                   {64, 64, 16}, "staged", "2", 32, 2, 4};
+                   {64, 64, 16}, "staged", NULL, 32, 2, 4}; /* tb_steps: after parsing */
   const tsr_opt_t opts[] = {
       {"size", 0, TSR_OPT_SIZE3, o->size, "XxYxZ", "domain, halo included (default 64x64x16)"},
       {"seed", 0, TSR_OPT_LONG, &o->seed, "S", "random inputs (default 1)"},
@@ -168,7 +179,7 @@ static int st_options(st_app_t *A, int argc, char **argv, int *done) {
       {"chase", 0, TSR_OPT_STRING, &o->chase, "LIST", "depth-2 points through depth 1: yes,no (default yes)"},
       {"fields", 0, TSR_OPT_STRING, &o->fields, "LIST", "fastwaves placement: soa,aos,aosoa (default soa)"},
       {"flat-limit", 0, TSR_OPT_INT, &o->flat, "K", "fastwaves: flat levels below K (default 0)"},
-      {"tb-steps", 0, TSR_OPT_STRING, &o->tb_steps, "LIST", "tblock variants: steps per pass over memory, 1..4 (default 2)"},
+      {"tb-steps", 0, TSR_OPT_STRING, &o->tb_steps, "LIST", "tblock variants: steps per pass over memory, 1..4 (default 2; with --variant auto 2,3,4)"},
       {"tb-rows", 0, TSR_OPT_INT, &o->tb_rows, "J", "tblock variants: rows of a warp's strip (default 32)"},
       {"tb-xpt", 0, TSR_OPT_INT, &o->tb_xpt, "P", "tblock variants: points per lane along x, 1 or 2: tiles of 32P - 4 steps columns (default 2)"},
       {"tb-warps", 0, TSR_OPT_INT, &o->tb_warps, "W", "cuda tblock variants: warps (strips) per block (default 4)"},
@@ -193,6 +204,10 @@ static int st_options(st_app_t *A, int argc, char **argv, int *done) {
             TSR_ZORDER_MAX_W, o->zw);
   TSR_CHECK(o->flat >= 0, TSR_ERR_ARG, "--flat-limit must be >= 0");
   TSR_CALL(tsr_halo_transport_parse(o->halo, &A->transport));
+  /* --tb-steps not given: 2 steps per pass for the tblock variants named or
+     run in a sweep; --variant auto tries 2, 3 and 4 (which is fastest
+     depends on the stencil, the device and the size) */
+  if (!o->tb_steps) o->tb_steps = st_names_auto(cli->variants) ? "2,3,4" : "2";
   return TSR_SUCCESS;
 }
 

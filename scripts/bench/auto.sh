@@ -28,10 +28,11 @@ if [ "$SMOKE" = 1 ]; then
   TLA=(-s 6 -i 10 --runs 2 --warmup 1)
 else
   SWEEP='cuda/*'
-  # thread shapes of the regular and unstructured kernels and rows per thread of the register
-  # windows: every combination is a candidate (tblock at its default 2 steps per pass)
+  # thread shapes of the regular and unstructured kernels, rows per thread of the register
+  # windows and tblock's steps per pass (auto's own default, given so that the sweep has them
+  # too): every combination is a candidate
   ST=(--size 512x512x64 --iterations 10 --runs 10 --warmup 2 --threads 128x1x8,64x2x1,32x4x1
-      --jpt 4,8)
+      --jpt 4,8 --tb-steps 2,3,4)
   FW=(--size 512x512x64 --iterations 10 --runs 10 --warmup 2 --threads 128x1x8,32x1x8,256x1x1)
   CBA=(--size 512x512x64 --runs 50 --warmup 5)
   FSA=(--dim 10 --level 8 --points 1000000 --mode both --runs 3 --warmup 1)

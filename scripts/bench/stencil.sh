@@ -34,7 +34,7 @@ else
     case $st in
       laplap|hdiff)
         a=(--variant cuda/regular/jwindow,cuda/unstr/jwindow-proto,cuda/regular/tblock --order rowmajor --chase no
-           --tb-steps 2,3
+           --tb-steps 2,3,4
            --jpt 4,8 --kpt $([ "$st" = laplap ] && echo 1 || echo 2) --threads 64x2x1,32x4x1,64x1x1,32x2x1) ;;
       fastwaves)
         a=(--variant cuda/regular/naive,cuda/regular/idxvar,cuda/unstr/idxvar,cuda/unstr/kloop

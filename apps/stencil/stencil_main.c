@@ -144,17 +144,6 @@ static int st_emit(const stencil_state_t *S, const tsr_cli_t *cli, const stencil
 
 /* The options (lib's cli) and the stencil; *done when --help, --version or
  * --list-variants answered. */
-/* Whether the comma-separated --variant list names auto. */
-static int st_names_auto(const char *list) {
-  for (const char *p = list; p && *p;) {
-    const char *e = strchr(p, ',');
-    const size_t n = e ? (size_t)(e - p) : strlen(p);
-    if (n == 4 && !strncmp(p, "auto", 4)) return 1;
-    p = e ? e + 1 : NULL;
-  }
-  return 0;
-}
-
 static int st_options(st_app_t *A, int argc, char **argv, int *done) {
   MPI_Comm comm = A->comm;
   tsr_cli_t *cli = &A->cli;
@@ -207,7 +196,7 @@ static int st_options(st_app_t *A, int argc, char **argv, int *done) {
   /* --tb-steps not given: 2 steps per pass for the tblock variants named or
      run in a sweep; --variant auto tries 2, 3 and 4 (which is fastest
      depends on the stencil, the device and the size) */
-  if (!o->tb_steps) o->tb_steps = st_names_auto(cli->variants) ? "2,3,4" : "2";
+  if (!o->tb_steps) o->tb_steps = cli->variants && tsr_variant_named(cli->variants, "auto") ? "2,3,4" : "2";
   return TSR_SUCCESS;
 }
 
